@@ -1,0 +1,108 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/pqsql/pqsql/format/internal/thrift"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// bloomBlock is the size of one split-block Bloom filter block.
+const bloomBlock = 32
+
+// maxBloomHeader bounds the bytes read to find a filter header when the
+// footer does not record the filter's length.
+const maxBloomHeader = 256
+
+// salt holds the eight odd constants of the split-block Bloom filter.
+var salt = [8]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31}
+
+// A BloomFilter is a split-block Bloom filter of one column chunk. Only its
+// header is read up front; each probe reads the one 32-byte block it needs.
+type BloomFilter struct {
+	src      Source
+	bitset   int64 // file offset of the bitset
+	numBytes int64
+	// HeaderBytes is what reading the header cost.
+	HeaderBytes int64
+}
+
+// Hash is the filter hash of a value in PLAIN physical form.
+func Hash(plain []byte) uint64 { return xxhash.Sum64(plain) }
+
+// HasBloomFilter reports whether leaf col of row group rg has a Bloom filter.
+func (f *File) HasBloomFilter(rg, col int) bool {
+	md := f.Chunk(rg, col).MetaData
+	return md.BloomFilterOffset != nil && *md.BloomFilterOffset > 0
+}
+
+// ReadBloomFilter reads the header of a chunk's Bloom filter.
+func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
+	md := f.Chunk(rg, col).MetaData
+	if md.BloomFilterOffset == nil {
+		return nil, nil
+	}
+	where := fmt.Sprintf("format: file %s: row group %d, column %s: bloom filter", f.Name, rg, f.Schema.Leaves[col].Path)
+	off := *md.BloomFilterOffset
+	n := int64(maxBloomHeader)
+	if md.BloomFilterLength != nil && int64(*md.BloomFilterLength) < n {
+		n = int64(*md.BloomFilterLength)
+	}
+	if rest := f.Source.Size() - off; rest < n {
+		n = rest
+	}
+	if off <= 0 || n <= 0 {
+		return nil, fmt.Errorf("%s: %w: offset %d outside the file", where, ErrCorrupt, off)
+	}
+	b, err := readRange(f.Source, Range{off, n})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	h, hn, err := thrift.DecodeBloomFilterHeader(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: header: %v", where, ErrCorrupt, err)
+	}
+	return newBloomFilter(f.Source, h, off+int64(hn), int64(hn), where)
+}
+
+func newBloomFilter(src Source, h *meta.BloomFilterHeader, bitset, headerBytes int64, where string) (*BloomFilter, error) {
+	if !h.AlgorithmBlock || !h.HashXxHash || !h.CompressionNone {
+		return nil, fmt.Errorf("%s: %w: only split-block, xxHash, uncompressed filters are defined", where, ErrUnsupported)
+	}
+	if h.NumBytes <= 0 || h.NumBytes%bloomBlock != 0 || bitset+int64(h.NumBytes) > src.Size() {
+		return nil, fmt.Errorf("%s: %w: bitset of %d bytes at %d does not fit the file", where, ErrCorrupt, h.NumBytes, bitset)
+	}
+	return &BloomFilter{src: src, bitset: bitset, numBytes: int64(h.NumBytes), HeaderBytes: headerBytes}, nil
+}
+
+// BlockRange is the 32-byte block a hash probes.
+func (b *BloomFilter) BlockRange(hash uint64) Range {
+	blocks := uint64(b.numBytes / bloomBlock)
+	i := ((hash >> 32) * blocks) >> 32
+	return Range{b.bitset + int64(i)*bloomBlock, bloomBlock}
+}
+
+// MayContain reads the block for hash and reports whether the value may be
+// in the chunk; false proves it absent.
+func (b *BloomFilter) MayContain(hash uint64) (bool, error) {
+	block, err := readRange(b.src, b.BlockRange(hash))
+	if err != nil {
+		return true, err
+	}
+	return BlockMayContain(block, hash), nil
+}
+
+// BlockMayContain tests the eight bits hash sets in a 32-byte block.
+func BlockMayContain(block []byte, hash uint64) bool {
+	key := uint32(hash)
+	for i := 0; i < 8; i++ {
+		word := binary.LittleEndian.Uint32(block[4*i:])
+		bit := (key * salt[i]) >> 27
+		if word&(1<<bit) == 0 {
+			return false
+		}
+	}
+	return true
+}

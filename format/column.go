@@ -1,0 +1,492 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/pqsql/pqsql/format/encoding/bytestreamsplit"
+	"github.com/pqsql/pqsql/format/encoding/delta"
+	"github.com/pqsql/pqsql/format/encoding/plain"
+	"github.com/pqsql/pqsql/format/encoding/rle"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// ColumnData is one leaf's decoded entries from a column chunk, or from the
+// pages of it that were selected. An entry is one (repetition, definition)
+// level pair; entries whose definition level equals the leaf's maximum carry
+// the next value of Values.
+type ColumnData struct {
+	Leaf *Leaf
+	// Def and Rep hold one level per entry; nil when the maximum level is 0.
+	Def, Rep []int32
+	// NumEntries counts entries (rows, for a flat column).
+	NumEntries int
+	Values     Values
+	// Pages describes the decoded data pages in order.
+	Pages []PageSpan
+}
+
+// A PageSpan places one decoded data page among the chunk's rows and the
+// decoded entries.
+type PageSpan struct {
+	// FirstRow is the row-group row index of the page's first row.
+	FirstRow int64
+	// NumRows counts the rows that start in the page.
+	NumRows int64
+	// FirstEntry and NumEntries locate the page's entries in ColumnData.
+	FirstEntry, NumEntries int
+	// FirstValue is the index in Values of the page's first non-null value.
+	FirstValue int
+}
+
+// IsNull reports whether entry i is null at the leaf.
+func (c *ColumnData) IsNull(i int) bool { return c.Def != nil && int(c.Def[i]) < c.Leaf.MaxDef }
+
+// A PageRef is a data page to decode, from an OffsetIndex.
+type PageRef struct {
+	Range    Range
+	FirstRow int64
+}
+
+// chunkDecoder holds the state of decoding one column chunk.
+type chunkDecoder struct {
+	f     *File
+	rg    int
+	leaf  *Leaf
+	md    *meta.ColumnMetaData
+	dict  *Values
+	out   *ColumnData
+	idx   []int32
+	where string
+}
+
+func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
+	if rg < 0 || rg >= len(f.Meta.RowGroups) || col < 0 || col >= len(f.Schema.Leaves) {
+		return nil, fmt.Errorf("format: file %s: no row group %d, column %d", f.Name, rg, col)
+	}
+	leaf := f.Schema.Leaves[col]
+	d := &chunkDecoder{f: f, rg: rg, leaf: leaf, md: f.Chunk(rg, col).MetaData,
+		out:   &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}},
+		where: fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, leaf.Path)}
+	return d, nil
+}
+
+func (d *chunkDecoder) errorf(off int64, format string, args ...any) error {
+	return fmt.Errorf("%s, page at offset %d: "+format, append([]any{d.where, off}, args...)...)
+}
+
+// ReadColumn decodes every page of leaf col in row group rg, reading the
+// chunk's byte range from the source in one request.
+func (f *File) ReadColumn(rg, col int) (*ColumnData, error) {
+	d, err := f.newChunkDecoder(rg, col)
+	if err != nil {
+		return nil, err
+	}
+	r, err := f.ChunkRange(rg, col)
+	if err != nil {
+		return nil, fmt.Errorf("format: file %s: %w", f.Name, err)
+	}
+	buf, err := readRange(f.Source, r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.where, err)
+	}
+	if err := d.decodeSequential(buf, r.Offset); err != nil {
+		return nil, err
+	}
+	return d.out, nil
+}
+
+// ReadPages decodes the dictionary page (dict, if Length > 0) and the listed
+// data pages of leaf col in row group rg. Bytes come from fetched when it is
+// not nil, and must lie in it; otherwise each range is read from the source.
+func (f *File) ReadPages(rg, col int, dict Range, pages []PageRef, fetched *Fetched) (*ColumnData, error) {
+	d, err := f.newChunkDecoder(rg, col)
+	if err != nil {
+		return nil, err
+	}
+	get := func(r Range) ([]byte, error) {
+		if fetched != nil {
+			if b, ok := fetched.Slice(r); ok {
+				return b, nil
+			}
+			return nil, fmt.Errorf("range [%d, %d) was not fetched", r.Offset, r.End())
+		}
+		return readRange(f.Source, r)
+	}
+	if dict.Length > 0 {
+		b, err := get(dict)
+		if err != nil {
+			return nil, fmt.Errorf("%s: dictionary: %w", d.where, err)
+		}
+		p, err := f.readPage(b, dict.Offset)
+		if err != nil {
+			return nil, d.errorf(dict.Offset, "%w", err)
+		}
+		if p.Header.Type != meta.DictionaryPage {
+			return nil, d.errorf(dict.Offset, "%w: expected a dictionary page, found %s", ErrCorrupt, p.Header.Type)
+		}
+		if err := d.page(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, pr := range pages {
+		b, err := get(pr.Range)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.where, err)
+		}
+		p, err := f.readPage(b, pr.Range.Offset)
+		if err != nil {
+			return nil, d.errorf(pr.Range.Offset, "%w", err)
+		}
+		if p.Header.Type != meta.DataPage && p.Header.Type != meta.DataPageV2 {
+			return nil, d.errorf(pr.Range.Offset, "%w: offset index points at a %s", ErrCorrupt, p.Header.Type)
+		}
+		if err := d.dataPage(p, pr.FirstRow); err != nil {
+			return nil, err
+		}
+	}
+	return d.out, nil
+}
+
+// decodeSequential walks the pages of a whole chunk held in buf.
+func (d *chunkDecoder) decodeSequential(buf []byte, base int64) error {
+	var row int64
+	values := int64(0)
+	for pos := 0; pos < len(buf) && values < d.md.NumValues; {
+		p, err := d.f.readPage(buf[pos:], base+int64(pos))
+		if err != nil {
+			return d.errorf(base+int64(pos), "%w", err)
+		}
+		pos += p.HeaderSize + len(p.Body)
+		switch p.Header.Type {
+		case meta.DictionaryPage:
+			if err := d.page(p); err != nil {
+				return err
+			}
+		case meta.DataPage, meta.DataPageV2:
+			before := d.out.NumEntries
+			if err := d.dataPage(p, row); err != nil {
+				return err
+			}
+			values += int64(d.out.NumEntries - before)
+			row += d.out.Pages[len(d.out.Pages)-1].NumRows
+		}
+	}
+	if values != d.md.NumValues {
+		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, values, d.md.NumValues)
+	}
+	return nil
+}
+
+// page handles a dictionary page.
+func (d *chunkDecoder) page(p *rawPage) error {
+	h := p.Header.DictionaryPageHeader
+	if h == nil {
+		return d.errorf(p.Offset, "%w: dictionary page without a dictionary header", ErrCorrupt)
+	}
+	if d.dict != nil {
+		return d.errorf(p.Offset, "%w: second dictionary page in one column chunk", ErrCorrupt)
+	}
+	if h.NumValues < 0 || int64(h.NumValues) > d.f.Limits.MaxDictionaryValues {
+		return d.errorf(p.Offset, "%w: dictionary of %d values", ErrLimit, h.NumValues)
+	}
+	if h.Encoding != meta.Plain && h.Encoding != meta.PlainDictionary {
+		return d.errorf(p.Offset, "%w: dictionary page encoding %s", ErrUnsupported, h.Encoding)
+	}
+	data, err := d.f.decompress(d.md.Codec, p.Body, int(p.Header.UncompressedPageSize))
+	if err != nil {
+		return d.errorf(p.Offset, "dictionary page: %w", err)
+	}
+	dict := &Values{Type: d.leaf.Type}
+	if err := decodePlain(dict, data, int(h.NumValues), d.leaf.TypeLength); err != nil {
+		return d.errorf(p.Offset, "dictionary page: %w", err)
+	}
+	d.dict = dict
+	return nil
+}
+
+// dataPage decodes a DATA_PAGE or DATA_PAGE_V2 whose first row is firstRow.
+func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
+	var (
+		n              int
+		enc            meta.Encoding
+		repBuf, defBuf []byte
+		values         []byte
+		v2             bool
+		defEnc, repEnc = meta.RLE, meta.RLE
+	)
+	switch h := p.Header; h.Type {
+	case meta.DataPage:
+		if h.DataPageHeader == nil {
+			return d.errorf(p.Offset, "%w: data page without a data page header", ErrCorrupt)
+		}
+		n, enc = int(h.DataPageHeader.NumValues), h.DataPageHeader.Encoding
+		defEnc, repEnc = h.DataPageHeader.DefinitionLevelEncoding, h.DataPageHeader.RepetitionLevelEncoding
+		data, err := d.f.decompress(d.md.Codec, p.Body, int(h.UncompressedPageSize))
+		if err != nil {
+			return d.errorf(p.Offset, "%w", err)
+		}
+		values = data
+	case meta.DataPageV2:
+		h2 := h.DataPageHeaderV2
+		if h2 == nil {
+			return d.errorf(p.Offset, "%w: data page v2 without its header", ErrCorrupt)
+		}
+		v2 = true
+		n, enc = int(h2.NumValues), h2.Encoding
+		rl, dl := int(h2.RepetitionLevelsByteLength), int(h2.DefinitionLevelsByteLength)
+		if rl < 0 || dl < 0 || rl+dl > len(p.Body) || rl+dl > int(h.UncompressedPageSize) {
+			return d.errorf(p.Offset, "%w: level lengths %d+%d exceed the page of %d bytes", ErrCorrupt, rl, dl, len(p.Body))
+		}
+		repBuf, defBuf = p.Body[:rl], p.Body[rl:rl+dl]
+		rest := p.Body[rl+dl:]
+		size := int(h.UncompressedPageSize) - rl - dl
+		if h2.IsCompressed {
+			data, err := d.f.decompress(d.md.Codec, rest, size)
+			if err != nil {
+				return d.errorf(p.Offset, "%w", err)
+			}
+			values = data
+		} else {
+			if len(rest) != size {
+				return d.errorf(p.Offset, "%w: page values hold %d bytes, header says %d", ErrCorrupt, len(rest), size)
+			}
+			values = rest
+		}
+	}
+	if n < 0 || int64(n) > d.f.Limits.MaxPageValues {
+		return d.errorf(p.Offset, "%w: page of %d values", ErrLimit, n)
+	}
+	out := d.out
+	start := out.NumEntries
+	span := PageSpan{FirstRow: firstRow, FirstEntry: start, NumEntries: n, FirstValue: out.Values.Len()}
+	// Levels.
+	var err error
+	if d.leaf.MaxRep > 0 {
+		out.Rep = growLevels(out.Rep, n)
+		if v2 {
+			err = rle.DecodeLevels(out.Rep[start:], repBuf, rle.BitWidth(uint64(d.leaf.MaxRep)))
+		} else {
+			values, err = decodeLevelsV1(out.Rep[start:], values, repEnc, d.leaf.MaxRep)
+		}
+		if err != nil {
+			return d.errorf(p.Offset, "repetition levels: %w", err)
+		}
+		rows := int64(0)
+		for _, r := range out.Rep[start:] {
+			if r == 0 {
+				rows++
+			} else if int(r) > d.leaf.MaxRep {
+				return d.errorf(p.Offset, "%w: repetition level %d above the maximum %d", ErrCorrupt, r, d.leaf.MaxRep)
+			}
+		}
+		if n > 0 && out.Rep[start] != 0 && start == 0 {
+			return d.errorf(p.Offset, "%w: first value of the column chunk has repetition level %d, not 0", ErrCorrupt, out.Rep[start])
+		}
+		span.NumRows = rows
+	} else {
+		span.NumRows = int64(n)
+	}
+	nonNull := n
+	if d.leaf.MaxDef > 0 {
+		out.Def = growLevels(out.Def, n)
+		if v2 {
+			err = rle.DecodeLevels(out.Def[start:], defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
+		} else {
+			values, err = decodeLevelsV1(out.Def[start:], values, defEnc, d.leaf.MaxDef)
+		}
+		if err != nil {
+			return d.errorf(p.Offset, "definition levels: %w", err)
+		}
+		nonNull = 0
+		max := int32(d.leaf.MaxDef)
+		for _, l := range out.Def[start:] {
+			if l == max {
+				nonNull++
+			} else if l > max || l < 0 {
+				return d.errorf(p.Offset, "%w: definition level %d above the maximum %d", ErrCorrupt, l, max)
+			}
+		}
+	}
+	if err := d.decodeValues(enc, values, nonNull); err != nil {
+		return d.errorf(p.Offset, "%s values: %w", enc, err)
+	}
+	out.NumEntries += n
+	out.Pages = append(out.Pages, span)
+	return nil
+}
+
+// growLevels extends levels by n entries.
+func growLevels(levels []int32, n int) []int32 {
+	if cap(levels)-len(levels) >= n {
+		return levels[:len(levels)+n]
+	}
+	grown := make([]int32, len(levels)+n, 2*len(levels)+n)
+	copy(grown, levels)
+	return grown
+}
+
+// decodeLevelsV1 decodes v1 page levels from the front of data and returns
+// what follows them.
+func decodeLevelsV1(dst []int32, data []byte, enc meta.Encoding, max int) ([]byte, error) {
+	width := rle.BitWidth(uint64(max))
+	switch enc {
+	case meta.RLE:
+		if len(data) < 4 {
+			return nil, fmt.Errorf("%w: level length prefix missing", ErrCorrupt)
+		}
+		l := binary.LittleEndian.Uint32(data)
+		if uint64(l) > uint64(len(data)-4) {
+			return nil, fmt.Errorf("%w: levels of %d bytes exceed the page's %d", ErrCorrupt, l, len(data)-4)
+		}
+		if err := rle.DecodeLevels(dst, data[4:4+l], width); err != nil {
+			return nil, err
+		}
+		return data[4+l:], nil
+	case meta.BitPacked:
+		used, err := rle.DecodeBitPacked(dst, data, width)
+		if err != nil {
+			return nil, err
+		}
+		return data[used:], nil
+	default:
+		return nil, fmt.Errorf("%w: level encoding %s", ErrUnsupported, enc)
+	}
+}
+
+// decodeValues appends n non-null values in encoding enc.
+func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error {
+	v := &d.out.Values
+	var err error
+	switch enc {
+	case meta.Plain:
+		return decodePlain(v, data, n, d.leaf.TypeLength)
+	case meta.PlainDictionary, meta.RLEDictionary:
+		if d.dict == nil {
+			return fmt.Errorf("%w: dictionary-encoded page but the chunk has no dictionary page", ErrCorrupt)
+		}
+		if n == 0 {
+			return nil
+		}
+		if len(data) < 1 {
+			return fmt.Errorf("%w: dictionary index bit width missing", ErrCorrupt)
+		}
+		width := int(data[0])
+		if width > 32 {
+			return fmt.Errorf("%w: dictionary index bit width %d", ErrCorrupt, width)
+		}
+		if cap(d.idx) < n {
+			d.idx = make([]int32, n)
+		}
+		idx := d.idx[:n]
+		if err := rle.DecodeLevels(idx, data[1:], width); err != nil {
+			return err
+		}
+		if bad, ok := v.appendIndexed(d.dict, idx); !ok {
+			return fmt.Errorf("%w: dictionary index %d out of range (dictionary has %d entries)", ErrCorrupt, bad, d.dict.Len())
+		}
+		return nil
+	case meta.RLE:
+		if d.leaf.Type != meta.Boolean {
+			return fmt.Errorf("%w: RLE values on a %s column", ErrUnsupported, d.leaf.Type)
+		}
+		if len(data) < 4 {
+			return fmt.Errorf("%w: RLE length prefix missing", ErrCorrupt)
+		}
+		l := binary.LittleEndian.Uint32(data)
+		if uint64(l) > uint64(len(data)-4) {
+			return fmt.Errorf("%w: RLE run of %d bytes exceeds the page", ErrCorrupt, l)
+		}
+		if cap(d.idx) < n {
+			d.idx = make([]int32, n)
+		}
+		idx := d.idx[:n]
+		if err := rle.DecodeLevels(idx, data[4:4+l], 1); err != nil {
+			return err
+		}
+		for _, b := range idx {
+			v.Bool = append(v.Bool, b != 0)
+		}
+		return nil
+	case meta.DeltaBinaryPacked:
+		switch d.leaf.Type {
+		case meta.Int32:
+			v.Int32, _, err = delta.Int32s(v.Int32, data, n)
+		case meta.Int64:
+			v.Int64, _, err = delta.Int64s(v.Int64, data, n)
+		default:
+			return fmt.Errorf("%w: DELTA_BINARY_PACKED on a %s column", ErrCorrupt, d.leaf.Type)
+		}
+		return err
+	case meta.DeltaLengthByteArray:
+		if d.leaf.Type != meta.ByteArray {
+			return fmt.Errorf("%w: DELTA_LENGTH_BYTE_ARRAY on a %s column", ErrCorrupt, d.leaf.Type)
+		}
+		v.Bytes, _, err = delta.LengthByteArrays(v.Bytes, data, n)
+		return err
+	case meta.DeltaByteArray:
+		if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray {
+			return fmt.Errorf("%w: DELTA_BYTE_ARRAY on a %s column", ErrCorrupt, d.leaf.Type)
+		}
+		start := len(v.Bytes)
+		v.Bytes, err = delta.ByteArrays(v.Bytes, data, n)
+		if err == nil && d.leaf.Type == meta.FixedLenByteArray {
+			for _, b := range v.Bytes[start:] {
+				if len(b) != d.leaf.TypeLength {
+					return fmt.Errorf("%w: value of %d bytes in a FIXED_LEN_BYTE_ARRAY(%d) column", ErrCorrupt, len(b), d.leaf.TypeLength)
+				}
+			}
+		}
+		return err
+	case meta.ByteStreamSplit:
+		width := 0
+		switch d.leaf.Type {
+		case meta.Int32, meta.Float:
+			width = 4
+		case meta.Int64, meta.Double:
+			width = 8
+		case meta.FixedLenByteArray:
+			width = d.leaf.TypeLength
+		default:
+			return fmt.Errorf("%w: BYTE_STREAM_SPLIT on a %s column", ErrCorrupt, d.leaf.Type)
+		}
+		if len(data) != width*n {
+			// Trailing bytes would shift every stream; the spec sizes the page exactly.
+			if len(data) < width*n {
+				return fmt.Errorf("%w: %d bytes for %d values of width %d", ErrCorrupt, len(data), n, width)
+			}
+			data = data[:width*n]
+		}
+		buf, err := bytestreamsplit.Decode(nil, data, width, n)
+		if err != nil {
+			return err
+		}
+		return decodePlain(v, buf, n, d.leaf.TypeLength)
+	default:
+		return fmt.Errorf("%w: encoding %s", ErrUnsupported, enc)
+	}
+}
+
+// decodePlain appends n PLAIN values of v.Type.
+func decodePlain(v *Values, data []byte, n, width int) error {
+	var err error
+	switch v.Type {
+	case meta.Boolean:
+		v.Bool, err = plain.Booleans(v.Bool, data, n)
+	case meta.Int32:
+		v.Int32, err = plain.Int32s(v.Int32, data, n)
+	case meta.Int64:
+		v.Int64, err = plain.Int64s(v.Int64, data, n)
+	case meta.Int96:
+		v.Int96, err = plain.Int96s(v.Int96, data, n)
+	case meta.Float:
+		v.Float, err = plain.Floats(v.Float, data, n)
+	case meta.Double:
+		v.Double, err = plain.Doubles(v.Double, data, n)
+	case meta.ByteArray:
+		v.Bytes, err = plain.ByteArrays(v.Bytes, data, n)
+	case meta.FixedLenByteArray:
+		v.Bytes, err = plain.FixedLenByteArrays(v.Bytes, data, n, width)
+	}
+	return err
+}

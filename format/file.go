@@ -1,0 +1,222 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/pqsql/pqsql/format/internal/thrift"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+const (
+	magic          = "PAR1"
+	encryptedMagic = "PARE"
+	footerTail     = 8 // footer length + magic
+)
+
+// A File is an open Parquet file: its footer decoded and its schema built.
+// Data is read on demand through Source.
+type File struct {
+	// Name names the file in errors and plans.
+	Name string
+	// Source serves every read.
+	Source Source
+	// Meta is the decoded footer.
+	Meta *meta.FileMetaData
+	// Schema is the schema tree built from Meta.Schema.
+	Schema *Schema
+	// FooterSize is the byte length of the thrift footer plus its 8-byte tail.
+	FooterSize int64
+	// Limits bound allocations sized by the file.
+	Limits Limits
+
+	closer io.Closer
+}
+
+// Open opens the Parquet file at path on the local file system.
+func Open(path string) (*File, error) {
+	src, closer, err := OpenLocal(path)
+	if err != nil {
+		return nil, fmt.Errorf("format: %w", err)
+	}
+	f, err := OpenSource(src, filepath.Base(path), DefaultLimits)
+	if err != nil {
+		closer.Close()
+		return nil, err
+	}
+	f.closer = closer
+	return f, nil
+}
+
+// Close releases the file's source if Open opened it.
+func (f *File) Close() error {
+	if f.closer != nil {
+		return f.closer.Close()
+	}
+	return nil
+}
+
+// OpenSource reads the footer of the file served by src. name is used in errors.
+func OpenSource(src Source, name string, limits Limits) (*File, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("format: file %s: "+format, append([]any{name}, args...)...)
+	}
+	size := src.Size()
+	if size < int64(len(magic))+footerTail {
+		return nil, fail("%w: file is %d bytes, too small to be Parquet", ErrNotParquet, size)
+	}
+	var tail [footerTail]byte
+	if _, err := src.ReadAt(tail[:], size-footerTail); err != nil && err != io.EOF {
+		return nil, fail("reading footer: %w", err)
+	}
+	switch string(tail[4:]) {
+	case magic:
+	case encryptedMagic:
+		return nil, fail("%w (the footer is encrypted)", ErrEncrypted)
+	default:
+		return nil, fail("%w: file does not end with PAR1 magic", ErrNotParquet)
+	}
+	var head [4]byte
+	if _, err := src.ReadAt(head[:], 0); err != nil && err != io.EOF {
+		return nil, fail("reading header: %w", err)
+	}
+	if string(head[:]) != magic && string(head[:]) != encryptedMagic {
+		return nil, fail("%w: file does not start with PAR1 magic", ErrNotParquet)
+	}
+	footerLen := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if footerLen == 0 || footerLen > size-footerTail-int64(len(magic)) {
+		return nil, fail("%w: footer length %d does not fit a file of %d bytes", ErrCorrupt, footerLen, size)
+	}
+	if footerLen > limits.MaxFooterSize {
+		return nil, fail("%w: footer of %d bytes exceeds the limit of %d", ErrLimit, footerLen, limits.MaxFooterSize)
+	}
+	buf, err := readRange(src, Range{size - footerTail - footerLen, footerLen})
+	if err != nil {
+		return nil, fail("%w", err)
+	}
+	md, err := thrift.DecodeFileMetaData(buf)
+	if err != nil {
+		return nil, fail("%w: decoding footer: %v", ErrCorrupt, err)
+	}
+	if md.EncryptionAlgorithm != nil {
+		return nil, fail("%w (columns are encrypted under a plaintext footer)", ErrEncrypted)
+	}
+	for i := range md.RowGroups {
+		for j := range md.RowGroups[i].Columns {
+			if c := &md.RowGroups[i].Columns[j]; c.CryptoMetadata != nil || len(c.EncryptedColumnMetadata) > 0 {
+				return nil, fail("%w (column chunks are encrypted)", ErrEncrypted)
+			}
+		}
+	}
+	schema, err := NewSchema(md.Schema)
+	if err != nil {
+		return nil, fail("schema: %w", err)
+	}
+	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits}
+	if err := f.validate(); err != nil {
+		return nil, fail("%w", err)
+	}
+	return f, nil
+}
+
+// validate checks what later stages rely on: every row group has one chunk per
+// leaf, and every chunk's metadata agrees with its leaf.
+func (f *File) validate() error {
+	leaves := f.Schema.Leaves
+	if f.Meta.NumRows < 0 {
+		return fmt.Errorf("%w: negative row count %d", ErrCorrupt, f.Meta.NumRows)
+	}
+	for i := range f.Meta.RowGroups {
+		rg := &f.Meta.RowGroups[i]
+		if len(rg.Columns) != len(leaves) {
+			return fmt.Errorf("%w: row group %d has %d column chunks, schema has %d leaves", ErrCorrupt, i, len(rg.Columns), len(leaves))
+		}
+		if rg.NumRows < 0 {
+			return fmt.Errorf("%w: row group %d: negative row count %d", ErrCorrupt, i, rg.NumRows)
+		}
+		for j := range rg.Columns {
+			c := &rg.Columns[j]
+			if c.FilePath != nil && *c.FilePath != "" {
+				return fmt.Errorf("%w: row group %d, column %s: data in external file %q", ErrUnsupported, i, leaves[j].Path, *c.FilePath)
+			}
+			md := c.MetaData
+			if md == nil {
+				return fmt.Errorf("%w: row group %d, column %s: column chunk has no metadata", ErrCorrupt, i, leaves[j].Path)
+			}
+			if md.Type != leaves[j].Type {
+				return fmt.Errorf("%w: row group %d, column %s: chunk type %s differs from schema type %s", ErrCorrupt, i, leaves[j].Path, md.Type, leaves[j].Type)
+			}
+			if md.TotalCompressedSize < 0 || md.NumValues < 0 {
+				return fmt.Errorf("%w: row group %d, column %s: negative sizes", ErrCorrupt, i, leaves[j].Path)
+			}
+		}
+	}
+	return nil
+}
+
+// CreatedBy returns the footer's created_by, or "".
+func (f *File) CreatedBy() string {
+	if f.Meta.CreatedBy == nil {
+		return ""
+	}
+	return *f.Meta.CreatedBy
+}
+
+// NumRowGroups is the number of row groups.
+func (f *File) NumRowGroups() int { return len(f.Meta.RowGroups) }
+
+// Chunk returns the metadata of leaf col in row group rg.
+func (f *File) Chunk(rg, col int) *meta.ColumnChunk { return &f.Meta.RowGroups[rg].Columns[col] }
+
+// ChunkRange is the byte range of a column chunk: from its dictionary page
+// (or first data page) over TotalCompressedSize bytes.
+func (f *File) ChunkRange(rg, col int) (Range, error) {
+	md := f.Chunk(rg, col).MetaData
+	start := md.DataPageOffset
+	if d := md.DictionaryPageOffset; d != nil && *d > 0 && *d < start {
+		start = *d
+	}
+	r := Range{start, md.TotalCompressedSize}
+	if f.undersizedChunks() {
+		// parquet-mr before 1.2.9 (PARQUET-816) left the dictionary page
+		// header out of total_compressed_size; readers pad the range.
+		r.Length += 100
+		if end := f.Source.Size() - f.FooterSize; r.End() > end && start < end {
+			r.Length = end - start
+		}
+	}
+	if start < int64(len(magic)) || r.End() > f.Source.Size() || r.End() < start {
+		// Some writers record a total size that runs past the footer or
+		// begins before the dictionary; clamp to the data region.
+		if start >= int64(len(magic)) && start < f.Source.Size() {
+			end := f.Source.Size() - f.FooterSize
+			if r.End() < start || r.End() > end {
+				r.Length = end - start
+			}
+			if r.Length > 0 {
+				return r, nil
+			}
+		}
+		return Range{}, fmt.Errorf("%w: row group %d, column %s: chunk [%d, %d) lies outside the file", ErrCorrupt, rg, f.Schema.Leaves[col].Path, r.Offset, r.End())
+	}
+	return r, nil
+}
+
+// undersizedChunks reports whether the writer is a parquet-mr older than
+// 1.2.9, whose column chunk sizes may be short by the dictionary header.
+func (f *File) undersizedChunks() bool {
+	cb := f.CreatedBy()
+	if !strings.HasPrefix(cb, "parquet-mr") {
+		return false
+	}
+	rest := strings.TrimPrefix(cb, "parquet-mr")
+	if !strings.HasPrefix(rest, " version ") {
+		return true
+	}
+	var major, minor, patch int
+	fmt.Sscanf(strings.TrimPrefix(rest, " version "), "%d.%d.%d", &major, &minor, &patch)
+	return major < 1 || (major == 1 && (minor < 2 || (minor == 2 && patch < 9)))
+}

@@ -1,0 +1,29 @@
+package format
+
+// Limits bound what the reader allocates on the word of a file. A size read
+// from the file is checked against the file's size and these limits before
+// it sizes any buffer.
+type Limits struct {
+	// MaxFooterSize bounds the thrift footer.
+	MaxFooterSize int64
+	// MaxPageSize bounds one page, compressed or not. Real files hold pages
+	// of a gigabyte that compress to a few kilobytes, so the default is the
+	// format's own bound; decompression grows its buffer with the output.
+	MaxPageSize int64
+	// MaxPageHeaderSize bounds one thrift page header.
+	MaxPageHeaderSize int64
+	// MaxDictionaryValues bounds the entries of one dictionary page.
+	MaxDictionaryValues int64
+	// MaxPageValues bounds the values (levels) of one data page.
+	MaxPageValues int64
+}
+
+// DefaultLimits are generous for real files and small enough that a hostile
+// file cannot exhaust memory.
+var DefaultLimits = Limits{
+	MaxFooterSize:       256 << 20,
+	MaxPageSize:         1<<31 - 1,
+	MaxPageHeaderSize:   16 << 20,
+	MaxDictionaryValues: 64 << 20,
+	MaxPageValues:       64 << 20,
+}

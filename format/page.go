@@ -1,0 +1,68 @@
+package format
+
+import (
+	"fmt"
+	"hash/crc32"
+
+	"github.com/pqsql/pqsql/format/compress"
+	"github.com/pqsql/pqsql/format/internal/thrift"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// A rawPage is a page header and the page's bytes as stored.
+type rawPage struct {
+	Header *meta.PageHeader
+	// Offset is the file offset of the header.
+	Offset int64
+	// HeaderSize is the byte length of the thrift header.
+	HeaderSize int
+	// Body holds CompressedPageSize bytes after the header.
+	Body []byte
+}
+
+// readPage decodes the page header at the start of b (which starts at file
+// offset off) and slices the page body after it.
+func (f *File) readPage(b []byte, off int64) (*rawPage, error) {
+	hb := b
+	if int64(len(hb)) > f.Limits.MaxPageHeaderSize {
+		hb = hb[:f.Limits.MaxPageHeaderSize]
+	}
+	h, n, err := thrift.DecodePageHeader(hb)
+	if err != nil {
+		return nil, fmt.Errorf("%w: page header: %v", ErrCorrupt, err)
+	}
+	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
+		return nil, fmt.Errorf("%w: negative page size (compressed %d, uncompressed %d)", ErrCorrupt, h.CompressedPageSize, h.UncompressedPageSize)
+	}
+	if int64(h.CompressedPageSize) > f.Limits.MaxPageSize || int64(h.UncompressedPageSize) > f.Limits.MaxPageSize {
+		return nil, fmt.Errorf("%w: page of %d bytes (%d uncompressed) exceeds the page size limit of %d", ErrLimit, h.CompressedPageSize, h.UncompressedPageSize, f.Limits.MaxPageSize)
+	}
+	if int(h.CompressedPageSize) > len(b)-n {
+		return nil, fmt.Errorf("%w: page of %d bytes runs past its column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(b)-n)
+	}
+	p := &rawPage{Header: h, Offset: off, HeaderSize: n, Body: b[n : n+int(h.CompressedPageSize)]}
+	if h.CRC != nil {
+		if got := crc32.ChecksumIEEE(p.Body); int32(got) != *h.CRC {
+			return nil, fmt.Errorf("%w: stored %08x, computed %08x", ErrChecksum, uint32(*h.CRC), got)
+		}
+	}
+	return p, nil
+}
+
+// decompress returns the page body uncompressed.
+func (f *File) decompress(codec meta.CompressionCodec, body []byte, size int) ([]byte, error) {
+	if codec == meta.Uncompressed {
+		if len(body) != size {
+			return nil, fmt.Errorf("%w: uncompressed page holds %d bytes, header says %d", ErrCorrupt, len(body), size)
+		}
+		return body, nil
+	}
+	if size == 0 {
+		return nil, nil
+	}
+	out, err := compress.Decompress(codec, nil, body, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", codec, err)
+	}
+	return out, nil
+}

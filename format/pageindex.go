@@ -1,0 +1,135 @@
+package format
+
+import (
+	"fmt"
+
+	"github.com/pqsql/pqsql/format/internal/thrift"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// HasPageIndex reports whether leaf col of row group rg has both a
+// ColumnIndex and an OffsetIndex.
+func (f *File) HasPageIndex(rg, col int) bool {
+	c := f.Chunk(rg, col)
+	return c.ColumnIndexOffset != nil && c.ColumnIndexLength != nil && c.OffsetIndexOffset != nil && c.OffsetIndexLength != nil
+}
+
+// ColumnIndexRange and OffsetIndexRange locate a chunk's page index parts.
+func (f *File) ColumnIndexRange(rg, col int) (Range, bool) {
+	c := f.Chunk(rg, col)
+	if c.ColumnIndexOffset == nil || c.ColumnIndexLength == nil {
+		return Range{}, false
+	}
+	return Range{*c.ColumnIndexOffset, int64(*c.ColumnIndexLength)}, true
+}
+
+// OffsetIndexRange locates a chunk's OffsetIndex.
+func (f *File) OffsetIndexRange(rg, col int) (Range, bool) {
+	c := f.Chunk(rg, col)
+	if c.OffsetIndexOffset == nil || c.OffsetIndexLength == nil {
+		return Range{}, false
+	}
+	return Range{*c.OffsetIndexOffset, int64(*c.OffsetIndexLength)}, true
+}
+
+func (f *File) indexBytes(r Range, what string, rg, col int) ([]byte, error) {
+	if r.Length <= 0 || r.Length > f.Limits.MaxPageSize {
+		return nil, fmt.Errorf("format: file %s: row group %d, column %s: %w: %s of %d bytes", f.Name, rg, f.Schema.Leaves[col].Path, ErrCorrupt, what, r.Length)
+	}
+	b, err := readRange(f.Source, r)
+	if err != nil {
+		return nil, fmt.Errorf("format: file %s: row group %d, column %s: %s: %w", f.Name, rg, f.Schema.Leaves[col].Path, what, err)
+	}
+	return b, nil
+}
+
+// ReadColumnIndex reads and checks the ColumnIndex of leaf col in row group rg.
+func (f *File) ReadColumnIndex(rg, col int) (*meta.ColumnIndex, error) {
+	r, ok := f.ColumnIndexRange(rg, col)
+	if !ok {
+		return nil, nil
+	}
+	b, err := f.indexBytes(r, "column index", rg, col)
+	if err != nil {
+		return nil, err
+	}
+	return f.DecodeColumnIndex(rg, col, b)
+}
+
+// DecodeColumnIndex decodes and checks a ColumnIndex already fetched.
+func (f *File) DecodeColumnIndex(rg, col int, b []byte) (*meta.ColumnIndex, error) {
+	where := fmt.Sprintf("format: file %s: row group %d, column %s: column index", f.Name, rg, f.Schema.Leaves[col].Path)
+	ci, err := thrift.DecodeColumnIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", where, ErrCorrupt, err)
+	}
+	n := len(ci.NullPages)
+	if len(ci.MinValues) != n || len(ci.MaxValues) != n || (ci.NullCounts != nil && len(ci.NullCounts) != n) ||
+		(ci.NanCounts != nil && len(ci.NanCounts) != n) {
+		return nil, fmt.Errorf("%s: %w: list lengths differ (%d null_pages, %d min, %d max, %d null counts)", where, ErrCorrupt, n, len(ci.MinValues), len(ci.MaxValues), len(ci.NullCounts))
+	}
+	return ci, nil
+}
+
+// ReadOffsetIndex reads and checks the OffsetIndex of leaf col in row group rg.
+func (f *File) ReadOffsetIndex(rg, col int) (*meta.OffsetIndex, error) {
+	r, ok := f.OffsetIndexRange(rg, col)
+	if !ok {
+		return nil, nil
+	}
+	b, err := f.indexBytes(r, "offset index", rg, col)
+	if err != nil {
+		return nil, err
+	}
+	return f.DecodeOffsetIndex(rg, col, b)
+}
+
+// DecodeOffsetIndex decodes an OffsetIndex already fetched and checks that
+// its pages lie in the chunk, in order, with rising first rows from 0.
+func (f *File) DecodeOffsetIndex(rg, col int, b []byte) (*meta.OffsetIndex, error) {
+	where := fmt.Sprintf("format: file %s: row group %d, column %s: offset index", f.Name, rg, f.Schema.Leaves[col].Path)
+	oi, err := thrift.DecodeOffsetIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", where, ErrCorrupt, err)
+	}
+	chunk, err := f.ChunkRange(rg, col)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	rows := f.Meta.RowGroups[rg].NumRows
+	prevEnd, prevRow := chunk.Offset, int64(-1)
+	for i, p := range oi.PageLocations {
+		if p.CompressedPageSize <= 0 || p.Offset < prevEnd || p.Offset+int64(p.CompressedPageSize) > chunk.End() {
+			return nil, fmt.Errorf("%s: %w: page %d at [%d, %d) is outside column chunk [%d, %d) or overlaps the previous page", where, ErrCorrupt, i, p.Offset, p.Offset+int64(p.CompressedPageSize), chunk.Offset, chunk.End())
+		}
+		if (i == 0 && p.FirstRowIndex != 0) || p.FirstRowIndex <= prevRow || p.FirstRowIndex >= rows {
+			return nil, fmt.Errorf("%s: %w: page %d starts at row %d (previous %d, row group has %d rows)", where, ErrCorrupt, i, p.FirstRowIndex, prevRow, rows)
+		}
+		prevEnd, prevRow = p.Offset+int64(p.CompressedPageSize), p.FirstRowIndex
+	}
+	return oi, nil
+}
+
+// PageRows returns the row range [first, end) of page i of an OffsetIndex in
+// a row group of rows rows.
+func PageRows(oi *meta.OffsetIndex, i int, rows int64) (first, end int64) {
+	first = oi.PageLocations[i].FirstRowIndex
+	if i+1 < len(oi.PageLocations) {
+		return first, oi.PageLocations[i+1].FirstRowIndex
+	}
+	return first, rows
+}
+
+// DictionaryRange is the bytes before a chunk's first data page, where its
+// dictionary page sits; Length is 0 when there is none.
+func (f *File) DictionaryRange(rg, col int, oi *meta.OffsetIndex) Range {
+	chunk, err := f.ChunkRange(rg, col)
+	if err != nil || oi == nil || len(oi.PageLocations) == 0 {
+		return Range{}
+	}
+	first := oi.PageLocations[0].Offset
+	if first <= chunk.Offset {
+		return Range{}
+	}
+	return Range{chunk.Offset, first - chunk.Offset}
+}
