@@ -2,8 +2,10 @@ package format
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
+	"github.com/pqsql/pqsql/format/compress"
 	"github.com/pqsql/pqsql/format/encoding/bytestreamsplit"
 	"github.com/pqsql/pqsql/format/encoding/delta"
 	"github.com/pqsql/pqsql/format/encoding/plain"
@@ -72,7 +74,20 @@ func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
 }
 
 func (d *chunkDecoder) errorf(off int64, format string, args ...any) error {
-	return fmt.Errorf("%s, page at offset %d: "+format, append([]any{d.where, off}, args...)...)
+	return classify(fmt.Errorf("%s, page at offset %d: "+format, append([]any{d.where, off}, args...)...))
+}
+
+// classify makes an error from an encoding or codec package also match one
+// of this package's sentinels, so callers can tell bad files from limits.
+func classify(err error) error {
+	switch {
+	case errors.Is(err, ErrCorrupt), errors.Is(err, ErrLimit), errors.Is(err, ErrUnsupported),
+		errors.Is(err, ErrChecksum), errors.Is(err, ErrEncrypted):
+		return err
+	case errors.Is(err, compress.ErrUnsupportedCodec):
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	return fmt.Errorf("%w: %w", ErrCorrupt, err)
 }
 
 // ReadColumn decodes every page of leaf col in row group rg, reading the

@@ -19,17 +19,21 @@ import (
 
 // Decompress decompresses src, compressed with codec, into a slice of
 // exactly uncompressedSize bytes. It reuses dst's storage when its capacity
-// suffices. Output of any other size is an error wrapping ErrSizeMismatch;
-// data the codec rejects is one wrapping ErrCorrupt.
+// suffices; dst must not overlap src. Output of any other size is an error
+// wrapping ErrSizeMismatch; data the codec rejects is one wrapping
+// ErrCorrupt. It is safe for concurrent use.
 func Decompress(codec meta.CompressionCodec, dst, src []byte, uncompressedSize int) ([]byte, error) {
 	if uncompressedSize < 0 {
 		return nil, fmt.Errorf("compress: %v: %w: negative uncompressed size %d", codec, ErrSizeMismatch, uncompressedSize)
 	}
 	var out []byte
-	if cap(dst) >= uncompressedSize {
-		out = dst[:uncompressedSize]
-	} else {
-		out = make([]byte, uncompressedSize)
+	// buffer sizes the output only once a codec's cheap checks passed, so a
+	// page header's claimed size alone does not allocate.
+	buffer := func() []byte {
+		if cap(dst) >= uncompressedSize {
+			return dst[:uncompressedSize]
+		}
+		return make([]byte, uncompressedSize)
 	}
 	var err error
 	switch {
@@ -38,26 +42,46 @@ func Decompress(codec meta.CompressionCodec, dst, src []byte, uncompressedSize i
 	case uncompressedSize == 0 && len(src) == 0:
 		// Writers emit empty pages (a v2 page of only levels) without
 		// even an empty codec stream.
-		return out, nil
+		return dst[:0], nil
 	}
 	switch codec {
 	case meta.Uncompressed:
 		if len(src) != uncompressedSize {
 			err = sizeError(len(src), uncompressedSize)
 		} else {
+			out = buffer()
 			copy(out, src)
 		}
 	case meta.Snappy:
+		if n, e := snappy.DecodedLen(src); e != nil || n != uncompressedSize {
+			if e != nil {
+				err = corrupt(e)
+			} else {
+				err = sizeError(n, uncompressedSize)
+			}
+			break
+		}
+		out = buffer()
 		err = decodeSnappy(out, src)
-	case meta.Gzip:
-		err = decodeGzip(out, src)
-	case meta.Brotli:
-		err = decodeBrotli(out, src)
+	case meta.Gzip, meta.Brotli:
+		// Streams can inflate a thousandfold and more, so the output
+		// grows with what the stream really yields, up to the claimed size.
+		out, err = decodeStream(codec, dst, src, uncompressedSize)
 	case meta.Zstd:
-		out, err = decodeZstd(out, src)
+		out, err = decodeZstd(buffer(), src)
 	case meta.LZ4Raw:
+		if uncompressedSize > maxLZ4Ratio*len(src)+maxLZ4Ratio {
+			err = fmt.Errorf("%w: %d bytes cannot inflate to %d", ErrCorrupt, len(src), uncompressedSize)
+			break
+		}
+		out = buffer()
 		err = decodeLZ4Block(out, src)
 	case meta.LZ4:
+		if uncompressedSize > maxLZ4Ratio*len(src)+maxLZ4Ratio {
+			err = fmt.Errorf("%w: %d bytes cannot inflate to %d", ErrCorrupt, len(src), uncompressedSize)
+			break
+		}
+		out = buffer()
 		err = decodeLZ4(out, src)
 	default:
 		return nil, unsupportedError{codec}
@@ -66,6 +90,70 @@ func Decompress(codec meta.CompressionCodec, dst, src []byte, uncompressedSize i
 		return nil, fmt.Errorf("compress: %v: %w", codec, err)
 	}
 	return out, nil
+}
+
+// maxLZ4Ratio bounds how far LZ4 can inflate: a match of at most 255 bytes
+// per byte of input, plus slack for the format's headers.
+const maxLZ4Ratio = 256
+
+// decodeStream reads a GZIP or BROTLI stream into a buffer grown in steps,
+// never past size+1 bytes.
+func decodeStream(codec meta.CompressionCodec, dst, src []byte, size int) ([]byte, error) {
+	const step = 1 << 20
+	start := min(size, max(step, 4*len(src)))
+	buf := dst[:0]
+	if cap(buf) < start {
+		buf = make([]byte, 0, start)
+	}
+	w := growWriter{buf: buf, limit: size}
+	var err error
+	if codec == meta.Gzip {
+		err = decodeGzip(&w, src)
+	} else {
+		err = decodeBrotli(&w, src)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(w.buf) != size {
+		return nil, sizeError(len(w.buf), size)
+	}
+	return w.buf, nil
+}
+
+// growWriter collects output up to limit bytes.
+type growWriter struct {
+	buf   []byte
+	limit int
+}
+
+// fill reads r to its end into w, failing once it passes the limit.
+func (w *growWriter) fill(r io.Reader) error {
+	for {
+		if len(w.buf) == cap(w.buf) {
+			if len(w.buf) > w.limit {
+				return fmt.Errorf("%w: data continues past %d bytes", ErrSizeMismatch, w.limit)
+			}
+			next := min(max(2*cap(w.buf), 1<<16), w.limit+1)
+			grown := make([]byte, len(w.buf), next)
+			copy(grown, w.buf)
+			w.buf = grown
+		}
+		n, err := r.Read(w.buf[len(w.buf):cap(w.buf)])
+		w.buf = w.buf[:len(w.buf)+n]
+		if err == io.EOF {
+			if len(w.buf) > w.limit {
+				return fmt.Errorf("%w: data continues past %d bytes", ErrSizeMismatch, w.limit)
+			}
+			return nil
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) && len(w.buf) < w.limit {
+			return fmt.Errorf("%w: data ends after %d bytes, want %d", ErrSizeMismatch, len(w.buf), w.limit)
+		}
+		if err != nil {
+			return corrupt(err)
+		}
+	}
 }
 
 func sizeError(got, want int) error {
@@ -124,14 +212,14 @@ var (
 // decodeGzip reads all concatenated gzip members, which some writers emit
 // for one page. Like Arrow, it also accepts a zlib stream, which other
 // writers have put in GZIP pages.
-func decodeGzip(out, src []byte) error {
+func decodeGzip(out *growWriter, src []byte) error {
 	if len(src) >= 2 && isZlib(src) {
 		zr, err := zlib.NewReader(bytes.NewReader(src))
 		if err != nil {
 			return corrupt(err)
 		}
 		defer zr.Close()
-		return readExactly(zr, out)
+		return out.fill(zr)
 	}
 	zr, _ := gzipReaders.Get().(*gzip.Reader)
 	var err error
@@ -143,7 +231,7 @@ func decodeGzip(out, src []byte) error {
 	if err != nil {
 		return corrupt(err)
 	}
-	err = readExactly(zr, out)
+	err = out.fill(zr)
 	gzipReaders.Put(zr)
 	return err
 }
@@ -154,14 +242,14 @@ func isZlib(src []byte) bool {
 	return src[0]&0x0f == 8 && src[0]>>4 <= 7 && (uint16(src[0])<<8|uint16(src[1]))%31 == 0
 }
 
-func decodeBrotli(out, src []byte) error {
+func decodeBrotli(out *growWriter, src []byte) error {
 	br, _ := brotliReaders.Get().(*brotli.Reader)
 	if br == nil {
 		br = brotli.NewReader(bytes.NewReader(src))
 	} else if err := br.Reset(bytes.NewReader(src)); err != nil {
 		return corrupt(err)
 	}
-	err := readExactly(br, out)
+	err := out.fill(br)
 	brotliReaders.Put(br)
 	return err
 }

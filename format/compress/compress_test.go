@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -310,4 +311,27 @@ func FuzzDecompress(f *testing.F) {
 			t.Fatalf("error of no kind: %v", err)
 		}
 	})
+}
+
+// A page header claiming a gigabyte does not make a few bytes of a stream
+// codec allocate it: the buffer grows with the real output.
+func TestClaimedSizeDoesNotAllocate(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte("tiny"))
+	zw.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Decompress(meta.Gzip, nil, b.Bytes(), 1<<30)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrSizeMismatch) {
+		t.Fatalf("want ErrSizeMismatch, got %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Fatalf("allocated %d bytes for a 4-byte stream claiming 1 GiB", grew)
+	}
+	if _, err := Decompress(meta.LZ4Raw, nil, []byte{0x10, 'a'}, 1<<30); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("LZ4_RAW claiming 1 GiB from 2 bytes: want ErrCorrupt, got %v", err)
+	}
 }

@@ -320,7 +320,7 @@ func TestTruncatedFooters(t *testing.T) {
 		// A plaintext footer of an encrypted file ends in a 28-byte
 		// signature after the struct; only cuts inside the struct count.
 		d := newDecoder(full)
-		if err := d.readStructBody(fileMetaDataFields, 0, d.fileMetaData(new(meta.FileMetaData))); err != nil {
+		if err := d.fileMetaData(new(meta.FileMetaData)); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		end := d.r.pos

@@ -9,11 +9,12 @@ import (
 )
 
 // DecodeFileMetaData decodes a file footer: the bytes between the start of
-// the footer and its 4-byte length.
+// the footer and its 4-byte length. Bytes after the struct are ignored: a
+// plaintext footer of an encrypted file is followed by its 28-byte signature.
 func DecodeFileMetaData(b []byte) (*meta.FileMetaData, error) {
 	d := newDecoder(b)
 	m := new(meta.FileMetaData)
-	if err := d.readStructBody(fileMetaDataFields, ids(1, 2, 3, 4), d.fileMetaData(m)); err != nil {
+	if err := d.fileMetaData(m); err != nil {
 		return nil, at(err, "FileMetaData")
 	}
 	return m, nil
@@ -24,91 +25,101 @@ func DecodeFileMetaData(b []byte) (*meta.FileMetaData, error) {
 func DecodeColumnMetaData(b []byte) (*meta.ColumnMetaData, error) {
 	d := newDecoder(b)
 	m := new(meta.ColumnMetaData)
-	if err := d.readStructBody(columnMetaDataFields, columnMetaDataRequired, d.columnMetaData(m)); err != nil {
+	s := d.beginBody(columnMetaDataFields)
+	if err := d.columnMetaData(&s, m); err != nil {
 		return nil, at(err, "ColumnMetaData")
 	}
 	return m, nil
 }
 
-func (d *decoder) fileMetaData(m *meta.FileMetaData) fieldFunc {
-	return func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+func (d *decoder) fileMetaData(m *meta.FileMetaData) error {
+	s := d.beginBody(fileMetaDataFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			m.Version, err = d.i32(t)
+			m.Version, err = d.i32(s.t)
 		case 2:
-			m.Schema, err = readStructList(d, t, d.schemaElement)
+			m.Schema, err = readStructList(d, s.t, d.schemaElement)
 		case 3:
-			m.NumRows, err = d.i64(t)
+			m.NumRows, err = d.i64(s.t)
 		case 4:
-			m.RowGroups, err = readStructList(d, t, d.rowGroup)
+			m.RowGroups, err = readStructList(d, s.t, d.rowGroup)
 		case 5:
-			m.KeyValueMetadata, err = readStructList(d, t, d.keyValue)
+			m.KeyValueMetadata, err = readStructList(d, s.t, d.keyValue)
 		case 6:
-			m.CreatedBy, err = optString(d.str(t))
+			m.CreatedBy, err = d.optString(s.t)
 		case 7:
-			m.ColumnOrders, err = readStructList(d, t, d.columnOrder)
+			m.ColumnOrders, err = readStructList(d, s.t, d.columnOrder)
 		case 8:
 			m.EncryptionAlgorithm = new(meta.EncryptionAlgorithm)
-			err = d.encryptionAlgorithm(t, m.EncryptionAlgorithm)
+			err = d.encryptionAlgorithm(s.t, m.EncryptionAlgorithm)
 		case 9:
-			m.FooterSigningKeyMetadata, err = d.binary(t)
+			m.FooterSigningKeyMetadata, err = d.binary(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
+		s.done(err)
 	}
+	return s.end(ids(1, 2, 3, 4))
 }
 
 func (d *decoder) keyValue(kv *meta.KeyValue) error {
-	return d.readStructBody(keyValueFields, ids(1), func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+	s := d.beginBody(keyValueFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			kv.Key, err = d.str(t)
+			kv.Key, err = d.str(s.t)
 		case 2:
-			kv.Value, err = optString(d.str(t))
+			kv.Value, err = d.optString(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(ids(1))
 }
 
 func (d *decoder) schemaElement(e *meta.SchemaElement) error {
-	return d.readStructBody(schemaElementFields, ids(4), func(id int16, t thrift.TType) (known bool, err error) {
+	s := d.beginBody(schemaElementFields)
+	for s.next() {
+		var err error
 		var v int32
-		switch id {
+		switch s.id {
 		case 1:
-			if v, err = d.i32(t); err == nil {
+			if v, err = d.i32(s.t); err == nil {
 				e.Type = ptr(meta.Type(v))
 			}
 		case 2:
-			e.TypeLength, err = optI32(d.i32(t))
+			e.TypeLength, err = d.optI32(s.t)
 		case 3:
-			if v, err = d.i32(t); err == nil {
+			if v, err = d.i32(s.t); err == nil {
 				e.RepetitionType = ptr(meta.Repetition(v))
 			}
 		case 4:
-			e.Name, err = d.str(t)
+			e.Name, err = d.str(s.t)
 		case 5:
-			e.NumChildren, err = optI32(d.i32(t))
+			e.NumChildren, err = d.optI32(s.t)
 		case 6:
-			if v, err = d.i32(t); err == nil {
+			if v, err = d.i32(s.t); err == nil {
 				e.ConvertedType = ptr(meta.ConvertedType(v))
 			}
 		case 7:
-			e.Scale, err = optI32(d.i32(t))
+			e.Scale, err = d.optI32(s.t)
 		case 8:
-			e.Precision, err = optI32(d.i32(t))
+			e.Precision, err = d.optI32(s.t)
 		case 9:
-			e.FieldID, err = optI32(d.i32(t))
+			e.FieldID, err = d.optI32(s.t)
 		case 10:
 			e.LogicalType = new(meta.LogicalType)
-			err = d.logicalType(t, e.LogicalType)
+			err = d.logicalType(s.t, e.LogicalType)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(ids(4))
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -117,423 +128,509 @@ func ptr[T any](v T) *T { return &v }
 var empty = &struct{}{}
 
 func (d *decoder) logicalType(t thrift.TType, lt *meta.LogicalType) error {
-	return d.union(t, logicalTypeFields, func(id int16, t thrift.TType) error {
-		var member **struct{}
-		switch id {
+	s := d.beginUnion(t, logicalTypeFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			member = &lt.String
+			lt.String, err = empty, d.emptyStruct(s.t)
 		case 2:
-			member = &lt.Map
+			lt.Map, err = empty, d.emptyStruct(s.t)
 		case 3:
-			member = &lt.List
+			lt.List, err = empty, d.emptyStruct(s.t)
 		case 4:
-			member = &lt.Enum
-		case 6:
-			member = &lt.Date
-		case 11:
-			member = &lt.Null
-		case 12:
-			member = &lt.JSON
-		case 13:
-			member = &lt.BSON
-		case 14:
-			member = &lt.UUID
-		case 15:
-			member = &lt.Float16
+			lt.Enum, err = empty, d.emptyStruct(s.t)
 		case 5:
 			lt.Decimal = new(meta.DecimalType)
-			return d.readStruct(t, decimalTypeFields, ids(1, 2), func(id int16, t thrift.TType) (known bool, err error) {
-				switch id {
-				case 1:
-					lt.Decimal.Scale, err = d.i32(t)
-				case 2:
-					lt.Decimal.Precision, err = d.i32(t)
-				default:
-					return false, nil
-				}
-				return true, err
-			})
+			err = d.decimalType(s.t, lt.Decimal)
+		case 6:
+			lt.Date, err = empty, d.emptyStruct(s.t)
 		case 7:
 			lt.Time = new(meta.TimeType)
-			return d.timeType(t, &lt.Time.IsAdjustedToUTC, &lt.Time.Unit)
+			err = d.timeType(s.t, &lt.Time.IsAdjustedToUTC, &lt.Time.Unit)
 		case 8:
 			lt.Timestamp = new(meta.TimestampType)
-			return d.timeType(t, &lt.Timestamp.IsAdjustedToUTC, &lt.Timestamp.Unit)
+			err = d.timeType(s.t, &lt.Timestamp.IsAdjustedToUTC, &lt.Timestamp.Unit)
 		case 10:
 			lt.Integer = new(meta.IntType)
-			return d.readStruct(t, intTypeFields, ids(1, 2), func(id int16, t thrift.TType) (known bool, err error) {
-				switch id {
-				case 1:
-					lt.Integer.BitWidth, err = d.i8(t)
-				case 2:
-					lt.Integer.IsSigned, err = d.bool(t)
-				default:
-					return false, nil
-				}
-				return true, err
-			})
+			err = d.intType(s.t, lt.Integer)
+		case 11:
+			lt.Null, err = empty, d.emptyStruct(s.t)
+		case 12:
+			lt.JSON, err = empty, d.emptyStruct(s.t)
+		case 13:
+			lt.BSON, err = empty, d.emptyStruct(s.t)
+		case 14:
+			lt.UUID, err = empty, d.emptyStruct(s.t)
+		case 15:
+			lt.Float16, err = empty, d.emptyStruct(s.t)
 		case 16:
 			lt.Variant = new(meta.VariantType)
-			return d.readStruct(t, variantTypeFields, 0, func(id int16, t thrift.TType) (known bool, err error) {
-				if id != 1 {
-					return false, nil
-				}
-				lt.Variant.SpecificationVersion, err = optI8(d.i8(t))
-				return true, err
-			})
+			err = d.variantType(s.t, lt.Variant)
 		case 17:
 			lt.Geometry = new(meta.GeometryType)
-			return d.readStruct(t, geometryTypeFields, 0, func(id int16, t thrift.TType) (known bool, err error) {
-				if id != 1 {
-					return false, nil
-				}
-				lt.Geometry.CRS, err = optString(d.str(t))
-				return true, err
-			})
+			err = d.geometryType(s.t, lt.Geometry)
 		case 18:
 			lt.Geography = new(meta.GeographyType)
-			return d.readStruct(t, geographyTypeFields, 0, func(id int16, t thrift.TType) (known bool, err error) {
-				switch id {
-				case 1:
-					lt.Geography.CRS, err = optString(d.str(t))
-				case 2:
-					var v int32
-					if v, err = d.i32(t); err == nil {
-						lt.Geography.Algorithm = ptr(meta.EdgeInterpolationAlgorithm(v))
-					}
-				default:
-					return false, nil
-				}
-				return true, err
-			})
+			err = d.geographyType(s.t, lt.Geography)
 		default:
-			// A logical type newer than this reader: keep its id so the
-			// column can be reported as unsupported rather than misread.
-			lt.Unknown = id
-			return d.skip(t)
+			// A logical type newer than this reader (VECTOR is proposed as
+			// 19): keep its id so the column is refused, not misread.
+			lt.Unknown = s.id
+			err = s.skip()
 		}
-		*member = empty
-		return d.emptyStruct(t)
-	})
+		s.done(err)
+	}
+	return s.end(0)
+}
+
+func (d *decoder) decimalType(t thrift.TType, dt *meta.DecimalType) error {
+	s := d.begin(t, decimalTypeFields)
+	for s.next() {
+		var err error
+		switch s.id {
+		case 1:
+			dt.Scale, err = d.i32(s.t)
+		case 2:
+			dt.Precision, err = d.i32(s.t)
+		default:
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(ids(1, 2))
 }
 
 // timeType reads TimeType or TimestampType, which share their fields.
 func (d *decoder) timeType(t thrift.TType, utc *bool, unit *meta.TimeUnit) error {
-	return d.readStruct(t, timeTypeFields, ids(1, 2), func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+	s := d.begin(t, timeTypeFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			*utc, err = d.bool(t)
+			*utc, err = d.bool(s.t)
 		case 2:
-			err = d.union(t, timeUnitFields, func(id int16, t thrift.TType) error {
-				// MILLIS, MICROS and NANOS are field ids 1 to 3, the values
-				// of meta.TimeUnit. A newer unit keeps its id as the value,
-				// which no caller recognises.
-				if id < 1 || id > 127 {
-					return fmt.Errorf("time unit field id %d out of range", id)
-				}
-				*unit = meta.TimeUnit(id)
-				return d.emptyStruct(t)
-			})
+			err = d.timeUnit(s.t, unit)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(ids(1, 2))
+}
+
+func (d *decoder) timeUnit(t thrift.TType, unit *meta.TimeUnit) error {
+	s := d.beginUnion(t, timeUnitFields)
+	for s.next() {
+		// MILLIS, MICROS and NANOS are field ids 1 to 3, the values of
+		// meta.TimeUnit. A newer unit keeps its id as the value, which no
+		// caller recognises.
+		if s.id > 127 {
+			s.done(fmt.Errorf("time unit field id %d out of range", s.id))
+			continue
+		}
+		*unit = meta.TimeUnit(s.id)
+		s.done(d.emptyStruct(s.t))
+	}
+	return s.end(0)
+}
+
+func (d *decoder) intType(t thrift.TType, it *meta.IntType) error {
+	s := d.begin(t, intTypeFields)
+	for s.next() {
+		var err error
+		switch s.id {
+		case 1:
+			it.BitWidth, err = d.i8(s.t)
+		case 2:
+			it.IsSigned, err = d.bool(s.t)
+		default:
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(ids(1, 2))
+}
+
+func (d *decoder) variantType(t thrift.TType, vt *meta.VariantType) error {
+	s := d.begin(t, variantTypeFields)
+	for s.next() {
+		var err error
+		if s.id == 1 {
+			vt.SpecificationVersion, err = d.optI8(s.t)
+		} else {
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(0)
+}
+
+func (d *decoder) geometryType(t thrift.TType, gt *meta.GeometryType) error {
+	s := d.begin(t, geometryTypeFields)
+	for s.next() {
+		var err error
+		if s.id == 1 {
+			gt.CRS, err = d.optString(s.t)
+		} else {
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(0)
+}
+
+func (d *decoder) geographyType(t thrift.TType, gt *meta.GeographyType) error {
+	s := d.begin(t, geographyTypeFields)
+	for s.next() {
+		var err error
+		switch s.id {
+		case 1:
+			gt.CRS, err = d.optString(s.t)
+		case 2:
+			var v int32
+			if v, err = d.i32(s.t); err == nil {
+				gt.Algorithm = ptr(meta.EdgeInterpolationAlgorithm(v))
+			}
+		default:
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(0)
 }
 
 func (d *decoder) columnOrder(co *meta.ColumnOrder) error {
-	return d.union(thrift.STRUCT, columnOrderFields, func(id int16, t thrift.TType) error {
-		switch id {
+	s := d.beginUnion(thrift.STRUCT, columnOrderFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			co.Kind = meta.TypeDefinedOrder
+			co.Kind, err = meta.TypeDefinedOrder, d.emptyStruct(s.t)
 		case 2:
-			co.Kind = meta.IEEE754TotalOrder
+			co.Kind, err = meta.IEEE754TotalOrder, d.emptyStruct(s.t)
 		default:
 			// Any other order (INT96_TIMESTAMP_ORDER or newer) is unknown
 			// here: min_value and max_value must then be ignored.
-			co.Kind = meta.OrderUnknown
-			co.UnknownField = id
-			return d.skip(t)
+			co.Kind, co.UnknownField = meta.OrderUnknown, s.id
+			err = s.skip()
 		}
-		return d.emptyStruct(t)
-	})
+		s.done(err)
+	}
+	return s.end(0)
 }
 
 func (d *decoder) encryptionAlgorithm(t thrift.TType, ea *meta.EncryptionAlgorithm) error {
 	// The AES parameters (AAD prefix and file id) matter only to a
 	// decryptor, which pqsql does not have; the struct bodies are skipped.
-	return d.union(t, encryptionAlgorithmFields, func(id int16, t thrift.TType) error {
-		switch id {
+	s := d.beginUnion(t, encryptionAlgorithmFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			ea.AesGcmV1 = true
+			ea.AesGcmV1, err = true, d.emptyStruct(s.t)
 		case 2:
-			ea.AesGcmCtrV1 = true
+			ea.AesGcmCtrV1, err = true, d.emptyStruct(s.t)
 		default:
-			return d.skip(t)
+			err = s.skip()
 		}
-		return d.emptyStruct(t)
-	})
+		s.done(err)
+	}
+	return s.end(0)
 }
 
 func (d *decoder) rowGroup(rg *meta.RowGroup) error {
-	return d.readStructBody(rowGroupFields, ids(1, 2, 3), func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+	s := d.beginBody(rowGroupFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			rg.Columns, err = readStructList(d, t, d.columnChunk)
+			rg.Columns, err = readStructList(d, s.t, d.columnChunk)
 		case 2:
-			rg.TotalByteSize, err = d.i64(t)
+			rg.TotalByteSize, err = d.i64(s.t)
 		case 3:
-			rg.NumRows, err = d.i64(t)
+			rg.NumRows, err = d.i64(s.t)
 		case 4:
-			rg.SortingColumns, err = readStructList(d, t, d.sortingColumn)
+			rg.SortingColumns, err = readStructList(d, s.t, d.sortingColumn)
 		case 5:
-			rg.FileOffset, err = optI64(d.i64(t))
+			rg.FileOffset, err = d.optI64(s.t)
 		case 6:
-			rg.TotalCompressedSize, err = optI64(d.i64(t))
+			rg.TotalCompressedSize, err = d.optI64(s.t)
 		case 7:
-			rg.Ordinal, err = optI16(d.i16(t))
+			rg.Ordinal, err = d.optI16(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(ids(1, 2, 3))
 }
 
 func (d *decoder) sortingColumn(sc *meta.SortingColumn) error {
-	return d.readStructBody(sortingColumnFields, ids(1, 2, 3), func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+	s := d.beginBody(sortingColumnFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			sc.ColumnIdx, err = d.i32(t)
+			sc.ColumnIdx, err = d.i32(s.t)
 		case 2:
-			sc.Descending, err = d.bool(t)
+			sc.Descending, err = d.bool(s.t)
 		case 3:
-			sc.NullsFirst, err = d.bool(t)
+			sc.NullsFirst, err = d.bool(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(ids(1, 2, 3))
 }
 
 func (d *decoder) columnChunk(cc *meta.ColumnChunk) error {
-	// file_offset is required but has a default of 0 in parquet.thrift and
-	// is deprecated, so its absence is not an error.
-	return d.readStructBody(columnChunkFields, 0, func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+	s := d.beginBody(columnChunkFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			cc.FilePath, err = optString(d.str(t))
+			cc.FilePath, err = d.optString(s.t)
 		case 2:
-			cc.FileOffset, err = d.i64(t)
+			cc.FileOffset, err = d.i64(s.t)
 		case 3:
-			if err = wantType(t, thrift.STRUCT); err == nil {
-				cc.MetaData = new(meta.ColumnMetaData)
-				err = d.readStructBody(columnMetaDataFields, columnMetaDataRequired, d.columnMetaData(cc.MetaData))
-			}
+			cc.MetaData = d.cmds.alloc()
+			ms := d.begin(s.t, columnMetaDataFields)
+			err = d.columnMetaData(&ms, cc.MetaData)
 		case 4:
-			cc.OffsetIndexOffset, err = optI64(d.i64(t))
+			cc.OffsetIndexOffset, err = d.optI64(s.t)
 		case 5:
-			cc.OffsetIndexLength, err = optI32(d.i32(t))
+			cc.OffsetIndexLength, err = d.optI32(s.t)
 		case 6:
-			cc.ColumnIndexOffset, err = optI64(d.i64(t))
+			cc.ColumnIndexOffset, err = d.optI64(s.t)
 		case 7:
-			cc.ColumnIndexLength, err = optI32(d.i32(t))
+			cc.ColumnIndexLength, err = d.optI32(s.t)
 		case 8:
 			cc.CryptoMetadata = new(meta.ColumnCryptoMetaData)
-			err = d.columnCryptoMetaData(t, cc.CryptoMetadata)
+			err = d.columnCryptoMetaData(s.t, cc.CryptoMetadata)
 		case 9:
-			cc.EncryptedColumnMetadata, err = d.binary(t)
+			cc.EncryptedColumnMetadata, err = d.binary(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	// file_offset is required but has a default of 0 in parquet.thrift and
+	// is deprecated, so its absence is not an error.
+	return s.end(0)
 }
 
 func (d *decoder) columnCryptoMetaData(t thrift.TType, c *meta.ColumnCryptoMetaData) error {
-	return d.union(t, columnCryptoFields, func(id int16, t thrift.TType) error {
-		switch id {
+	s := d.beginUnion(t, columnCryptoFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			c.FooterKey = true
-			return d.emptyStruct(t)
+			c.FooterKey, err = true, d.emptyStruct(s.t)
 		case 2:
-			return d.readStruct(t, encryptionWithColumnKeyFields, ids(1), func(id int16, t thrift.TType) (known bool, err error) {
-				switch id {
-				case 1:
-					c.PathInSchema, err = d.stringList(t)
-				case 2:
-					c.KeyMetadata, err = d.binary(t)
-				default:
-					return false, nil
-				}
-				return true, err
-			})
+			err = d.encryptionWithColumnKey(s.t, c)
+		default:
+			err = s.skip()
 		}
-		return d.skip(t)
-	})
+		s.done(err)
+	}
+	return s.end(0)
 }
 
-var columnMetaDataRequired = ids(1, 2, 3, 4, 5, 6, 7, 9)
-
-func (d *decoder) columnMetaData(m *meta.ColumnMetaData) fieldFunc {
-	return func(id int16, t thrift.TType) (known bool, err error) {
-		var v int32
-		switch id {
+func (d *decoder) encryptionWithColumnKey(t thrift.TType, c *meta.ColumnCryptoMetaData) error {
+	s := d.begin(t, encryptionWithColumnKeyFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			if v, err = d.i32(t); err == nil {
-				m.Type = meta.Type(v)
-			}
+			c.PathInSchema, err = d.stringList(s.t)
 		case 2:
-			m.Encodings, err = readList(d, t, thrift.I32, func(e *meta.Encoding) error {
+			c.KeyMetadata, err = d.binary(s.t)
+		default:
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(ids(1))
+}
+
+// columnMetaData reads the fields of a ColumnMetaData whose reading s began.
+func (d *decoder) columnMetaData(s *structReader, m *meta.ColumnMetaData) error {
+	for s.next() {
+		var err error
+		var v int32
+		switch s.id {
+		case 1:
+			v, err = d.i32(s.t)
+			m.Type = meta.Type(v)
+		case 2:
+			m.Encodings, err = readList(d, s.t, thrift.I32, func(e *meta.Encoding) error {
 				v, err := d.p.ReadI32(d.ctx)
 				*e = meta.Encoding(v)
 				return err
 			})
 		case 3:
-			m.PathInSchema, err = d.stringList(t)
+			m.PathInSchema, err = d.pathList(s.t)
 		case 4:
-			if v, err = d.i32(t); err == nil {
-				m.Codec = meta.CompressionCodec(v)
-			}
+			v, err = d.i32(s.t)
+			m.Codec = meta.CompressionCodec(v)
 		case 5:
-			m.NumValues, err = d.i64(t)
+			m.NumValues, err = d.i64(s.t)
 		case 6:
-			m.TotalUncompressedSize, err = d.i64(t)
+			m.TotalUncompressedSize, err = d.i64(s.t)
 		case 7:
-			m.TotalCompressedSize, err = d.i64(t)
+			m.TotalCompressedSize, err = d.i64(s.t)
 		case 8:
-			m.KeyValueMetadata, err = readStructList(d, t, d.keyValue)
+			m.KeyValueMetadata, err = readStructList(d, s.t, d.keyValue)
 		case 9:
-			m.DataPageOffset, err = d.i64(t)
+			m.DataPageOffset, err = d.i64(s.t)
 		case 10:
-			m.IndexPageOffset, err = optI64(d.i64(t))
+			m.IndexPageOffset, err = d.optI64(s.t)
 		case 11:
-			m.DictionaryPageOffset, err = optI64(d.i64(t))
+			m.DictionaryPageOffset, err = d.optI64(s.t)
 		case 12:
-			m.Statistics = new(meta.Statistics)
-			err = d.statistics(t, m.Statistics)
+			m.Statistics = d.stats.alloc()
+			err = d.statistics(s.t, m.Statistics)
 		case 13:
-			m.EncodingStats, err = readStructList(d, t, d.pageEncodingStats)
+			m.EncodingStats, err = readStructList(d, s.t, d.pageEncodingStats)
 		case 14:
-			m.BloomFilterOffset, err = optI64(d.i64(t))
+			m.BloomFilterOffset, err = d.optI64(s.t)
 		case 15:
-			m.BloomFilterLength, err = optI32(d.i32(t))
+			m.BloomFilterLength, err = d.optI32(s.t)
 		case 16:
 			m.SizeStatistics = new(meta.SizeStatistics)
-			err = d.sizeStatistics(t, m.SizeStatistics)
+			err = d.sizeStatistics(s.t, m.SizeStatistics)
 		case 17:
 			m.GeospatialStatistics = new(meta.GeospatialStatistics)
-			err = d.geospatialStatistics(t, m.GeospatialStatistics)
+			err = d.geospatialStatistics(s.t, m.GeospatialStatistics)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
+		s.done(err)
 	}
+	return s.end(ids(1, 2, 3, 4, 5, 6, 7, 9))
 }
 
-func (d *decoder) statistics(t thrift.TType, s *meta.Statistics) error {
-	return d.readStruct(t, statisticsFields, 0, func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+func (d *decoder) statistics(t thrift.TType, st *meta.Statistics) error {
+	s := d.begin(t, statisticsFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			s.Max, err = d.binary(t)
-			s.HasMax = err == nil
+			st.Max, err = d.binary(s.t)
+			st.HasMax = err == nil
 		case 2:
-			s.Min, err = d.binary(t)
-			s.HasMin = err == nil
+			st.Min, err = d.binary(s.t)
+			st.HasMin = err == nil
 		case 3:
-			s.NullCount, err = optI64(d.i64(t))
+			st.NullCount, err = d.optI64(s.t)
 		case 4:
-			s.DistinctCount, err = optI64(d.i64(t))
+			st.DistinctCount, err = d.optI64(s.t)
 		case 5:
-			s.MaxValue, err = d.binary(t)
-			s.HasMaxValue = err == nil
+			st.MaxValue, err = d.binary(s.t)
+			st.HasMaxValue = err == nil
 		case 6:
-			s.MinValue, err = d.binary(t)
-			s.HasMinValue = err == nil
+			st.MinValue, err = d.binary(s.t)
+			st.HasMinValue = err == nil
 		case 7:
-			s.IsMaxValueExact, err = optBool(d.bool(t))
+			st.IsMaxValueExact, err = d.optBool(s.t)
 		case 8:
-			s.IsMinValueExact, err = optBool(d.bool(t))
+			st.IsMinValueExact, err = d.optBool(s.t)
 		case 9:
-			s.NanCount, err = optI64(d.i64(t))
+			st.NanCount, err = d.optI64(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(0)
 }
 
-func (d *decoder) pageEncodingStats(s *meta.PageEncodingStats) error {
-	return d.readStructBody(pageEncodingStatsFields, ids(1, 2, 3), func(id int16, t thrift.TType) (known bool, err error) {
+func (d *decoder) pageEncodingStats(es *meta.PageEncodingStats) error {
+	s := d.beginBody(pageEncodingStatsFields)
+	for s.next() {
+		var err error
 		var v int32
-		switch id {
+		switch s.id {
 		case 1:
-			v, err = d.i32(t)
-			s.PageType = meta.PageType(v)
+			v, err = d.i32(s.t)
+			es.PageType = meta.PageType(v)
 		case 2:
-			v, err = d.i32(t)
-			s.Encoding = meta.Encoding(v)
+			v, err = d.i32(s.t)
+			es.Encoding = meta.Encoding(v)
 		case 3:
-			s.Count, err = d.i32(t)
+			es.Count, err = d.i32(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(ids(1, 2, 3))
 }
 
-func (d *decoder) sizeStatistics(t thrift.TType, s *meta.SizeStatistics) error {
-	return d.readStruct(t, sizeStatisticsFields, 0, func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+func (d *decoder) sizeStatistics(t thrift.TType, ss *meta.SizeStatistics) error {
+	s := d.begin(t, sizeStatisticsFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			s.UnencodedByteArrayDataBytes, err = optI64(d.i64(t))
+			ss.UnencodedByteArrayDataBytes, err = d.optI64(s.t)
 		case 2:
-			s.RepetitionLevelHistogram, err = d.i64List(t)
+			ss.RepetitionLevelHistogram, err = d.i64List(s.t)
 		case 3:
-			s.DefinitionLevelHistogram, err = d.i64List(t)
+			ss.DefinitionLevelHistogram, err = d.i64List(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(0)
 }
 
 func (d *decoder) geospatialStatistics(t thrift.TType, g *meta.GeospatialStatistics) error {
-	return d.readStruct(t, geospatialStatisticsFields, 0, func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+	s := d.begin(t, geospatialStatisticsFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
 			g.BBox = new(meta.BoundingBox)
-			err = d.boundingBox(t, g.BBox)
+			err = d.boundingBox(s.t, g.BBox)
 		case 2:
-			g.GeospatialTypes, err = d.i32List(t)
+			g.GeospatialTypes, err = d.i32List(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(0)
 }
 
 func (d *decoder) boundingBox(t thrift.TType, bb *meta.BoundingBox) error {
-	return d.readStruct(t, boundingBoxFields, ids(1, 2, 3, 4), func(id int16, t thrift.TType) (known bool, err error) {
-		switch id {
+	s := d.begin(t, boundingBoxFields)
+	for s.next() {
+		var err error
+		switch s.id {
 		case 1:
-			bb.XMin, err = d.double(t)
+			bb.XMin, err = d.double(s.t)
 		case 2:
-			bb.XMax, err = d.double(t)
+			bb.XMax, err = d.double(s.t)
 		case 3:
-			bb.YMin, err = d.double(t)
+			bb.YMin, err = d.double(s.t)
 		case 4:
-			bb.YMax, err = d.double(t)
+			bb.YMax, err = d.double(s.t)
 		case 5:
-			bb.ZMin, err = optDouble(d.double(t))
+			bb.ZMin, err = d.optDouble(s.t)
 		case 6:
-			bb.ZMax, err = optDouble(d.double(t))
+			bb.ZMax, err = d.optDouble(s.t)
 		case 7:
-			bb.MMin, err = optDouble(d.double(t))
+			bb.MMin, err = d.optDouble(s.t)
 		case 8:
-			bb.MMax, err = optDouble(d.double(t))
+			bb.MMax, err = d.optDouble(s.t)
 		default:
-			return false, nil
+			err = s.skip()
 		}
-		return true, err
-	})
+		s.done(err)
+	}
+	return s.end(ids(1, 2, 3, 4))
 }

@@ -9,11 +9,13 @@ import (
 	"strconv"
 
 	"github.com/apache/thrift/lib/go/thrift"
+
+	"github.com/pqsql/pqsql/format/meta"
 )
 
 // maxDepth bounds struct nesting, counting skipped unknown fields too, so a
-// crafted footer cannot exhaust the stack. parquet.thrift nests at most six
-// deep (FileMetaData.row_groups.columns.meta_data.statistics).
+// crafted footer cannot exhaust the stack. parquet.thrift nests at most seven
+// deep (FileMetaData.schema.logicalType.TIMESTAMP.unit.MILLIS).
 const maxDepth = 64
 
 // maxPrealloc caps the capacity reserved from a declared list size. The
@@ -28,6 +30,18 @@ type decoder struct {
 	p     *thrift.TCompactProtocol
 	ctx   context.Context
 	depth int
+
+	// Optional scalars and the structs every column chunk has are carved
+	// from slabs: a footer holds thousands, and one allocation each would
+	// dominate decoding time.
+	i64s  slab[int64]
+	i32s  slab[int32]
+	bools slab[bool]
+	cmds  slab[meta.ColumnMetaData]
+	stats slab[meta.Statistics]
+
+	// names interns path_in_schema elements, which repeat in every row group.
+	names map[string]string
 }
 
 func newDecoder(b []byte) *decoder {
@@ -41,6 +55,17 @@ func newDecoder(b []byte) *decoder {
 		MaxFrameSize:   limit,
 	})
 	return d
+}
+
+// A slab hands out pointers into shared, geometrically growing arrays.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) alloc() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, min(max(2*cap(s.buf), 4), 1024))
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
 }
 
 // A field is one field of a parquet.thrift struct: its name, for error paths,
@@ -67,78 +92,6 @@ func (f fields) name(id int16) string {
 	return "field " + strconv.Itoa(int(id))
 }
 
-// A fieldFunc decodes field id of wire type t into the struct being read. It
-// reports false for a field it does not know, which is then skipped.
-type fieldFunc func(id int16, t thrift.TType) (known bool, err error)
-
-// readStruct reads one struct, calling fn for each field, and checks that
-// every field id in the required bit set was present.
-func (d *decoder) readStruct(t thrift.TType, fs fields, required uint32, fn fieldFunc) error {
-	if err := wantType(t, thrift.STRUCT); err != nil {
-		return err
-	}
-	return d.readStructBody(fs, required, fn)
-}
-
-// readStructBody reads a struct's fields up to its stop marker.
-//
-// A known field whose wire type differs from parquet.thrift's is skipped as
-// if absent, as thrift's generated readers do: some pre-release writers used
-// field ids that later got other types (parquet-mr 1.12 snapshots wrote a
-// list as field 15 of ColumnMetaData, now bloom_filter_length). A required
-// field skipped that way is then reported missing, with its wire type.
-func (d *decoder) readStructBody(fs fields, required uint32, fn fieldFunc) error {
-	d.depth++
-	if d.depth > maxDepth {
-		return fmt.Errorf("structs nested deeper than %d", maxDepth)
-	}
-	if _, err := d.p.ReadStructBegin(d.ctx); err != nil {
-		return err
-	}
-	var seen, mistyped uint32
-	for {
-		_, t, id, err := d.p.ReadFieldBegin(d.ctx)
-		if err != nil {
-			return err
-		}
-		if t == thrift.STOP {
-			break
-		}
-		known := false
-		if want := fs.get(id).typ; want != thrift.STOP && want != t {
-			if id < 32 {
-				mistyped |= 1 << id
-			}
-		} else {
-			known, err = fn(id, t)
-		}
-		if err == nil && !known {
-			err = d.skip(t)
-		}
-		if err == nil {
-			err = d.p.ReadFieldEnd(d.ctx)
-		}
-		if err != nil {
-			return at(err, fs.name(id))
-		}
-		if known && id > 0 && id < 32 {
-			seen |= 1 << id
-		}
-	}
-	if err := d.p.ReadStructEnd(d.ctx); err != nil {
-		return err
-	}
-	d.depth--
-	if missing := required &^ seen; missing != 0 {
-		id := int16(bits.TrailingZeros32(missing))
-		if mistyped&(1<<id) != 0 {
-			return fmt.Errorf("required field %s has a wire type other than %v", fs.name(id), fs.get(id).typ)
-		}
-		return fmt.Errorf("required field %s is missing", fs.name(id))
-	}
-	return nil
-}
-
 // ids builds a required-field bit set.
 func ids(id ...int16) uint32 {
 	var m uint32
@@ -146,6 +99,153 @@ func ids(id ...int16) uint32 {
 		m |= 1 << i
 	}
 	return m
+}
+
+// A structReader iterates over the fields of one struct:
+//
+//	s := d.begin(t, someFields)
+//	for s.next() {
+//		var err error
+//		switch s.id { case 1: ...; default: err = s.skip() }
+//		s.done(err)
+//	}
+//	return s.end(required)
+//
+// The first error sticks: next then reports no more fields and end returns
+// the error, with the failing field's name on its path.
+//
+// A known field whose wire type differs from parquet.thrift's is skipped as
+// if absent, as thrift's generated readers do: some pre-release writers used
+// field ids that later got other types (parquet-mr 1.12 snapshots wrote a
+// list as field 15 of ColumnMetaData, now bloom_filter_length). A required
+// field skipped that way is then reported missing, with its wire type.
+type structReader struct {
+	d        *decoder
+	fs       fields
+	id       int16
+	t        thrift.TType
+	err      error
+	seen     uint32
+	mistyped uint32
+
+	// A union must have exactly one member; a second one is skipped and
+	// reported by end.
+	union   bool
+	members int
+	ids     [2]int16
+}
+
+// begin starts reading a struct of wire type t.
+func (d *decoder) begin(t thrift.TType, fs fields) structReader {
+	if t != thrift.STRUCT {
+		return structReader{err: wireTypeError(t, thrift.STRUCT)}
+	}
+	return d.beginBody(fs)
+}
+
+// beginUnion starts reading a union of wire type t.
+func (d *decoder) beginUnion(t thrift.TType, fs fields) structReader {
+	s := d.begin(t, fs)
+	s.union = true
+	return s
+}
+
+// beginBody starts reading a struct whose wire type is already known: the
+// top-level struct, or a list element.
+func (d *decoder) beginBody(fs fields) structReader {
+	s := structReader{d: d, fs: fs}
+	d.depth++
+	if d.depth > maxDepth {
+		s.err = fmt.Errorf("structs nested deeper than %d", maxDepth)
+		return s
+	}
+	_, s.err = d.p.ReadStructBegin(d.ctx)
+	return s
+}
+
+// next reads the next field header, reporting false at the struct's end or
+// after an error.
+func (s *structReader) next() bool {
+	for s.err == nil {
+		_, t, id, err := s.d.p.ReadFieldBegin(s.d.ctx)
+		if err != nil {
+			s.err = err
+			return false
+		}
+		if t == thrift.STOP {
+			return false
+		}
+		s.id, s.t = id, t
+		if want := s.fs.get(id).typ; want != thrift.STOP && want != t {
+			if id > 0 && id < 32 {
+				s.mistyped |= 1 << id
+			}
+			s.done(s.skip())
+			continue
+		}
+		if s.union {
+			if id <= 0 {
+				// No parquet.thrift union has such a member, and its id
+				// could not be kept as an unknown member's.
+				s.err = at(fmt.Errorf("union member field id %d out of range", id), s.fs.name(id))
+				return false
+			}
+			if s.members < len(s.ids) {
+				s.ids[s.members] = id
+			}
+			s.members++
+			if s.members > 1 {
+				s.done(s.skip())
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// skip reads past the current field's value.
+func (s *structReader) skip() error { return s.d.skip(s.t) }
+
+// done records the outcome of decoding the current field.
+func (s *structReader) done(err error) {
+	if err == nil {
+		err = s.d.p.ReadFieldEnd(s.d.ctx)
+	}
+	if err != nil {
+		s.err = at(err, s.fs.name(s.id))
+		return
+	}
+	if s.id > 0 && s.id < 32 && s.mistyped&(1<<s.id) == 0 {
+		s.seen |= 1 << s.id
+	}
+}
+
+// end finishes the struct and checks that the required fields were present.
+func (s *structReader) end(required uint32) error {
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.d.p.ReadStructEnd(s.d.ctx); err != nil {
+		return err
+	}
+	s.d.depth--
+	if s.union {
+		switch {
+		case s.members == 0:
+			return fmt.Errorf("union has no member")
+		case s.members > 1:
+			return fmt.Errorf("union has more than one member (fields %d and %d)", s.ids[0], s.ids[1])
+		}
+	}
+	if missing := required &^ s.seen; missing != 0 {
+		id := int16(bits.TrailingZeros32(missing))
+		if s.mistyped&(1<<id) != 0 {
+			return fmt.Errorf("required field %s has a wire type other than %v", s.fs.name(id), s.fs.get(id).typ)
+		}
+		return fmt.Errorf("required field %s is missing", s.fs.name(id))
+	}
+	return nil
 }
 
 // skip reads past a value of type t, within what is left of the depth limit.
@@ -156,84 +256,58 @@ func (d *decoder) skip(t thrift.TType) error {
 // emptyStruct reads a struct whose fields this package ignores: an empty
 // union member such as StringType, or one whose content meta does not keep.
 func (d *decoder) emptyStruct(t thrift.TType) error {
-	return d.readStruct(t, nil, 0, func(int16, thrift.TType) (bool, error) { return false, nil })
+	s := d.begin(t, nil)
+	for s.next() {
+		s.done(s.skip())
+	}
+	return s.end(0)
 }
 
-// union reads a thrift union, which must have exactly one member.
-func (d *decoder) union(t thrift.TType, fs fields, fn func(id int16, t thrift.TType) error) error {
-	members := 0
-	var ids [2]int16
-	err := d.readStruct(t, fs, 0, func(id int16, t thrift.TType) (bool, error) {
-		if id <= 0 {
-			// No parquet.thrift union has such a member, and its id could
-			// not be kept as an unknown member's.
-			return false, fmt.Errorf("union member field id %d out of range", id)
-		}
-		if members++; members > 2 {
-			return false, nil
-		}
-		ids[members-1] = id
-		if members > 1 {
-			return false, nil // reported below, with the union's path
-		}
-		return true, fn(id, t)
-	})
-	switch {
-	case err != nil:
-		return err
-	case members == 0:
-		return fmt.Errorf("union has no member")
-	case members > 1:
-		return fmt.Errorf("union has more than one member (fields %d and %d)", ids[0], ids[1])
-	}
-	return nil
+func wireTypeError(t, want thrift.TType) error {
+	return fmt.Errorf("wire type %v, want %v", t, want)
 }
 
-func wantType(t, want thrift.TType) error {
-	if t != want {
-		return fmt.Errorf("wire type %v, want %v", t, want)
-	}
-	return nil
-}
+// The scalar readers check the wire type again, which a field table already
+// did; the check is cheap and keeps a table typo from misreading input.
 
 func (d *decoder) i8(t thrift.TType) (int8, error) {
-	if err := wantType(t, thrift.BYTE); err != nil {
-		return 0, err
+	if t != thrift.BYTE {
+		return 0, wireTypeError(t, thrift.BYTE)
 	}
 	return d.p.ReadByte(d.ctx)
 }
 
 func (d *decoder) i16(t thrift.TType) (int16, error) {
-	if err := wantType(t, thrift.I16); err != nil {
-		return 0, err
+	if t != thrift.I16 {
+		return 0, wireTypeError(t, thrift.I16)
 	}
 	return d.p.ReadI16(d.ctx)
 }
 
 func (d *decoder) i32(t thrift.TType) (int32, error) {
-	if err := wantType(t, thrift.I32); err != nil {
-		return 0, err
+	if t != thrift.I32 {
+		return 0, wireTypeError(t, thrift.I32)
 	}
 	return d.p.ReadI32(d.ctx)
 }
 
 func (d *decoder) i64(t thrift.TType) (int64, error) {
-	if err := wantType(t, thrift.I64); err != nil {
-		return 0, err
+	if t != thrift.I64 {
+		return 0, wireTypeError(t, thrift.I64)
 	}
 	return d.p.ReadI64(d.ctx)
 }
 
 func (d *decoder) bool(t thrift.TType) (bool, error) {
-	if err := wantType(t, thrift.BOOL); err != nil {
-		return false, err
+	if t != thrift.BOOL {
+		return false, wireTypeError(t, thrift.BOOL)
 	}
 	return d.p.ReadBool(d.ctx)
 }
 
 func (d *decoder) double(t thrift.TType) (float64, error) {
-	if err := wantType(t, thrift.DOUBLE); err != nil {
-		return 0, err
+	if t != thrift.DOUBLE {
+		return 0, wireTypeError(t, thrift.DOUBLE)
 	}
 	return d.p.ReadDouble(d.ctx)
 }
@@ -255,8 +329,8 @@ func (d *decoder) checkLength() error {
 // binary reads a binary value; an empty one is non-nil, so "present but
 // empty" stays distinct from "absent".
 func (d *decoder) binary(t thrift.TType) ([]byte, error) {
-	if err := wantType(t, thrift.STRING); err != nil {
-		return nil, err
+	if t != thrift.STRING {
+		return nil, wireTypeError(t, thrift.STRING)
 	}
 	if err := d.checkLength(); err != nil {
 		return nil, err
@@ -265,8 +339,8 @@ func (d *decoder) binary(t thrift.TType) ([]byte, error) {
 }
 
 func (d *decoder) str(t thrift.TType) (string, error) {
-	if err := wantType(t, thrift.STRING); err != nil {
-		return "", err
+	if t != thrift.STRING {
+		return "", wireTypeError(t, thrift.STRING)
 	}
 	if err := d.checkLength(); err != nil {
 		return "", err
@@ -274,10 +348,74 @@ func (d *decoder) str(t thrift.TType) (string, error) {
 	return d.p.ReadString(d.ctx)
 }
 
+func (d *decoder) optI32(t thrift.TType) (*int32, error) {
+	v, err := d.i32(t)
+	if err != nil {
+		return nil, err
+	}
+	p := d.i32s.alloc()
+	*p = v
+	return p, nil
+}
+
+func (d *decoder) optI64(t thrift.TType) (*int64, error) {
+	v, err := d.i64(t)
+	if err != nil {
+		return nil, err
+	}
+	p := d.i64s.alloc()
+	*p = v
+	return p, nil
+}
+
+func (d *decoder) optBool(t thrift.TType) (*bool, error) {
+	v, err := d.bool(t)
+	if err != nil {
+		return nil, err
+	}
+	p := d.bools.alloc()
+	*p = v
+	return p, nil
+}
+
+// The rarer optional fields allocate one by one.
+
+func (d *decoder) optI16(t thrift.TType) (*int16, error) {
+	v, err := d.i16(t)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func (d *decoder) optI8(t thrift.TType) (*int8, error) {
+	v, err := d.i8(t)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func (d *decoder) optString(t thrift.TType) (*string, error) {
+	v, err := d.str(t)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func (d *decoder) optDouble(t thrift.TType) (*float64, error) {
+	v, err := d.double(t)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // listBegin reads a list header of elements of type elem and returns its size.
 func (d *decoder) listBegin(t, elem thrift.TType) (int, error) {
-	if err := wantType(t, thrift.LIST); err != nil {
-		return 0, err
+	if t != thrift.LIST {
+		return 0, wireTypeError(t, thrift.LIST)
 	}
 	et, n, err := d.p.ReadListBegin(d.ctx)
 	if err != nil {
@@ -289,26 +427,9 @@ func (d *decoder) listBegin(t, elem thrift.TType) (int, error) {
 	return n, nil
 }
 
-// readList reads a list of elem-typed values with one call of read per element.
+// readList reads a list of elem-typed values, element i into out[i] by read.
 func readList[T any](d *decoder, t, elem thrift.TType, read func(*T) error) ([]T, error) {
 	n, err := d.listBegin(t, elem)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]T, 0, min(n, maxPrealloc))
-	for i := range n {
-		var v T
-		if err := read(&v); err != nil {
-			return nil, atIndex(err, i)
-		}
-		out = append(out, v)
-	}
-	return out, d.p.ReadListEnd(d.ctx)
-}
-
-// readStructList reads a list of structs, decoding each in place.
-func readStructList[T any](d *decoder, t thrift.TType, read func(*T) error) ([]T, error) {
-	n, err := d.listBegin(t, thrift.STRUCT)
 	if err != nil {
 		return nil, err
 	}
@@ -321,6 +442,11 @@ func readStructList[T any](d *decoder, t thrift.TType, read func(*T) error) ([]T
 		}
 	}
 	return out, d.p.ReadListEnd(d.ctx)
+}
+
+// readStructList reads a list of structs, each by read.
+func readStructList[T any](d *decoder, t thrift.TType, read func(*T) error) ([]T, error) {
+	return readList(d, t, thrift.STRUCT, read)
 }
 
 func (d *decoder) i32List(t thrift.TType) ([]int32, error) {
@@ -344,16 +470,6 @@ func (d *decoder) boolList(t thrift.TType) ([]bool, error) {
 	})
 }
 
-func (d *decoder) stringList(t thrift.TType) ([]string, error) {
-	return readList(d, t, thrift.STRING, func(v *string) (err error) {
-		if err := d.checkLength(); err != nil {
-			return err
-		}
-		*v, err = d.p.ReadString(d.ctx)
-		return err
-	})
-}
-
 func (d *decoder) binaryList(t thrift.TType) ([][]byte, error) {
 	return readList(d, t, thrift.STRING, func(v *[]byte) (err error) {
 		if err := d.checkLength(); err != nil {
@@ -364,53 +480,32 @@ func (d *decoder) binaryList(t thrift.TType) ([][]byte, error) {
 	})
 }
 
-// Optional scalars become pointers; these helpers keep the field switches short.
-
-func optI32(v int32, err error) (*int32, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
+func (d *decoder) stringList(t thrift.TType) ([]string, error) {
+	return readList(d, t, thrift.STRING, func(v *string) (err error) {
+		if err := d.checkLength(); err != nil {
+			return err
+		}
+		*v, err = d.p.ReadString(d.ctx)
+		return err
+	})
 }
 
-func optI64(v int64, err error) (*int64, error) {
+// pathList reads a path_in_schema, interning its names: the same paths
+// repeat in every row group of a footer.
+func (d *decoder) pathList(t thrift.TType) ([]string, error) {
+	path, err := d.stringList(t)
 	if err != nil {
 		return nil, err
 	}
-	return &v, nil
-}
-
-func optI16(v int16, err error) (*int16, error) {
-	if err != nil {
-		return nil, err
+	if d.names == nil {
+		d.names = make(map[string]string)
 	}
-	return &v, nil
-}
-
-func optI8(v int8, err error) (*int8, error) {
-	if err != nil {
-		return nil, err
+	for i, name := range path {
+		if s, ok := d.names[name]; ok {
+			path[i] = s
+		} else {
+			d.names[name] = name
+		}
 	}
-	return &v, nil
-}
-
-func optBool(v bool, err error) (*bool, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-func optString(v string, err error) (*string, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-func optDouble(v float64, err error) (*float64, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return path, nil
 }

@@ -1,0 +1,78 @@
+package stats
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// Columns lists a footer's leaves in column order, each with its dotted
+// path, its column_orders entry and the footer's writer, ready for
+// ChunkBounds and PageBounds. It fails only on a schema tree that does not
+// add up.
+func Columns(md *meta.FileMetaData) ([]Column, error) {
+	if md == nil || len(md.Schema) == 0 {
+		return nil, fmt.Errorf("%w: the footer has no schema", ErrMalformedSchema)
+	}
+	var w Writer
+	if md.CreatedBy != nil {
+		w = ParseCreatedBy(*md.CreatedBy)
+	}
+	type frame struct {
+		left int // children still to visit
+		path []string
+	}
+	var cols []Column
+	root := md.Schema[0]
+	if root.NumChildren == nil || *root.NumChildren < 0 {
+		return nil, fmt.Errorf("%w: the root has no num_children", ErrMalformedSchema)
+	}
+	stack := []frame{{left: int(*root.NumChildren)}}
+	i := 1
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.left == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if i >= len(md.Schema) {
+			return nil, fmt.Errorf("%w: the schema ends at element %d while a group still expects %d children", ErrMalformedSchema, i, top.left)
+		}
+		top.left--
+		e := &md.Schema[i]
+		i++
+		path := append(append([]string{}, top.path...), e.Name)
+		if e.NumChildren != nil && *e.NumChildren > 0 {
+			if int(*e.NumChildren) > len(md.Schema)-i {
+				return nil, fmt.Errorf("%w: element %q claims %d children, but only %d elements follow", ErrMalformedSchema, e.Name, *e.NumChildren, len(md.Schema)-i)
+			}
+			stack = append(stack, frame{left: int(*e.NumChildren), path: path})
+			continue
+		}
+		if e.Type == nil && e.NumChildren != nil {
+			continue // an empty group holds no column
+		}
+		// An element without children is a leaf even without a type (a
+		// malformed one, which OrderOf refuses); skipping it would misalign the
+		// leaves with the row groups' column chunks.
+		cols = append(cols, Column{Path: strings.Join(path, "."), Leaf: e, Writer: w})
+	}
+	if i != len(md.Schema) {
+		return nil, fmt.Errorf("%w: %d schema elements lie outside the tree", ErrMalformedSchema, len(md.Schema)-i)
+	}
+	switch {
+	case md.ColumnOrders == nil:
+	case len(md.ColumnOrders) != len(cols):
+		note := fmt.Sprintf("column_orders has %d entries for %d columns, so no entry can be matched to its column", len(md.ColumnOrders), len(cols))
+		for k := range cols {
+			cols[k].OrderNote = note
+		}
+	default:
+		for k := range cols {
+			co := md.ColumnOrders[k]
+			cols[k].ColumnOrder = &co
+		}
+	}
+	return cols, nil
+}
