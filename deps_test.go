@@ -1,0 +1,64 @@
+package pqsql_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The packages' dependencies run one way: cmd/pqsql -> exec -> planner ->
+// sql, exec -> pushdown -> format. allowed lists what each layer may import
+// from the project; thrift stays inside format/internal/thrift.
+var allowed = map[string][]string{
+	"format":   {"format"},
+	"sql":      {},
+	"pushdown": {"format"},
+	"planner":  {"sql", "pushdown", "format"},
+	"exec":     {"planner", "sql", "pushdown", "format"},
+	"cmd":      {"exec", "sql", "planner", "pushdown", "format"},
+}
+
+const module = "github.com/pqsql/pqsql/"
+
+func TestDependencyDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-e", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg, imports := strings.TrimPrefix(fields[0], module), fields[1:]
+		layer := strings.Split(pkg, "/")[0]
+		rules, ok := allowed[layer]
+		if !ok {
+			continue
+		}
+		checked++
+		for _, imp := range imports {
+			if strings.HasPrefix(imp, "github.com/apache/thrift") && pkg != "format/internal/thrift" {
+				t.Errorf("%s imports thrift; only format/internal/thrift may", pkg)
+			}
+			if layer == "sql" && strings.Contains(imp, ".") && !strings.HasPrefix(imp, "github.com/xwb1989/sqlparser") {
+				t.Errorf("sql imports %s; it may import only sqlparser and the standard library", imp)
+			}
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			target := strings.Split(strings.TrimPrefix(imp, module), "/")[0]
+			if target == layer {
+				continue
+			}
+			ok := false
+			for _, r := range rules {
+				ok = ok || r == target
+			}
+			if !ok {
+				t.Errorf("%s imports %s: %s may not depend on %s", pkg, imp, layer, target)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("checked only %d packages", checked)
+	}
+}
