@@ -70,6 +70,7 @@ func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
 	d := &chunkDecoder{f: f, rg: rg, leaf: leaf, md: f.Chunk(rg, col).MetaData,
 		out:   &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}},
 		where: fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, leaf.Path)}
+	d.reserve(d.md.NumValues)
 	return d, nil
 }
 
@@ -88,6 +89,41 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	return fmt.Errorf("%w: %w", ErrCorrupt, err)
+}
+
+// maxReserve bounds what reserve allocates on the word of the metadata.
+const maxReserve = 1 << 20
+
+// reserve sizes the output for n entries, so that appending page after page
+// does not copy; the count comes from the file, so it is capped.
+func (d *chunkDecoder) reserve(n int64) {
+	if n <= 0 {
+		return
+	}
+	c := int(min(n, maxReserve))
+	v := &d.out.Values
+	switch v.Type {
+	case meta.Boolean:
+		v.Bool = make([]bool, 0, c)
+	case meta.Int32:
+		v.Int32 = make([]int32, 0, c)
+	case meta.Int64:
+		v.Int64 = make([]int64, 0, c)
+	case meta.Int96:
+		v.Int96 = make([][12]byte, 0, c)
+	case meta.Float:
+		v.Float = make([]float32, 0, c)
+	case meta.Double:
+		v.Double = make([]float64, 0, c)
+	default:
+		v.Bytes = make([][]byte, 0, c)
+	}
+	if d.leaf.MaxDef > 0 {
+		d.out.Def = make([]int32, 0, c)
+	}
+	if d.leaf.MaxRep > 0 {
+		d.out.Rep = make([]int32, 0, c)
+	}
 }
 
 // ReadColumn decodes every page of leaf col in row group rg, reading the

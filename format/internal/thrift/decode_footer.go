@@ -465,7 +465,7 @@ func (d *decoder) columnMetaData(s *structReader, m *meta.ColumnMetaData) error 
 			v, err = d.i32(s.t)
 			m.Type = meta.Type(v)
 		case 2:
-			m.Encodings, err = readList(d, s.t, thrift.I32, func(e *meta.Encoding) error {
+			m.Encodings, err = readList(d, s.t, thrift.I32, &d.encodings, func(e *meta.Encoding) error {
 				v, err := d.p.ReadI32(d.ctx)
 				*e = meta.Encoding(v)
 				return err
@@ -493,7 +493,7 @@ func (d *decoder) columnMetaData(s *structReader, m *meta.ColumnMetaData) error 
 			m.Statistics = d.stats.alloc()
 			err = d.statistics(s.t, m.Statistics)
 		case 13:
-			m.EncodingStats, err = readStructList(d, s.t, d.pageEncodingStats)
+			m.EncodingStats, err = readList(d, s.t, thrift.STRUCT, &d.encStats, d.pageEncodingStats)
 		case 14:
 			m.BloomFilterOffset, err = d.optI64(s.t)
 		case 15:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"math/bits"
 	"strconv"
@@ -40,6 +41,14 @@ type decoder struct {
 	cmds  slab[meta.ColumnMetaData]
 	stats slab[meta.Statistics]
 
+	// Small lists and binary values are cut from shared arrays for the same
+	// reason; each piece has its capacity clipped, so an append by a caller
+	// copies instead of overwriting a neighbour.
+	bytes     chunks[byte]
+	encodings chunks[meta.Encoding]
+	strings   chunks[string]
+	encStats  chunks[meta.PageEncodingStats]
+
 	// names interns path_in_schema elements, which repeat in every row group.
 	names map[string]string
 }
@@ -66,6 +75,24 @@ func (s *slab[T]) alloc() *T {
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
+}
+
+// chunks hands out short slices of shared arrays.
+type chunks[T any] struct{ buf []T }
+
+// take returns a zeroed slice of n elements with capacity n, or nil when n is
+// too large to share an array.
+func (c *chunks[T]) take(n int) []T {
+	const size = 4096
+	if n > size/8 {
+		return nil
+	}
+	if cap(c.buf)-len(c.buf) < n {
+		c.buf = make([]T, 0, max(min(2*cap(c.buf), size), 64, n))
+	}
+	start := len(c.buf)
+	c.buf = c.buf[:start+n]
+	return c.buf[start : start+n : start+n]
 }
 
 // A field is one field of a parquet.thrift struct: its name, for error paths,
@@ -312,40 +339,54 @@ func (d *decoder) double(t thrift.TType) (float64, error) {
 	return d.p.ReadDouble(d.ctx)
 }
 
-// checkLength rejects a string or binary whose declared length is larger
-// than the bytes left, before the protocol reads or allocates anything.
-func (d *decoder) checkLength() error {
+// raw reads a string or binary value: a varint length, then the bytes. It
+// reads from the transport directly rather than through the protocol's
+// ReadBinary, to check the length against the bytes left before anything is
+// allocated and to let the caller decide where the bytes go. The compact
+// protocol keeps no read-ahead, so this stays in step with it.
+func (d *decoder) raw() ([]byte, error) {
 	rest := d.r.b[d.r.pos:]
 	n, k := binary.Uvarint(rest)
-	if k <= 0 {
-		return nil // malformed or truncated varint: the protocol reports it
+	switch {
+	case k == 0:
+		return nil, io.ErrUnexpectedEOF
+	case k < 0 || n > math.MaxInt32:
+		return nil, fmt.Errorf("malformed length")
+	case n > uint64(len(rest)-k):
+		return nil, fmt.Errorf("length %d exceeds the %d bytes left", n, len(rest)-k)
 	}
-	if n > uint64(len(rest)-k) {
-		return fmt.Errorf("length %d exceeds the %d bytes left", n, len(rest)-k)
-	}
-	return nil
+	d.r.pos += k + int(n)
+	return rest[k : k+int(n)], nil
 }
 
-// binary reads a binary value; an empty one is non-nil, so "present but
-// empty" stays distinct from "absent".
+// binaryValue copies a binary value out of the input; an empty one is
+// non-nil, so "present but empty" stays distinct from "absent".
+func (d *decoder) binaryValue() ([]byte, error) {
+	v, err := d.raw()
+	if err != nil {
+		return nil, err
+	}
+	out := d.bytes.take(len(v))
+	if out == nil {
+		out = make([]byte, len(v))
+	}
+	copy(out, v)
+	return out, nil
+}
+
 func (d *decoder) binary(t thrift.TType) ([]byte, error) {
 	if t != thrift.STRING {
 		return nil, wireTypeError(t, thrift.STRING)
 	}
-	if err := d.checkLength(); err != nil {
-		return nil, err
-	}
-	return d.p.ReadBinary(d.ctx)
+	return d.binaryValue()
 }
 
 func (d *decoder) str(t thrift.TType) (string, error) {
 	if t != thrift.STRING {
 		return "", wireTypeError(t, thrift.STRING)
 	}
-	if err := d.checkLength(); err != nil {
-		return "", err
-	}
-	return d.p.ReadString(d.ctx)
+	v, err := d.raw()
+	return string(v), err
 }
 
 func (d *decoder) optI32(t thrift.TType) (*int32, error) {
@@ -428,12 +469,19 @@ func (d *decoder) listBegin(t, elem thrift.TType) (int, error) {
 }
 
 // readList reads a list of elem-typed values, element i into out[i] by read.
-func readList[T any](d *decoder, t, elem thrift.TType, read func(*T) error) ([]T, error) {
+// A short list is cut from c when c is not nil.
+func readList[T any](d *decoder, t, elem thrift.TType, c *chunks[T], read func(*T) error) ([]T, error) {
 	n, err := d.listBegin(t, elem)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]T, 0, min(n, maxPrealloc))
+	var out []T
+	if c != nil {
+		out = c.take(n)[:0]
+	}
+	if out == nil {
+		out = make([]T, 0, min(n, maxPrealloc))
+	}
 	for i := range n {
 		var zero T
 		out = append(out, zero)
@@ -446,46 +494,41 @@ func readList[T any](d *decoder, t, elem thrift.TType, read func(*T) error) ([]T
 
 // readStructList reads a list of structs, each by read.
 func readStructList[T any](d *decoder, t thrift.TType, read func(*T) error) ([]T, error) {
-	return readList(d, t, thrift.STRUCT, read)
+	return readList(d, t, thrift.STRUCT, nil, read)
 }
 
 func (d *decoder) i32List(t thrift.TType) ([]int32, error) {
-	return readList(d, t, thrift.I32, func(v *int32) (err error) {
+	return readList(d, t, thrift.I32, nil, func(v *int32) (err error) {
 		*v, err = d.p.ReadI32(d.ctx)
 		return err
 	})
 }
 
 func (d *decoder) i64List(t thrift.TType) ([]int64, error) {
-	return readList(d, t, thrift.I64, func(v *int64) (err error) {
+	return readList(d, t, thrift.I64, nil, func(v *int64) (err error) {
 		*v, err = d.p.ReadI64(d.ctx)
 		return err
 	})
 }
 
 func (d *decoder) boolList(t thrift.TType) ([]bool, error) {
-	return readList(d, t, thrift.BOOL, func(v *bool) (err error) {
+	return readList(d, t, thrift.BOOL, nil, func(v *bool) (err error) {
 		*v, err = d.p.ReadBool(d.ctx)
 		return err
 	})
 }
 
 func (d *decoder) binaryList(t thrift.TType) ([][]byte, error) {
-	return readList(d, t, thrift.STRING, func(v *[]byte) (err error) {
-		if err := d.checkLength(); err != nil {
-			return err
-		}
-		*v, err = d.p.ReadBinary(d.ctx)
+	return readList(d, t, thrift.STRING, nil, func(v *[]byte) (err error) {
+		*v, err = d.binaryValue()
 		return err
 	})
 }
 
 func (d *decoder) stringList(t thrift.TType) ([]string, error) {
-	return readList(d, t, thrift.STRING, func(v *string) (err error) {
-		if err := d.checkLength(); err != nil {
-			return err
-		}
-		*v, err = d.p.ReadString(d.ctx)
+	return readList(d, t, thrift.STRING, &d.strings, func(v *string) error {
+		b, err := d.raw()
+		*v = string(b)
 		return err
 	})
 }
@@ -493,19 +536,20 @@ func (d *decoder) stringList(t thrift.TType) ([]string, error) {
 // pathList reads a path_in_schema, interning its names: the same paths
 // repeat in every row group of a footer.
 func (d *decoder) pathList(t thrift.TType) ([]string, error) {
-	path, err := d.stringList(t)
-	if err != nil {
-		return nil, err
-	}
 	if d.names == nil {
 		d.names = make(map[string]string)
 	}
-	for i, name := range path {
-		if s, ok := d.names[name]; ok {
-			path[i] = s
-		} else {
+	return readList(d, t, thrift.STRING, &d.strings, func(v *string) error {
+		b, err := d.raw()
+		if err != nil {
+			return err
+		}
+		name, ok := d.names[string(b)]
+		if !ok {
+			name = string(b)
 			d.names[name] = name
 		}
-	}
-	return path, nil
+		*v = name
+		return nil
+	})
 }
