@@ -1,0 +1,77 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. Every error returned by this package is an *Error whose
+// Unwrap yields exactly one of these, so callers can branch with errors.Is.
+var (
+	// ErrSyntax reports text that is not valid SQL in the dialect pqsql accepts.
+	ErrSyntax = errors.New("syntax error")
+	// ErrUnsupported reports valid DuckDB syntax that pqsql does not implement
+	// (bitwise |, prepared-statement parameters, unknown table functions, ...).
+	ErrUnsupported = errors.New("unsupported")
+	// ErrEmpty reports input that holds no statement (only blanks, comments or ";").
+	ErrEmpty = errors.New("empty statement")
+	// ErrInternal reports a failure of the lowering itself; it is a bug in
+	// this package, never a property of the input.
+	ErrInternal = errors.New("internal error")
+)
+
+// A Position locates a byte in the original SQL text. Line and Column are
+// 1-based; Column counts characters (runes), not bytes. Offset is the 0-based
+// byte offset. Positions of statements parsed through Piece.Parse are relative
+// to the whole script.
+type Position struct {
+	Offset int
+	Line   int
+	Column int
+}
+
+// String formats the position as "line L, column C".
+func (p Position) String() string {
+	return fmt.Sprintf("line %d, column %d", p.Line, p.Column)
+}
+
+// An Error is a parse error located in the original text (not in the text
+// handed to the MySQL parser after lowering).
+type Error struct {
+	Line   int    // 1-based line of the offending token
+	Column int    // 1-based column (in runes) of the offending token
+	Offset int    // 0-based byte offset of the offending token
+	Token  string // the offending token as written; "" means end of input
+	Msg    string // what was wrong, usually "expected X"
+	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal
+}
+
+// Error formats the error as
+// `syntax error at line 1, column 15 near "FORM": expected ...`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	kind := ErrSyntax
+	if e.Err != nil {
+		kind = e.Err
+	}
+	fmt.Fprintf(&b, "%s at line %d, column %d", kind.Error(), e.Line, e.Column)
+	if e.Token == "" {
+		b.WriteString(", at end of input")
+	} else {
+		fmt.Fprintf(&b, " near %q", e.Token)
+	}
+	if e.Msg != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Msg)
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel naming the kind of error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Pos returns the error's location as a Position.
+func (e *Error) Pos() Position {
+	return Position{Offset: e.Offset, Line: e.Line, Column: e.Column}
+}

@@ -1,0 +1,124 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// fixAST turns the markers of the lowering back into DuckDB meaning: cast
+// types, ILIKE, ||, NULLS FIRST/LAST and source aliases. It also rejects the
+// MySQL-only constructs sqlparser accepted.
+func (p *parser) fixAST(sel *Select, out []otok) error {
+	found := map[string]bool{}
+	var ferr error
+	fail := func(kw string, kind error, msg string) (bool, error) {
+		ferr = p.errOut(out, findKw(out, kw), kind, msg)
+		return false, ferr
+	}
+	var visit sqlparser.Visit
+	visit = func(node sqlparser.SQLNode) (bool, error) {
+		switch n := node.(type) {
+		case *sqlparser.Union:
+			// sqlparser's Walk skips a Union's ORDER BY and LIMIT.
+			if err := sqlparser.Walk(visit, n.OrderBy, n.Limit); err != nil {
+				return false, err
+			}
+		case *sqlparser.Select:
+			if n.Lock != "" {
+				return fail("for", ErrUnsupported, "locking clauses are not supported")
+			}
+			if n.Cache != "" || n.Hints != "" {
+				return fail("select", ErrUnsupported, "MySQL select options are not supported")
+			}
+		case *sqlparser.Order:
+			if f, ok := n.Expr.(*sqlparser.FuncExpr); ok && f.Qualifier.IsEmpty() && len(f.Exprs) == 1 {
+				marker := f.Name.Lowered()
+				if marker == nullsFirstMarker || marker == nullsLastMarker {
+					ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+					if !ok {
+						return fail("nulls", ErrSyntax, "expected an expression before NULLS")
+					}
+					n.Expr = ae.Expr
+					sel.Nulls[n] = NullsLast
+					if marker == nullsFirstMarker {
+						sel.Nulls[n] = NullsFirst
+					}
+				}
+			}
+		case *sqlparser.FuncExpr:
+			// An Order unwraps its marker before its children are walked, so
+			// a marker seen here sits where NULLS cannot go.
+			if strings.HasPrefix(n.Name.Lowered(), reservedPrefix) {
+				return fail("nulls", ErrSyntax, "NULLS FIRST/LAST is only allowed after an ORDER BY item")
+			}
+		case *sqlparser.ConvertExpr:
+			if n.Type == nil || n.Type.Charset != castMarker || n.Type.Length == nil {
+				break
+			}
+			k, err := strconv.Atoi(string(n.Type.Length.Val))
+			if err != nil || k < 0 || k >= len(p.casts) {
+				return fail("cast", ErrInternal, "cast marker out of range")
+			}
+			ct := p.casts[k]
+			n.Type = &sqlparser.ConvertType{Type: ct.name}
+			if ct.name == TypeDecimal {
+				n.Type.Length = sqlparser.NewIntVal([]byte(ct.width))
+				n.Type.Scale = sqlparser.NewIntVal([]byte(ct.scale))
+			}
+		case *sqlparser.ComparisonExpr:
+			switch n.Operator {
+			case sqlparser.RegexpStr:
+				n.Operator = ILikeStr
+			case sqlparser.NotRegexpStr:
+				n.Operator = NotILikeStr
+			}
+		case *sqlparser.BinaryExpr:
+			if n.Operator == sqlparser.BitOrStr {
+				n.Operator = ConcatStr
+			}
+		case *sqlparser.AliasedTableExpr:
+			t, ok := n.Expr.(sqlparser.TableName)
+			if !ok || !t.Qualifier.IsEmpty() {
+				break
+			}
+			src := sel.Sources[t.Name.String()]
+			if src == nil {
+				break
+			}
+			if n.Partitions != nil || n.Hints != nil {
+				return fail("", ErrUnsupported, "MySQL partition and index hints are not supported")
+			}
+			src.Alias = n.As.String()
+			found[src.Placeholder] = true
+		}
+		return true, nil
+	}
+	err := sqlparser.Walk(visit, sel.AST)
+	if ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return p.errOut(out, 0, ErrInternal, err.Error())
+	}
+	for _, src := range sel.Sources {
+		if !found[src.Placeholder] {
+			// The lowering took something for a source that sqlparser did not
+			// read as a table: a bug here, reported where the source was.
+			return &Error{Line: src.Pos.Line, Column: src.Pos.Column, Offset: src.Pos.Offset,
+				Token: shorten(src.Text, 40), Msg: "source not found in the parsed query", Err: ErrInternal}
+		}
+	}
+	return nil
+}
+
+// findKw returns the first lowered token with keyword kw, or 0.
+func findKw(out []otok, kw string) int {
+	for i, o := range out {
+		if kw != "" && o.kw == kw {
+			return i
+		}
+	}
+	return 0
+}

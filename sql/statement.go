@@ -1,0 +1,217 @@
+package sql
+
+import (
+	"sort"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// A Statement is one parsed pqsql statement: *Select, *Explain, *Describe,
+// *CreateView, *DropView or *Set.
+type Statement interface {
+	stmt()
+}
+
+var (
+	_ Statement = (*Select)(nil)
+	_ Statement = (*Explain)(nil)
+	_ Statement = (*Describe)(nil)
+	_ Statement = (*CreateView)(nil)
+	_ Statement = (*DropView)(nil)
+	_ Statement = (*Set)(nil)
+)
+
+func (*Select) stmt()     {}
+func (*Explain) stmt()    {}
+func (*Describe) stmt()   {}
+func (*CreateView) stmt() {}
+func (*DropView) stmt()   {}
+func (*Set) stmt()        {}
+
+// A Select is a query: a sqlparser AST in which every data source of every
+// FROM clause (subqueries included) has been replaced by a placeholder table
+// name, plus what the MySQL AST cannot say.
+type Select struct {
+	// AST is *sqlparser.Select or *sqlparser.Union, rewritten as doc.go
+	// describes (casts, ILIKE, ||, NULLS FIRST/LAST).
+	AST sqlparser.SelectStatement
+	// Sources maps each placeholder table name (SourcePrefix + "0", ...) to
+	// the source it stands for.
+	Sources map[string]*Source
+	// Nulls holds the NULLS FIRST/LAST written after ORDER BY items, keyed by
+	// the item's node in AST. Items without one are absent (NullsDefault).
+	Nulls map[*sqlparser.Order]NullsOrder
+	// Text is the query as written in the original text.
+	Text string
+	// Pos is where the query starts.
+	Pos Position
+}
+
+// SourceOf returns the source a table name of the AST stands for, or nil when
+// the name is not one of this query's placeholders.
+func (s *Select) SourceOf(t sqlparser.TableName) *Source {
+	if !t.Qualifier.IsEmpty() {
+		return nil
+	}
+	return s.Sources[t.Name.String()]
+}
+
+// SourceList returns the sources in the order they appear in the text.
+func (s *Select) SourceList() []*Source {
+	list := make([]*Source, 0, len(s.Sources))
+	for _, src := range s.Sources {
+		list = append(list, src)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Pos.Offset < list[j].Pos.Offset })
+	return list
+}
+
+// NullsOf returns the NULLS FIRST/LAST written after an ORDER BY item.
+func (s *Select) NullsOf(o *sqlparser.Order) NullsOrder {
+	return s.Nulls[o]
+}
+
+// NullsOrder is the NULLS FIRST/LAST clause of an ORDER BY item.
+type NullsOrder int
+
+const (
+	// NullsDefault means no clause was written; DuckDB's default_null_order
+	// setting (nulls_last unless changed) decides.
+	NullsDefault NullsOrder = iota
+	// NullsFirst is NULLS FIRST.
+	NullsFirst
+	// NullsLast is NULLS LAST.
+	NullsLast
+)
+
+// String returns "", "NULLS FIRST" or "NULLS LAST".
+func (n NullsOrder) String() string {
+	switch n {
+	case NullsFirst:
+		return "NULLS FIRST"
+	case NullsLast:
+		return "NULLS LAST"
+	}
+	return ""
+}
+
+// SourceKind says what a Source reads.
+type SourceKind int
+
+const (
+	// SourceFiles reads Parquet files: a quoted path or glob in FROM, or
+	// read_parquet / parquet_scan.
+	SourceFiles SourceKind = iota + 1
+	// SourceFunction is a metadata table function (parquet_metadata,
+	// parquet_schema) over the files in Paths.
+	SourceFunction
+	// SourceView names a view (or, when none exists, whatever DuckDB would
+	// resolve the name to; the planner decides).
+	SourceView
+)
+
+// String returns "files", "function" or "view".
+func (k SourceKind) String() string {
+	switch k {
+	case SourceFiles:
+		return "files"
+	case SourceFunction:
+		return "function"
+	case SourceView:
+		return "view"
+	}
+	return "unknown"
+}
+
+// A Source is one data source of a FROM clause (or of DESCRIBE).
+type Source struct {
+	Kind SourceKind
+	// Placeholder is the table name standing for the source in Select.AST;
+	// empty for the source of a Describe.
+	Placeholder string
+	// Paths are the paths or globs ('*', '**', '?', '[...]') as written, for
+	// SourceFiles and SourceFunction; at least one, none empty.
+	Paths []string
+	// HivePartitioning is read_parquet's hive_partitioning option.
+	HivePartitioning bool
+	// Function is "parquet_metadata" or "parquet_schema" for SourceFunction.
+	Function string
+	// Name is the view name for SourceView, as written (DuckDB matches names
+	// case-insensitively).
+	Name string
+	// Alias is the table alias given in FROM ("" if none); it is also in the AST.
+	Alias string
+	// Text is the source as written.
+	Text string
+	// Pos is where the source starts.
+	Pos Position
+}
+
+// An Explain is EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(options)] query.
+type Explain struct {
+	Analyze bool   // run the query and report actual rows, bytes and times
+	Verbose bool   // include pruning decisions per row group and page
+	Verify  bool   // also run without pruning and compare results
+	Format  string // "text" (default) or "json"
+	Query   *Select
+}
+
+// A Describe is DESCRIBE source or DESCRIBE query; exactly one of Source and
+// Query is set.
+type Describe struct {
+	Source *Source
+	Query  *Select
+}
+
+// A CreateView is CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name AS query.
+type CreateView struct {
+	Name        string // as written
+	OrReplace   bool
+	IfNotExists bool
+	Temporary   bool
+	Query       *Select
+	// Text is the query part as written; storing it lets a view be re-parsed.
+	Text string
+}
+
+// A DropView is DROP VIEW [IF EXISTS] name.
+type DropView struct {
+	Name     string // as written
+	IfExists bool
+}
+
+// A Set is SET name = value or SET name TO value.
+type Set struct {
+	Name  string // lower-cased: DuckDB setting names ignore case
+	Value string // numbers as written, strings unquoted, booleans "true"/"false", identifiers as written
+	Kind  ValueKind
+}
+
+// ValueKind is the lexical kind of a SET value.
+type ValueKind int
+
+const (
+	// ValueNumber is a numeric literal, possibly signed.
+	ValueNumber ValueKind = iota + 1
+	// ValueString is a single-quoted string.
+	ValueString
+	// ValueBool is true or false (any case).
+	ValueBool
+	// ValueIdent is a bare or double-quoted identifier.
+	ValueIdent
+)
+
+// String returns "number", "string", "bool" or "identifier".
+func (k ValueKind) String() string {
+	switch k {
+	case ValueNumber:
+		return "number"
+	case ValueString:
+		return "string"
+	case ValueBool:
+		return "bool"
+	case ValueIdent:
+		return "identifier"
+	}
+	return "unknown"
+}
