@@ -6,7 +6,8 @@ import (
 )
 
 // A Value is an assembled value of a nested field: nil (NULL), a Scalar, a
-// List, a Struct or a Map.
+// List, a Struct or a Map; a VARIANT's values are also VariantPrimitive and
+// *VariantObject.
 type Value any
 
 // A Scalar is one leaf value inside decoded column data.
@@ -148,7 +149,7 @@ func (a *Assembler) read(f *Field) Value {
 		}
 		c.entry++
 		return v
-	case StructField:
+	case StructField, VariantField:
 		if def < f.DefLevel {
 			a.skip(f)
 			return nil
@@ -156,6 +157,13 @@ func (a *Assembler) read(f *Field) Value {
 		s := &Struct{Fields: f.Children, Values: make([]Value, len(f.Children))}
 		for i, ch := range f.Children {
 			s.Values[i] = a.read(ch)
+		}
+		if f.Kind == VariantField && a.err == nil {
+			v, err := buildVariant(f, s.Values)
+			if err != nil {
+				a.err = fmt.Errorf("format: assembling %s: %w", a.field.Name, err)
+			}
+			return v
 		}
 		return s
 	}
@@ -216,7 +224,7 @@ func AppendValueText(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = AppendValueText(dst, e)
+			dst = appendElem(dst, e)
 		}
 		return append(dst, ']')
 	case *Struct:
@@ -228,7 +236,7 @@ func AppendValueText(dst []byte, v Value) []byte {
 			dst = append(dst, '\'')
 			dst = append(dst, x.Fields[i].Name...)
 			dst = append(dst, "': "...)
-			dst = AppendValueText(dst, e)
+			dst = appendElem(dst, e)
 		}
 		return append(dst, '}')
 	case *Map:
@@ -237,13 +245,32 @@ func AppendValueText(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = AppendValueText(dst, x.Keys[i])
+			dst = appendElem(dst, x.Keys[i])
 			dst = append(dst, '=')
-			dst = AppendValueText(dst, x.Values[i])
+			dst = appendElem(dst, x.Values[i])
 		}
 		return append(dst, '}')
+	case VariantPrimitive:
+		return x.AppendText(dst)
+	case *VariantObject:
+		return x.appendText(dst)
 	}
 	return append(dst, '?')
+}
+
+// appendElem appends v as an element of a nested value, where a Variant
+// primitive is quoted as a Scalar is.
+func appendElem(dst []byte, v Value) []byte {
+	p, ok := v.(VariantPrimitive)
+	if !ok {
+		return AppendValueText(dst, v)
+	}
+	start := len(dst)
+	dst = p.AppendText(dst)
+	if nestedNeedsQuotes(dst[start:]) {
+		return quoteNested(dst, start)
+	}
+	return dst
 }
 
 // nestedNeedsQuotes reports whether a value's text inside a nested value

@@ -15,10 +15,13 @@ const (
 	StructField
 	ListField
 	MapField
+	// VariantField is a VARIANT group: Children are its metadata, value and
+	// typed_value members, and it assembles to a Variant value.
+	VariantField
 )
 
-// A Field is a column as a query sees it: a scalar leaf, or a STRUCT, LIST or
-// MAP assembled from leaves. The LIST and MAP backward-compatibility rules of
+// A Field is a column as a query sees it: a scalar leaf, or a STRUCT, LIST,
+// MAP or VARIANT assembled from leaves. The LIST and MAP backward-compatibility rules of
 // LogicalTypes.md are resolved here, once.
 type Field struct {
 	Name string
@@ -70,7 +73,13 @@ func newField(n *Node, depth int) (*Field, error) {
 			return f, err
 		}
 	}
-	st, err := structField(n, depth)
+	var st *Field
+	var err error
+	if isVariant(n.Element) {
+		st, err = variantField(n, depth)
+	} else {
+		st, err = structField(n, depth)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +136,8 @@ func listElement(list, r *Node, depth int) (*Field, error) {
 	switch {
 	case !r.IsGroup():
 		return scalarField(r), nil
+	case isVariant(r.Element):
+		return variantField(r, depth+1)
 	case len(r.Children) > 1, r.Name == "array", r.Name == list.Name+"_tuple":
 		return structField(r, depth+1)
 	default:

@@ -109,9 +109,13 @@ func LogicalOf(l *Leaf) Logical {
 		case lt.Variant != nil:
 			return Logical{Kind: KindVariant}
 		case lt.Geometry != nil:
-			return Logical{Kind: KindGeometry}
+			if pt == meta.ByteArray {
+				return Logical{Kind: KindGeometry}
+			}
 		case lt.Geography != nil:
-			return Logical{Kind: KindGeography}
+			if pt == meta.ByteArray {
+				return Logical{Kind: KindGeography}
+			}
 		}
 		if lt.Unknown == 0 && (lt.Map != nil || lt.List != nil) {
 			return physical
@@ -300,6 +304,8 @@ func (f *Field) TypeName() string {
 		return LogicalOf(f.Leaf).SQLName()
 	case ListField:
 		return f.Children[0].TypeName() + "[]"
+	case VariantField:
+		return "VARIANT"
 	case MapField:
 		if len(f.Children) < 2 {
 			return f.Children[0].TypeName() + "[]"

@@ -71,7 +71,15 @@ func AppendText(dst []byte, lg Logical, v *Values, i int) []byte {
 	case KindInterval:
 		return AppendInterval(dst, v.Bytes[i])
 	}
-	// VARIANT, GEOMETRY and GEOGRAPHY print their raw bytes for now.
+	if (lg.Kind == KindGeometry || lg.Kind == KindGeography) && v.Type == meta.ByteArray {
+		// Malformed WKB has no text form; it prints as its bytes, and
+		// callers that must refuse it use AppendWKT.
+		if out, err := AppendWKT(dst, v.Bytes[i]); err == nil {
+			return out
+		}
+	}
+	// A VARIANT leaf outside a VARIANT group, and malformed geometries,
+	// print their raw bytes.
 	if v.Type == meta.ByteArray || v.Type == meta.FixedLenByteArray {
 		return AppendBlob(dst, v.Bytes[i])
 	}

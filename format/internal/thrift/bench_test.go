@@ -57,6 +57,21 @@ func BenchmarkDecodeFileMetaData100x100(b *testing.B) {
 	}
 }
 
+// BenchmarkSkipFileMetaData100x100 is the floor under the decoder: the
+// compact protocol reading the same footer while building nothing.
+func BenchmarkSkipFileMetaData100x100(b *testing.B) {
+	footer, err := EncodeFileMetaData(wideFooter(100, 100))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(footer)))
+	for b.Loop() {
+		if err := newDecoder(footer).skip(tStruct); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkDecodePageHeader(b *testing.B) {
 	h, err := EncodePageHeader(&meta.PageHeader{Type: meta.DataPage, UncompressedPageSize: 1 << 20,
 		CompressedPageSize: 1 << 18, DataPageHeader: &meta.DataPageHeader{NumValues: 100000,

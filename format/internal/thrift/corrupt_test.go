@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/thrift/lib/go/thrift"
-
 	"github.com/pqsql/pqsql/format/meta"
 )
 
@@ -294,12 +292,22 @@ func TestBloomFilterUnknownMembers(t *testing.T) {
 	}
 }
 
-// realFooters returns a few corpus footers that between them use most of
+// testFooters returns a synthetic footer with every field set and, when the
+// corpus is present, a few real footers that between them use most of
 // parquet.thrift: page indexes, IEEE 754 order, NaN counts, exact flags,
 // geospatial statistics, unknown logical types, size statistics.
-func realFooters(t testing.TB) map[string][]byte {
-	data := filepath.Join(sharedDir(t), "parquet-testing", "data")
-	out := map[string][]byte{}
+func testFooters(t testing.TB) map[string][]byte {
+	full, err := EncodeFileMetaData(fullFileMetaData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{"synthetic": full}
+	shared := findShared()
+	if shared == "" {
+		t.Log("corpus absent: using the synthetic footer only")
+		return out
+	}
+	data := filepath.Join(shared, "parquet-testing", "data")
 	for _, name := range []string{
 		"floating_orders_nan_count.parquet",
 		"binary_truncated_min_max.parquet",
@@ -316,7 +324,7 @@ func realFooters(t testing.TB) map[string][]byte {
 // TestTruncatedFooters decodes every proper prefix of real footers: each must
 // fail with ErrCorrupt, since the footer's final stop byte is missing.
 func TestTruncatedFooters(t *testing.T) {
-	for name, full := range realFooters(t) {
+	for name, full := range testFooters(t) {
 		// A plaintext footer of an encrypted file ends in a 28-byte
 		// signature after the struct; only cuts inside the struct count.
 		d := newDecoder(full)
@@ -340,7 +348,7 @@ func TestTruncatedFooters(t *testing.T) {
 // still decode (a changed number is still a number), but none may panic, and
 // every failure must be ErrCorrupt with a path.
 func TestBitFlippedFooters(t *testing.T) {
-	for name, full := range realFooters(t) {
+	for name, full := range testFooters(t) {
 		if len(full) > 4000 {
 			continue // keep the run short; the smaller footers cover the same structs
 		}
@@ -386,4 +394,44 @@ func TestPageHeaderSizeReported(t *testing.T) {
 	}
 }
 
-var _ thrift.TTransport = (*reader)(nil)
+// TestDecoderReuse decodes in an order that would expose protocol state
+// (a pending bool, the field-id stack) leaking from one pooled decoder use
+// into the next.
+func TestDecoderReuse(t *testing.T) {
+	v2 := func(isCompressed *bool) []byte {
+		return craft(func(e *encoder) {
+			e.i32Field(1, int32(meta.DataPageV2))
+			e.i32Field(2, 1)
+			e.i32Field(3, 1)
+			e.structField(8, func() {
+				for id := int16(1); id <= 6; id++ {
+					e.i32Field(id, 0)
+				}
+				e.optBool(7, isCompressed)
+			})
+		})
+	}
+	inputs := []struct {
+		in         []byte
+		ok         bool
+		compressed bool
+	}{
+		{v2(p(false)), true, false},
+		{v2(nil), true, true},
+		{v2(p(false))[:9], false, false}, // fails inside the nested struct
+		{v2(nil), true, true},
+		{craft(func(e *encoder) { e.boolField(9, true) }), false, false}, // an unknown bool, then missing fields
+		{v2(nil), true, true},
+	}
+	for round := range 3 {
+		for i, tt := range inputs {
+			h, _, err := DecodePageHeader(tt.in)
+			if (err == nil) != tt.ok {
+				t.Fatalf("round %d input %d: err = %v, want success %v", round, i, err, tt.ok)
+			}
+			if tt.ok && h.DataPageHeaderV2.IsCompressed != tt.compressed {
+				t.Fatalf("round %d input %d: IsCompressed = %v, want %v", round, i, h.DataPageHeaderV2.IsCompressed, tt.compressed)
+			}
+		}
+	}
+}

@@ -17,6 +17,7 @@ func DecodeFileMetaData(b []byte) (*meta.FileMetaData, error) {
 	if err := d.fileMetaData(m); err != nil {
 		return nil, at(err, "FileMetaData")
 	}
+	d.release()
 	return m, nil
 }
 
@@ -29,6 +30,7 @@ func DecodeColumnMetaData(b []byte) (*meta.ColumnMetaData, error) {
 	if err := d.columnMetaData(&s, m); err != nil {
 		return nil, at(err, "ColumnMetaData")
 	}
+	d.release()
 	return m, nil
 }
 

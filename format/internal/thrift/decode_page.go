@@ -14,7 +14,9 @@ func DecodePageHeader(b []byte) (h *meta.PageHeader, n int, err error) {
 	if err := d.pageHeader(h); err != nil {
 		return nil, 0, at(err, "PageHeader")
 	}
-	return h, d.r.pos, nil
+	n = d.r.pos
+	d.release()
+	return h, n, nil
 }
 
 // DecodeColumnIndex decodes a column chunk's ColumnIndex.
@@ -24,6 +26,7 @@ func DecodeColumnIndex(b []byte) (*meta.ColumnIndex, error) {
 	if err := d.columnIndex(ci); err != nil {
 		return nil, at(err, "ColumnIndex")
 	}
+	d.release()
 	return ci, nil
 }
 
@@ -34,6 +37,7 @@ func DecodeOffsetIndex(b []byte) (*meta.OffsetIndex, error) {
 	if err := d.offsetIndex(oi); err != nil {
 		return nil, at(err, "OffsetIndex")
 	}
+	d.release()
 	return oi, nil
 }
 
@@ -45,7 +49,9 @@ func DecodeBloomFilterHeader(b []byte) (h *meta.BloomFilterHeader, n int, err er
 	if err := d.bloomFilterHeader(h); err != nil {
 		return nil, 0, at(err, "BloomFilterHeader")
 	}
-	return h, d.r.pos, nil
+	n = d.r.pos
+	d.release()
+	return h, n, nil
 }
 
 func (d *decoder) pageHeader(h *meta.PageHeader) error {

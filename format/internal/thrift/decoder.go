@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"sync"
 
 	"github.com/apache/thrift/lib/go/thrift"
 
@@ -29,6 +30,7 @@ const maxPrealloc = 4096
 type decoder struct {
 	r     reader
 	p     *thrift.TCompactProtocol
+	cfg   *thrift.TConfiguration
 	ctx   context.Context
 	depth int
 
@@ -53,17 +55,32 @@ type decoder struct {
 	names map[string]string
 }
 
-func newDecoder(b []byte) *decoder {
-	limit := int32(min(len(b), math.MaxInt32))
-	if limit < 1 {
-		limit = 1
-	}
-	d := &decoder{r: reader{b: b}, ctx: context.Background()}
-	d.p = thrift.NewTCompactProtocolConf(&d.r, &thrift.TConfiguration{
-		MaxMessageSize: limit,
-		MaxFrameSize:   limit,
-	})
+// decoders recycles decoders, and their protocol, across calls: a page
+// header is decoded for every page, and a fresh protocol costs more than
+// the header.
+var decoders = sync.Pool{New: func() any {
+	d := &decoder{ctx: context.Background(), cfg: &thrift.TConfiguration{}}
+	d.p = thrift.NewTCompactProtocolConf(&d.r, d.cfg)
 	return d
+}}
+
+// newDecoder returns a decoder over b. Its message size limits are len(b),
+// so no length or count read from b can claim more than b holds.
+func newDecoder(b []byte) *decoder {
+	d := decoders.Get().(*decoder)
+	limit := int32(min(max(len(b), 1), math.MaxInt32))
+	d.cfg.MaxMessageSize, d.cfg.MaxFrameSize = limit, limit
+	d.r = reader{b: b}
+	return d
+}
+
+// release returns d to the pool after a successful decode, which leaves the
+// protocol's field stack balanced. What d handed out now belongs to the
+// caller alone. After an error the protocol state is unknown, so the
+// decoder is dropped instead.
+func (d *decoder) release() {
+	*d = decoder{p: d.p, cfg: d.cfg, ctx: d.ctx}
+	decoders.Put(d)
 }
 
 // A slab hands out pointers into shared, geometrically growing arrays.

@@ -1,0 +1,16 @@
+package main
+
+import "errors"
+
+// Sentinel errors of the command line.
+var (
+	// errUnknownCommand reports a dot command pqsql does not have, or one
+	// given the wrong arguments.
+	errUnknownCommand = errors.New("unknown command")
+	// errUnknownMode reports an output mode name pqsql does not have.
+	errUnknownMode = errors.New("unknown output mode")
+	// errInterrupted reports a statement cancelled by Ctrl-C.
+	errInterrupted = errors.New("interrupted")
+	// errReadDepth reports .read files nested too deeply (a file reading itself).
+	errReadDepth = errors.New(".read nested too deeply")
+)

@@ -1,0 +1,465 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pqsql/pqsql/exec"
+	"github.com/pqsql/pqsql/format"
+)
+
+// An outputMode is how results are printed.
+type outputMode int
+
+// The output modes.
+const (
+	modeBox outputMode = iota
+	modeCSV
+	modeJSON
+	modeJSONLines
+	modeMarkdown
+	modeLine
+)
+
+// modeNames lists the modes by name, in the order help shows them.
+var modeNames = []struct {
+	name string
+	mode outputMode
+}{
+	{"box", modeBox}, {"csv", modeCSV}, {"json", modeJSON},
+	{"jsonlines", modeJSONLines}, {"markdown", modeMarkdown}, {"line", modeLine},
+}
+
+func (m outputMode) String() string {
+	for _, n := range modeNames {
+		if n.mode == m {
+			return n.name
+		}
+	}
+	return "mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// parseMode reads a mode name; "duckbox" and "ndjson" are accepted too.
+func parseMode(name string) (outputMode, error) {
+	switch strings.ToLower(name) {
+	case "duckbox":
+		return modeBox, nil
+	case "ndjson":
+		return modeJSONLines, nil
+	}
+	for _, n := range modeNames {
+		if strings.EqualFold(n.name, name) {
+			return n.mode, nil
+		}
+	}
+	return 0, fmt.Errorf("%w %q (want box, csv, json, jsonlines, markdown or line)", errUnknownMode, name)
+}
+
+// renderOptions are the settings rendering reads.
+type renderOptions struct {
+	mode outputMode
+	// maxRows is how many rows box mode shows before eliding the middle; 0
+	// shows all.
+	maxRows int
+	// null is printed for NULL when nullSet; otherwise box, line and
+	// markdown print NULL and csv prints nothing.
+	null    string
+	nullSet bool
+	// maxWidth bounds box output to a terminal's width; 0 means no bound.
+	maxWidth int
+	// largeNumbers adds DuckDB's "(1.23 million)" readings on a terminal.
+	largeNumbers bool
+}
+
+// nullText is what NULL prints as in a mode whose default is def.
+func (o renderOptions) nullText(def string) string {
+	if o.nullSet {
+		return o.null
+	}
+	return def
+}
+
+// render prints res in the mode of o. Write errors stay in w, for its
+// Flush to report.
+func render(w *bufio.Writer, res *exec.Result, o renderOptions) {
+	if len(res.Columns) == 0 {
+		return
+	}
+	t := newTable(res)
+	switch o.mode {
+	case modeCSV:
+		renderCSV(w, t, o)
+	case modeJSON:
+		renderJSON(w, t, true)
+	case modeJSONLines:
+		renderJSON(w, t, false)
+	case modeMarkdown:
+		renderMarkdown(w, t, o)
+	case modeLine:
+		renderLine(w, t, o)
+	default:
+		renderBox(w, t, o)
+	}
+}
+
+// A table gives row-and-column access to a result's batches.
+type table struct {
+	res    *exec.Result
+	starts []int // first row of each batch
+	rows   int
+	buf    []byte
+}
+
+func newTable(res *exec.Result) *table {
+	t := &table{res: res}
+	for _, b := range res.Batches {
+		t.starts = append(t.starts, t.rows)
+		t.rows += b.Len
+	}
+	return t
+}
+
+func (t *table) numCols() int { return len(t.res.Columns) }
+
+// vector finds row's batch and returns the column's vector and the row's
+// index in it; v is nil when the batch lacks the column.
+func (t *table) vector(row, col int) (v *exec.Vector, i int) {
+	bi := sort.Search(len(t.starts), func(k int) bool { return t.starts[k] > row }) - 1
+	if bi < 0 || bi >= len(t.res.Batches) {
+		return nil, 0
+	}
+	b := t.res.Batches[bi]
+	i = row - t.starts[bi]
+	if col >= len(b.Vectors) || i >= b.Len || b.Vectors[col] == nil {
+		return nil, 0
+	}
+	return b.Vectors[col], i
+}
+
+// cell returns a value as DuckDB's text; null is true for NULL.
+func (t *table) cell(row, col int) (text string, null bool) {
+	v, i := t.vector(row, col)
+	if v == nil || v.IsNull(i) {
+		return "", true
+	}
+	t.buf = exec.AppendText(t.buf[:0], v, i)
+	return string(t.buf), false
+}
+
+// renderCSV prints a header and the rows, quoted as RFC 4180 asks.
+func renderCSV(w *bufio.Writer, t *table, o renderOptions) {
+	null := o.nullText("")
+	for c, name := range t.res.Columns {
+		if c > 0 {
+			w.WriteByte(',')
+		}
+		writeCSVField(w, name)
+	}
+	w.WriteByte('\n')
+	for r := 0; r < t.rows; r++ {
+		for c := range t.numCols() {
+			if c > 0 {
+				w.WriteByte(',')
+			}
+			text, isNull := t.cell(r, c)
+			if isNull {
+				text = null
+			}
+			writeCSVField(w, text)
+		}
+		w.WriteByte('\n')
+	}
+}
+
+// writeCSVField writes s, in double quotes (doubled inside) when it holds
+// a comma, a quote or a line break.
+func writeCSVField(w *bufio.Writer, s string) {
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		w.WriteString(s)
+		return
+	}
+	w.WriteByte('"')
+	w.WriteString(strings.ReplaceAll(s, `"`, `""`))
+	w.WriteByte('"')
+}
+
+// renderJSON prints rows as JSON objects: inside an array, one row a line
+// (DuckDB's json mode), or one object a line (jsonlines).
+func renderJSON(w *bufio.Writer, t *table, array bool) {
+	if array {
+		w.WriteByte('[')
+	}
+	for r := 0; r < t.rows; r++ {
+		if r > 0 {
+			if array {
+				w.WriteByte(',')
+			}
+			w.WriteByte('\n')
+		}
+		w.WriteByte('{')
+		for c, name := range t.res.Columns {
+			if c > 0 {
+				w.WriteByte(',')
+			}
+			writeJSONString(w, name)
+			w.WriteByte(':')
+			v, i := t.vector(r, c)
+			if v == nil || v.IsNull(i) {
+				w.WriteString("null")
+				continue
+			}
+			writeJSONValue(w, t, v, i)
+		}
+		w.WriteByte('}')
+	}
+	if array {
+		w.WriteString("]\n")
+	} else if t.rows > 0 {
+		w.WriteByte('\n')
+	}
+}
+
+// writeJSONValue writes one non-null value: numbers and booleans bare,
+// nested values as JSON arrays and objects, everything else as a string.
+func writeJSONValue(w *bufio.Writer, t *table, v *exec.Vector, i int) {
+	if v.Type.ID == exec.TypeNested && i < len(v.Nested) {
+		writeJSONNested(w, v.Nested[i])
+		return
+	}
+	t.buf = exec.AppendText(t.buf[:0], v, i)
+	text := string(t.buf)
+	switch {
+	case v.Type.ID == exec.TypeBoolean:
+		w.WriteString(text)
+	case v.Type.IsNumeric():
+		writeJSONNumber(w, text)
+	default:
+		writeJSONString(w, text)
+	}
+}
+
+// writeJSONNumber writes a number bare, but nan and inf, which JSON lacks,
+// as strings.
+func writeJSONNumber(w *bufio.Writer, text string) {
+	switch strings.ToLower(strings.TrimLeft(text, "+-")) {
+	case "nan", "inf", "infinity":
+		writeJSONString(w, text)
+	default:
+		w.WriteString(text)
+	}
+}
+
+// writeJSONNested writes an assembled LIST, STRUCT or MAP as JSON, the way
+// DuckDB casts nested values to JSON; MAP keys become object keys.
+func writeJSONNested(w *bufio.Writer, v format.Value) {
+	switch x := v.(type) {
+	case nil:
+		w.WriteString("null")
+	case format.Scalar:
+		text := string(format.AppendText(nil, x.Logical, x.Values, x.Index))
+		switch x.Logical.Kind {
+		case format.KindBoolean:
+			w.WriteString(text)
+		case format.KindInt8, format.KindInt16, format.KindInt32, format.KindInt64,
+			format.KindUint8, format.KindUint16, format.KindUint32, format.KindUint64,
+			format.KindFloat, format.KindDouble, format.KindFloat16, format.KindDecimal:
+			writeJSONNumber(w, text)
+		default:
+			writeJSONString(w, text)
+		}
+	case format.List:
+		w.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			writeJSONNested(w, e)
+		}
+		w.WriteByte(']')
+	case *format.Struct:
+		w.WriteByte('{')
+		for i, e := range x.Values {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			name := ""
+			if i < len(x.Fields) && x.Fields[i] != nil {
+				name = x.Fields[i].Name
+			}
+			writeJSONString(w, name)
+			w.WriteByte(':')
+			writeJSONNested(w, e)
+		}
+		w.WriteByte('}')
+	case *format.Map:
+		w.WriteByte('{')
+		for i := range x.Keys {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			writeJSONString(w, string(format.AppendValueText(nil, x.Keys[i])))
+			w.WriteByte(':')
+			if i < len(x.Values) {
+				writeJSONNested(w, x.Values[i])
+			} else {
+				w.WriteString("null")
+			}
+		}
+		w.WriteByte('}')
+	default:
+		writeJSONString(w, string(format.AppendValueText(nil, v)))
+	}
+}
+
+// writeJSONString writes s as a JSON string, escaping only what JSON
+// requires (quote, backslash, control characters).
+func writeJSONString(w *bufio.Writer, s string) {
+	const hex = "0123456789abcdef"
+	w.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			w.WriteByte('\\')
+			w.WriteByte(c)
+		case c == '\n':
+			w.WriteString(`\n`)
+		case c == '\r':
+			w.WriteString(`\r`)
+		case c == '\t':
+			w.WriteString(`\t`)
+		case c == '\b':
+			w.WriteString(`\b`)
+		case c == '\f':
+			w.WriteString(`\f`)
+		case c < 0x20:
+			w.WriteString(`\u00`)
+			w.WriteByte(hex[c>>4])
+			w.WriteByte(hex[c&0xf])
+		default:
+			w.WriteByte(c)
+		}
+	}
+	w.WriteByte('"')
+}
+
+// renderMarkdown prints a GitHub table: centred headers, a separator that
+// right-aligns numeric columns, pipes in values escaped.
+func renderMarkdown(w *bufio.Writer, t *table, o renderOptions) {
+	null := o.nullText("NULL")
+	n := t.numCols()
+	if n == 0 {
+		return
+	}
+	names := make([]string, n)
+	widths := make([]int, n)
+	for c, name := range t.res.Columns {
+		names[c] = markdownEscape(name)
+		widths[c] = displayWidth(names[c])
+	}
+	cells := make([][]string, t.rows)
+	for r := range cells {
+		cells[r] = make([]string, n)
+		for c := range n {
+			text, isNull := t.cell(r, c)
+			if isNull {
+				text = null
+			} else {
+				text = markdownEscape(text)
+			}
+			cells[r][c] = text
+			widths[c] = max(widths[c], displayWidth(text))
+		}
+	}
+	w.WriteString("|")
+	for c, name := range names {
+		w.WriteByte(' ')
+		writePadded(w, name, widths[c], alignMiddle)
+		w.WriteString(" |")
+	}
+	w.WriteString("\n|")
+	for c := range n {
+		if c < len(t.res.Types) && t.res.Types[c].IsNumeric() {
+			w.WriteString(strings.Repeat("-", widths[c]+1))
+			w.WriteString(":|")
+		} else {
+			w.WriteString(strings.Repeat("-", widths[c]+2))
+			w.WriteByte('|')
+		}
+	}
+	w.WriteByte('\n')
+	for _, row := range cells {
+		w.WriteString("|")
+		for c, text := range row {
+			w.WriteByte(' ')
+			writePadded(w, text, widths[c], alignLeft)
+			w.WriteString(" |")
+		}
+		w.WriteByte('\n')
+	}
+}
+
+// markdownEscape escapes pipes, which end a cell, and control characters,
+// which would break the row.
+func markdownEscape(s string) string {
+	return strings.ReplaceAll(escapeControl(s), "|", `\|`)
+}
+
+// renderLine prints each row as "name = value" lines, names right-aligned,
+// rows separated by a blank line.
+func renderLine(w *bufio.Writer, t *table, o renderOptions) {
+	null := o.nullText("NULL")
+	width := 5
+	for _, name := range t.res.Columns {
+		width = max(width, displayWidth(name))
+	}
+	for r := 0; r < t.rows; r++ {
+		if r > 0 {
+			w.WriteByte('\n')
+		}
+		for c, name := range t.res.Columns {
+			text, isNull := t.cell(r, c)
+			if isNull {
+				text = null
+			}
+			writePadded(w, name, width, alignRight)
+			w.WriteString(" = ")
+			w.WriteString(text)
+			w.WriteByte('\n')
+		}
+	}
+}
+
+// An alignment places text in a wider cell.
+type alignment int
+
+// The alignments.
+const (
+	alignLeft alignment = iota
+	alignMiddle
+	alignRight
+)
+
+// writePadded writes s padded with blanks to width display columns.
+func writePadded(w *bufio.Writer, s string, width int, a alignment) {
+	pad := max(width-displayWidth(s), 0)
+	var left int
+	switch a {
+	case alignRight:
+		left = pad
+	case alignMiddle:
+		left = pad / 2
+	}
+	writeSpaces(w, left)
+	w.WriteString(s)
+	writeSpaces(w, pad-left)
+}
+
+func writeSpaces(w *bufio.Writer, n int) {
+	for ; n > 0; n-- {
+		w.WriteByte(' ')
+	}
+}

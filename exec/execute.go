@@ -1,0 +1,257 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
+)
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// catalog resolves views for the planner; names ignore case, as in DuckDB.
+type catalog struct{ s *Session }
+
+func (c catalog) View(name string) (string, bool) {
+	t, ok := c.s.views[strings.ToLower(name)]
+	return t, ok
+}
+
+func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
+	st, err := planner.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	switch st := st.(type) {
+	case *planner.Select:
+		p, err := planner.Build(st, catalog{s})
+		if err != nil {
+			return nil, err
+		}
+		x := &executor{settings: s.Settings}
+		return x.result(ctx, p)
+	case *planner.Explain:
+		return s.explain(ctx, st)
+	case *planner.Describe:
+		return s.describe(st)
+	case *planner.CreateView:
+		key := strings.ToLower(st.Name)
+		if _, ok := s.views[key]; ok && !st.OrReplace {
+			if st.IfNotExists {
+				return &Result{}, nil
+			}
+			return nil, fmt.Errorf("%w: View with name \"%s\" already exists!", ErrCatalog, st.Name)
+		}
+		if _, err := planner.Build(st.Query, catalog{s}); err != nil {
+			return nil, err
+		}
+		s.views[key] = st.Text
+		return &Result{}, nil
+	case *planner.DropView:
+		key := strings.ToLower(st.Name)
+		if _, ok := s.views[key]; !ok {
+			if st.IfExists {
+				return &Result{}, nil
+			}
+			return nil, fmt.Errorf("%w: View with name %s does not exist!", ErrCatalog, st.Name)
+		}
+		delete(s.views, key)
+		return &Result{}, nil
+	case *planner.Set:
+		return s.set(st)
+	}
+	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, st)
+}
+
+// result runs a plan and packs its rows into batches.
+func (x *executor) result(ctx context.Context, p *planner.Plan) (*Result, error) {
+	rows, err := x.run(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	x.stats.RowsReturned = int64(len(rows))
+	res := &Result{}
+	for _, c := range p.Columns {
+		res.Columns = append(res.Columns, c.Name)
+		res.Types = append(res.Types, c.Type)
+	}
+	for start := 0; start < len(rows); start += BatchSize {
+		end := min(start+BatchSize, len(rows))
+		b := &Batch{Len: end - start}
+		for c, t := range res.Types {
+			v := newResultVector(t, end-start)
+			for _, r := range rows[start:end] {
+				v.appendDatum(r[c])
+			}
+			b.Vectors = append(b.Vectors, v)
+		}
+		res.Batches = append(res.Batches, b)
+	}
+	return res, nil
+}
+
+func (s *Session) set(st *planner.Set) (*Result, error) {
+	boolValue := func() (bool, error) {
+		switch strings.ToLower(st.Value) {
+		case "true", "1", "on":
+			return true, nil
+		case "false", "0", "off":
+			return false, nil
+		}
+		return false, fmt.Errorf("%w: SET %s expects true or false, found %s", ErrBadSetting, st.Name, st.Value)
+	}
+	var target *bool
+	switch st.Name {
+	case "statistics":
+		target = &s.Settings.Statistics
+	case "page_index":
+		target = &s.Settings.PageIndex
+	case "bloom_filter", "bloom_filters", "bloom":
+		target = &s.Settings.Bloom
+	case "dictionary":
+		target = &s.Settings.Dictionary
+	case "threads", "worker_threads":
+		n, err := strconv.Atoi(st.Value)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%w: SET threads expects a non-negative integer, found %s", ErrBadSetting, st.Value)
+		}
+		s.Settings.Threads = n
+		return &Result{}, nil
+	default:
+		return nil, fmt.Errorf("%w \"%s\"", ErrUnknownSetting, st.Name)
+	}
+	v, err := boolValue()
+	if err != nil {
+		return nil, err
+	}
+	*target = v
+	return &Result{}, nil
+}
+
+// describe lists a source's or a query's columns as DuckDB's DESCRIBE does.
+func (s *Session) describe(st *planner.Describe) (*Result, error) {
+	q := st.Query
+	if q == nil {
+		parsed, err := planner.Parse("SELECT * FROM " + st.Source.Text)
+		if err != nil {
+			return nil, err
+		}
+		var ok bool
+		if q, ok = parsed.(*planner.Select); !ok {
+			return nil, fmt.Errorf("%w: DESCRIBE of %s", ErrNotImplemented, st.Source.Text)
+		}
+	}
+	p, err := planner.Build(q, catalog{s})
+	if err != nil {
+		return nil, err
+	}
+	varchar := Type{ID: TypeVarchar}
+	res := &Result{Columns: []string{"column_name", "column_type", "null", "key", "default", "extra"},
+		Types: []Type{varchar, varchar, varchar, varchar, varchar, varchar}}
+	b := &Batch{Len: len(p.Columns)}
+	for i := range res.Columns {
+		v := newResultVector(varchar, len(p.Columns))
+		for _, c := range p.Columns {
+			switch i {
+			case 0:
+				v.appendDatum(planner.Datum{S: c.Name})
+			case 1:
+				v.appendDatum(planner.Datum{S: c.Type.String()})
+			case 2:
+				v.appendDatum(planner.Datum{S: "YES"})
+			default:
+				v.appendDatum(planner.NullDatum)
+			}
+		}
+		b.Vectors = append(b.Vectors, v)
+	}
+	res.Batches = []*Batch{b}
+	return res, nil
+}
+
+// explain prints the plan and, per file, the pushdown plan. Without ANALYZE
+// it reads only metadata (footer, indexes, filters), never data pages.
+func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
+	p, err := planner.Build(st.Query, catalog{s})
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString(p.Explain())
+	if st.Analyze {
+		x := &executor{settings: s.Settings}
+		start := time.Now()
+		if _, err := x.result(ctx, p); err != nil {
+			return nil, err
+		}
+		el := time.Since(start)
+		for _, fp := range x.stats.Plans {
+			b.WriteString("\n")
+			if err := fp.Format(&b, st.Verbose); err != nil {
+				return nil, err
+			}
+		}
+		fmt.Fprintf(&b, "\nfiles: %d, row groups read: %d, skipped: %d\n", x.stats.Files, x.stats.RowGroups, x.stats.RowGroupsSkipped)
+		fmt.Fprintf(&b, "rows decoded: %d, rows returned: %d\n", x.stats.RowsDecoded, x.stats.RowsReturned)
+		fmt.Fprintf(&b, "bytes read: %d in %d requests\n", x.stats.IO.Bytes, x.stats.IO.Requests)
+		fmt.Fprintf(&b, "time: %s\n", el.Round(time.Microsecond))
+		return &Result{Explain: b.String()}, nil
+	}
+	if err := explainScans(&b, p, s.Settings.options(), st.Verbose); err != nil {
+		return nil, err
+	}
+	return &Result{Explain: b.String()}, nil
+}
+
+// explainScans writes the pushdown plan of every file the plan scans.
+func explainScans(b *strings.Builder, p *planner.Plan, opt pushdown.Options, verbose bool) error {
+	if p.Scan.Subquery != nil {
+		return explainScans(b, p.Scan.Subquery, opt, verbose)
+	}
+	if p.Scan.CountOnly {
+		return nil
+	}
+	for _, path := range p.Scan.Files {
+		f, _, closer, err := openCounted(path)
+		if err != nil {
+			return err
+		}
+		fields, err := fieldMap(p.Scan, f)
+		if err != nil {
+			closer.Close()
+			return err
+		}
+		var leaves []int
+		for _, fl := range fields {
+			if fl != nil {
+				for _, l := range fl.Leaves {
+					leaves = append(leaves, l.Index)
+				}
+			}
+		}
+		sort.Ints(leaves)
+		fp, err := pushdown.Plan(f, p.Scan.Pushdown, leaves, opt)
+		closer.Close()
+		if err != nil {
+			return err
+		}
+		b.WriteString("\n")
+		if err := fp.Format(b, verbose); err != nil {
+			return err
+		}
+	}
+	return nil
+}

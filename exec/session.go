@@ -1,0 +1,35 @@
+package exec
+
+import (
+	"context"
+)
+
+// Settings are the session's switches, changed with SET.
+type Settings struct {
+	// Pushdown mechanisms; all on by default.
+	Statistics, PageIndex, Bloom, Dictionary bool
+	// Threads bounds parallel row-group scans; 0 means one per core.
+	Threads int
+}
+
+// A Session holds what lives between statements: views and settings.
+type Session struct {
+	Settings Settings
+	views    map[string]string
+}
+
+// NewSession returns a session with default settings.
+func NewSession() *Session {
+	return &Session{
+		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true},
+		views:    map[string]string{},
+	}
+}
+
+// Execute runs one SQL statement. Cancelling ctx stops a running query.
+func (s *Session) Execute(ctx context.Context, text string) (*Result, error) {
+	return s.execute(ctx, text)
+}
+
+// Views returns the names of the session's views, sorted.
+func (s *Session) Views() []string { return sortedKeys(s.views) }

@@ -1,0 +1,60 @@
+package exec
+
+import (
+	"math/big"
+	"strconv"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// AppendText appends row i of v as DuckDB's CAST(value AS VARCHAR) prints
+// it. The caller handles NULL.
+func AppendText(dst []byte, v *Vector, i int) []byte {
+	t := v.Type
+	switch t.ID {
+	case TypeBoolean:
+		return strconv.AppendBool(dst, v.Bool[i])
+	case TypeTinyInt, TypeSmallInt, TypeInteger, TypeBigInt, TypeUTinyInt, TypeUSmallInt, TypeUInteger:
+		return strconv.AppendInt(dst, v.Int[i], 10)
+	case TypeUBigInt:
+		return strconv.AppendUint(dst, uint64(v.Int[i]), 10)
+	case TypeHugeInt:
+		if v.Big != nil {
+			return append(dst, v.Big[i].String()...)
+		}
+		return strconv.AppendInt(dst, v.Int[i], 10)
+	case TypeFloat:
+		return format.AppendFloat(dst, v.Float[i], 32)
+	case TypeDouble:
+		return format.AppendFloat(dst, v.Float[i], 64)
+	case TypeDecimal:
+		if v.Big != nil {
+			return format.AppendDecimal(dst, v.Big[i], t.Scale)
+		}
+		return format.AppendDecimal(dst, big.NewInt(v.Int[i]), t.Scale)
+	case TypeVarchar:
+		return append(dst, v.Str[i]...)
+	case TypeBlob:
+		return format.AppendBlob(dst, v.Bytes[i])
+	case TypeUUID:
+		return format.AppendUUID(dst, v.Bytes[i])
+	case TypeInterval:
+		return format.AppendInterval(dst, v.Bytes[i])
+	case TypeDate:
+		return format.AppendDate(dst, v.Int[i])
+	case TypeTime:
+		return format.AppendTime(dst, v.Int[i], meta.Micros)
+	case TypeTimeTZ:
+		return append(format.AppendTime(dst, v.Int[i], meta.Micros), "+00"...)
+	case TypeTimestamp:
+		return format.AppendTimestamp(dst, v.Int[i], meta.Micros)
+	case TypeTimestampNS:
+		return format.AppendTimestamp(dst, v.Int[i], meta.Nanos)
+	case TypeTimestampTZ:
+		return append(format.AppendTimestamp(dst, v.Int[i], meta.Micros), "+00"...)
+	case TypeNested:
+		return format.AppendValueText(dst, v.Nested[i])
+	}
+	return dst
+}

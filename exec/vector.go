@@ -1,0 +1,190 @@
+package exec
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// A Vector is one column of a batch. Only the slice that fits Type is used;
+// Nulls is nil when no row is null.
+type Vector struct {
+	Type  Type
+	Nulls []bool
+	// Int holds integers (unsigned ones as their bit pattern), DATE days,
+	// TIME and TIMESTAMP ticks (micros; nanos for TIMESTAMP_NS) and the
+	// unscaled value of a DECIMAL of up to 18 digits.
+	Int   []int64
+	Float []float64
+	Bool  []bool
+	Str   []string
+	// Bytes holds BLOB, UUID and INTERVAL values.
+	Bytes [][]byte
+	// Big holds the unscaled value of a DECIMAL wider than 18 digits.
+	Big []*big.Int
+	// Nested holds assembled STRUCT, LIST and MAP values.
+	Nested []format.Value
+}
+
+// Len is the number of rows.
+func (v *Vector) Len() int {
+	switch {
+	case v.Int != nil:
+		return len(v.Int)
+	case v.Float != nil:
+		return len(v.Float)
+	case v.Bool != nil:
+		return len(v.Bool)
+	case v.Str != nil:
+		return len(v.Str)
+	case v.Bytes != nil:
+		return len(v.Bytes)
+	case v.Big != nil:
+		return len(v.Big)
+	case v.Nested != nil:
+		return len(v.Nested)
+	}
+	return len(v.Nulls)
+}
+
+// IsNull reports whether row i is NULL.
+func (v *Vector) IsNull(i int) bool { return v.Nulls != nil && v.Nulls[i] }
+
+// wideDecimal reports whether a DECIMAL type needs big integers.
+func wideDecimal(t Type) bool { return t.ID == TypeDecimal && t.Precision > 18 }
+
+// newVector allocates an empty vector of t with room for n rows.
+func newVector(t Type, n int) *Vector {
+	v := &Vector{Type: t}
+	switch {
+	case t.ID == TypeBoolean:
+		v.Bool = make([]bool, 0, n)
+	case t.ID == TypeFloat || t.ID == TypeDouble:
+		v.Float = make([]float64, 0, n)
+	case t.ID == TypeVarchar:
+		v.Str = make([]string, 0, n)
+	case wideDecimal(t):
+		v.Big = make([]*big.Int, 0, n)
+	case t.ID == TypeBlob || t.ID == TypeUUID || t.ID == TypeInterval:
+		v.Bytes = make([][]byte, 0, n)
+	case t.ID == TypeNested:
+		v.Nested = make([]format.Value, 0, n)
+	default:
+		v.Int = make([]int64, 0, n)
+	}
+	return v
+}
+
+// appendNull appends a NULL row.
+func (v *Vector) appendNull() {
+	n := v.Len()
+	if v.Nulls == nil {
+		v.Nulls = make([]bool, n, cap(v.Int)+cap(v.Float)+cap(v.Str)+cap(v.Bool)+cap(v.Bytes)+cap(v.Big)+cap(v.Nested)+1)
+	}
+	v.Nulls = append(v.Nulls, true)
+	switch {
+	case v.Bool != nil || v.Type.ID == TypeBoolean:
+		v.Bool = append(v.Bool, false)
+	case v.Float != nil || v.Type.ID == TypeFloat || v.Type.ID == TypeDouble:
+		v.Float = append(v.Float, 0)
+	case v.Str != nil || v.Type.ID == TypeVarchar:
+		v.Str = append(v.Str, "")
+	case v.Big != nil || wideDecimal(v.Type):
+		v.Big = append(v.Big, nil)
+	case v.Bytes != nil || v.Type.ID == TypeBlob || v.Type.ID == TypeUUID || v.Type.ID == TypeInterval:
+		v.Bytes = append(v.Bytes, nil)
+	case v.Nested != nil || v.Type.ID == TypeNested:
+		v.Nested = append(v.Nested, nil)
+	default:
+		v.Int = append(v.Int, 0)
+	}
+}
+
+// markNotNull extends Nulls after a non-null append when it exists.
+func (v *Vector) markNotNull() {
+	if v.Nulls != nil {
+		v.Nulls = append(v.Nulls, false)
+	}
+}
+
+// appendLeaf appends value i of a decoded leaf, converted to the vector's type.
+func (v *Vector) appendLeaf(lg format.Logical, vals *format.Values, i int) {
+	switch lg.Kind {
+	case format.KindBoolean:
+		v.Bool = append(v.Bool, vals.Bool[i])
+	case format.KindInt8, format.KindInt16, format.KindInt32, format.KindNull:
+		v.Int = append(v.Int, int64(vals.Int32[i]))
+	case format.KindUint8, format.KindUint16, format.KindUint32:
+		v.Int = append(v.Int, int64(uint32(vals.Int32[i])))
+	case format.KindInt64, format.KindUint64:
+		v.Int = append(v.Int, vals.Int64[i])
+	case format.KindFloat:
+		v.Float = append(v.Float, float64(vals.Float[i]))
+	case format.KindFloat16:
+		v.Float = append(v.Float, float64(format.Float16(vals.Bytes[i])))
+	case format.KindDouble:
+		if lg.Precision > 0 {
+			v.Float = append(v.Float, format.DecimalFloat(vals, i, lg.Scale))
+		} else {
+			v.Float = append(v.Float, vals.Double[i])
+		}
+	case format.KindDecimal:
+		switch {
+		case wideDecimal(v.Type):
+			v.Big = append(v.Big, format.DecimalUnscaled(vals, i))
+		case vals.Type == meta.Int32:
+			v.Int = append(v.Int, int64(vals.Int32[i]))
+		case vals.Type == meta.Int64:
+			v.Int = append(v.Int, vals.Int64[i])
+		default:
+			v.Int = append(v.Int, format.DecimalUnscaled(vals, i).Int64())
+		}
+	case format.KindString:
+		v.Str = append(v.Str, string(vals.Bytes[i]))
+	case format.KindDate:
+		v.Int = append(v.Int, int64(vals.Int32[i]))
+	case format.KindTime, format.KindTimeTZ:
+		t := int64(0)
+		if vals.Type == meta.Int32 {
+			t = int64(vals.Int32[i])
+		} else {
+			t = vals.Int64[i]
+		}
+		v.Int = append(v.Int, toMicros(t, lg.Unit))
+	case format.KindTimestamp, format.KindTimestampTZ:
+		if v.Type.ID == TypeTimestampNS {
+			v.Int = append(v.Int, vals.Int64[i])
+		} else {
+			v.Int = append(v.Int, toMicros(vals.Int64[i], lg.Unit))
+		}
+	case format.KindInt96:
+		v.Int = append(v.Int, format.Int96Micros(vals.Int96[i]))
+	default:
+		if vals.Type == meta.Int96 {
+			v.Bytes = append(v.Bytes, vals.Int96[i][:])
+		} else {
+			v.Bytes = append(v.Bytes, vals.Bytes[i])
+		}
+	}
+	v.markNotNull()
+}
+
+// toMicros converts ticks of unit u to microseconds, flooring nanoseconds.
+func toMicros(t int64, u meta.TimeUnit) int64 {
+	switch u {
+	case meta.Millis:
+		if t > math.MaxInt64/1000 || t < math.MinInt64/1000 {
+			return t
+		}
+		return t * 1000
+	case meta.Nanos:
+		q := t / 1000
+		if t%1000 < 0 {
+			q--
+		}
+		return q
+	}
+	return t
+}

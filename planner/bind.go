@@ -1,0 +1,952 @@
+package planner
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// aggFuncs are the aggregate functions pqsql computes.
+var aggFuncs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
+
+// A binder binds AST expressions against one stage's columns.
+type binder struct {
+	cols   []Column
+	needed []bool
+	// agg is set while binding expressions evaluated after aggregation.
+	agg *aggState
+}
+
+// aggState collects group keys and aggregate calls of one SELECT.
+type aggState struct {
+	keys    []Expr
+	keyStr  []string
+	aggs    []*AggCall
+	aggStr  map[string]int
+	inputer *binder
+}
+
+func binderError(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrBinder}, args...)...)
+}
+
+// hasAgg reports whether an AST expression calls an aggregate function.
+func hasAgg(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.FuncExpr:
+			if aggFuncs[n.Name.Lowered()] {
+				found = true
+				return false, nil
+			}
+		case *sqlparser.Subquery:
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	return found
+}
+
+// lookup finds a column by name, case-insensitively.
+func (b *binder) lookup(name string) int {
+	for i, c := range b.cols {
+		if c.Name == name {
+			return i
+		}
+	}
+	for i, c := range b.cols {
+		if strings.EqualFold(c.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// unknownColumn is DuckDB's binder error with the closest name suggested.
+func (b *binder) unknownColumn(name string) error {
+	best, bestD := "", 1<<30
+	for _, c := range b.cols {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(c.Name)); d < bestD {
+			best, bestD = c.Name, d
+		}
+	}
+	msg := fmt.Sprintf("Referenced column \"%s\" not found in FROM clause!", name)
+	if best != "" && bestD <= max(3, len(name)/2) {
+		msg += fmt.Sprintf(" Did you mean \"%s\"?", best)
+	}
+	return fmt.Errorf("%w: %s", ErrBinder, msg)
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// fold evaluates x now when all its inputs are constant.
+func fold(x Expr) (Expr, error) {
+	if _, ok := x.(*Const); ok {
+		return x, nil
+	}
+	if _, ok := x.(*ColRef); ok {
+		return x, nil
+	}
+	for _, c := range Children(x) {
+		if _, ok := c.(*Const); !ok {
+			return x, nil
+		}
+	}
+	d, err := Eval(x, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Const{Value: d, T: x.Type()}, nil
+}
+
+// castTo converts x to type t, folding constants.
+func castTo(x Expr, t Type) (Expr, error) {
+	if x.Type() == t {
+		return x, nil
+	}
+	return fold(&Cast{X: x, T: t})
+}
+
+// bind binds an AST expression.
+func (b *binder) bind(e sqlparser.Expr) (Expr, error) {
+	x, err := b.bind1(e)
+	if err != nil {
+		return nil, err
+	}
+	return fold(x)
+}
+
+func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
+	if b.agg != nil && !hasAgg(e) {
+		in := b.agg.inputer
+		if x, err := in.bind(e); err == nil {
+			if _, ok := x.(*Const); ok {
+				return x, nil
+			}
+			s := x.String()
+			for i, k := range b.agg.keyStr {
+				if k == s {
+					return &ColRef{Index: i, Name: s, T: b.agg.keys[i].Type()}, nil
+				}
+			}
+		} else if !strings.Contains(err.Error(), "must appear in the GROUP BY") {
+			if _, ok := e.(*sqlparser.ColName); ok {
+				return nil, err
+			}
+		}
+	}
+	switch e := e.(type) {
+	case *sqlparser.ColName:
+		name := e.Name.String()
+		if b.agg != nil {
+			return nil, binderError("column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", name, name, name)
+		}
+		i := b.lookup(name)
+		if i < 0 {
+			return nil, b.unknownColumn(name)
+		}
+		if b.needed != nil {
+			b.needed[i] = true
+		}
+		return &ColRef{Index: i, Name: b.cols[i].Name, T: b.cols[i].Type}, nil
+	case *sqlparser.SQLVal:
+		return literal(e)
+	case *sqlparser.NullVal:
+		return &Const{Value: NullDatum, T: Type{ID: TypeNull}}, nil
+	case sqlparser.BoolVal:
+		return &Const{Value: Datum{B: bool(e)}, T: Type{ID: TypeBoolean}}, nil
+	case *sqlparser.ParenExpr:
+		return b.bind(e.Expr)
+	case *sqlparser.AndExpr:
+		return b.logic(true, e.Left, e.Right)
+	case *sqlparser.OrExpr:
+		return b.logic(false, e.Left, e.Right)
+	case *sqlparser.NotExpr:
+		x, err := b.boolean(e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &Not{X: x}, nil
+	case *sqlparser.ComparisonExpr:
+		return b.comparison(e)
+	case *sqlparser.RangeCond:
+		x, err := b.bind(e.Left)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := b.bind(e.From)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.bind(e.To)
+		if err != nil {
+			return nil, err
+		}
+		xs, err := unify(x, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		return &Between{X: xs[0], Lo: xs[1], Hi: xs[2], Not: e.Operator == sqlparser.NotBetweenStr}, nil
+	case *sqlparser.IsExpr:
+		x, err := b.bind(e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Operator {
+		case sqlparser.IsNullStr:
+			return &IsNull{X: x}, nil
+		case sqlparser.IsNotNullStr:
+			return &IsNull{X: x, Not: true}, nil
+		}
+		// IS [NOT] TRUE/FALSE: never NULL.
+		x, err = castTo(x, Type{ID: TypeBoolean})
+		if err != nil {
+			return nil, err
+		}
+		want := e.Operator == sqlparser.IsTrueStr || e.Operator == sqlparser.IsNotFalseStr
+		neg := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
+		cmp := &Logic{And: true, Xs: []Expr{&IsNull{X: x, Not: true}, &Binary{Op: "=", L: x, R: &Const{Value: Datum{B: want}, T: Type{ID: TypeBoolean}}, T: Type{ID: TypeBoolean}}}}
+		if neg {
+			return &Not{X: cmp}, nil
+		}
+		return cmp, nil
+	case *sqlparser.BinaryExpr:
+		l, err := b.bind(e.Left)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bind(e.Right)
+		if err != nil {
+			return nil, err
+		}
+		return arithmetic(e.Operator, l, r)
+	case *sqlparser.UnaryExpr:
+		x, err := b.bind(e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Operator {
+		case sqlparser.UMinusStr:
+			if !x.Type().IsNumeric() {
+				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
+			}
+			return &Neg{X: x}, nil
+		case sqlparser.UPlusStr:
+			return x, nil
+		case sqlparser.BangStr:
+			x, err = castTo(x, Type{ID: TypeBoolean})
+			if err != nil {
+				return nil, err
+			}
+			return &Not{X: x}, nil
+		}
+		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
+	case *sqlparser.FuncExpr:
+		name := e.Name.Lowered()
+		if aggFuncs[name] {
+			return b.aggregate(e)
+		}
+		args := make([]Expr, 0, len(e.Exprs))
+		for _, se := range e.Exprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok {
+				return nil, binderError("%s(*) is not a function call pqsql knows", name)
+			}
+			x, err := b.bind(ae.Expr)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, x)
+		}
+		return call(name, args)
+	case *sqlparser.SubstrExpr:
+		args := []Expr{}
+		x, err := b.bind(e.Name)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+		for _, a := range []sqlparser.Expr{e.From, e.To} {
+			if a == nil {
+				continue
+			}
+			x, err := b.bind(a)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, x)
+		}
+		return call("substr", args)
+	case *sqlparser.CaseExpr:
+		return b.caseExpr(e)
+	case *sqlparser.ConvertExpr:
+		x, err := b.bind(e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := typeOfCast(e.Type)
+		if !ok {
+			return nil, fmt.Errorf("%w: cast to %s", ErrNotImplemented, e.Type.Type)
+		}
+		if x.Type().ID == TypeNested {
+			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)
+		}
+		return castTo(x, t)
+	}
+	return nil, fmt.Errorf("%w: expression %s", ErrNotImplemented, sqlparser.String(e))
+}
+
+// literal types a constant as DuckDB does: integers as INTEGER, BIGINT or
+// HUGEINT by size, 1.5 as DECIMAL(2,1), 1e5 as DOUBLE.
+func literal(v *sqlparser.SQLVal) (Expr, error) {
+	s := string(v.Val)
+	switch v.Type {
+	case sqlparser.StrVal:
+		return &Const{Value: Datum{S: s}, T: Type{ID: TypeVarchar}}, nil
+	case sqlparser.IntVal, sqlparser.HexNum:
+		n, ok := new(big.Int).SetString(s, 0)
+		if !ok {
+			return nil, binderError("bad integer literal %s", s)
+		}
+		switch {
+		case n.IsInt64() && n.Int64() >= -1<<31 && n.Int64() < 1<<31:
+			return &Const{Value: Datum{I: n.Int64()}, T: Type{ID: TypeInteger}}, nil
+		case n.IsInt64():
+			return &Const{Value: Datum{I: n.Int64()}, T: Type{ID: TypeBigInt}}, nil
+		case n.BitLen() <= 127:
+			return &Const{Value: Datum{Big: n}, T: Type{ID: TypeHugeInt}}, nil
+		}
+		f, _ := new(big.Float).SetInt(n).Float64()
+		return &Const{Value: Datum{F: f}, T: Type{ID: TypeDouble}}, nil
+	case sqlparser.FloatVal:
+		if strings.ContainsAny(s, "eE") {
+			d, err := castString(s, Type{ID: TypeVarchar}, Type{ID: TypeDouble})
+			return &Const{Value: d, T: Type{ID: TypeDouble}}, err
+		}
+		whole, frac, _ := strings.Cut(s, ".")
+		whole = strings.TrimLeft(whole, "0")
+		p := len(whole) + len(frac)
+		if p > 38 {
+			d, err := castString(s, Type{ID: TypeVarchar}, Type{ID: TypeDouble})
+			return &Const{Value: d, T: Type{ID: TypeDouble}}, err
+		}
+		t := Type{ID: TypeDecimal, Precision: max(p, len(frac), 1), Scale: len(frac)}
+		d, err := castString(s, Type{ID: TypeVarchar}, t)
+		return &Const{Value: d, T: t}, err
+	}
+	return nil, fmt.Errorf("%w: literal %s", ErrNotImplemented, s)
+}
+
+func (b *binder) boolean(e sqlparser.Expr) (Expr, error) {
+	x, err := b.bind(e)
+	if err != nil {
+		return nil, err
+	}
+	if x.Type().ID != TypeBoolean && x.Type().ID != TypeNull {
+		return castTo(x, Type{ID: TypeBoolean})
+	}
+	return x, nil
+}
+
+func (b *binder) logic(and bool, l, r sqlparser.Expr) (Expr, error) {
+	out := &Logic{And: and}
+	for _, e := range []sqlparser.Expr{l, r} {
+		x, err := b.boolean(e)
+		if err != nil {
+			return nil, err
+		}
+		if lx, ok := x.(*Logic); ok && lx.And == and {
+			out.Xs = append(out.Xs, lx.Xs...)
+		} else {
+			out.Xs = append(out.Xs, x)
+		}
+	}
+	return out, nil
+}
+
+// unify casts expressions to their common type. A string constant takes
+// the type of the others, as DuckDB's string literals do.
+func unify(xs ...Expr) ([]Expr, error) {
+	t := Type{ID: TypeNull}
+	for _, x := range xs {
+		if c, ok := x.(*Const); ok && c.T.ID == TypeVarchar {
+			continue
+		}
+		nt, ok := commonType(t, x.Type())
+		if !ok {
+			return nil, binderError("Cannot compare values of type %s and type %s - an explicit cast is required", t, x.Type())
+		}
+		t = nt
+	}
+	if t.ID == TypeNull {
+		t = Type{ID: TypeVarchar}
+		for _, x := range xs {
+			if x.Type().ID != TypeNull && x.Type().ID != TypeVarchar {
+				t = x.Type()
+			}
+		}
+	}
+	// A numeric constant that converts exactly keeps the column's type, so
+	// that the column need not be cast (and pushdown sees the bare column).
+	out := make([]Expr, len(xs))
+	for i, x := range xs {
+		y, err := castTo(x, t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = y
+	}
+	return out, nil
+}
+
+// narrowConst casts a numeric constant to the other side's numeric type
+// when that loses nothing, and reports whether it did.
+func narrowConst(c *Const, t Type) (Expr, bool) {
+	if !c.T.IsNumeric() || !t.IsNumeric() || c.Value.Null {
+		return nil, false
+	}
+	d, err := CastDatum(c.Value, c.T, t)
+	if err != nil {
+		return nil, false
+	}
+	back, err := CastDatum(d, t, c.T)
+	if err != nil || Compare(back, c.Value, c.T) != 0 {
+		return nil, false
+	}
+	return &Const{Value: d, T: t}, true
+}
+
+var cmpOps = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
+	l, err := b.bind(e.Left)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Operator {
+	case sqlparser.InStr, sqlparser.NotInStr:
+		tuple, ok := e.Right.(sqlparser.ValTuple)
+		if !ok {
+			return nil, fmt.Errorf("%w: IN with a subquery", ErrNotImplemented)
+		}
+		xs := []Expr{l}
+		for _, v := range tuple {
+			x, err := b.bind(v)
+			if err != nil {
+				return nil, err
+			}
+			if c, ok := x.(*Const); ok {
+				if n, ok := narrowConst(c, l.Type()); ok {
+					x = n
+				}
+			}
+			xs = append(xs, x)
+		}
+		xs, err = unify(xs...)
+		if err != nil {
+			return nil, err
+		}
+		return &InList{X: xs[0], List: xs[1:], Not: e.Operator == sqlparser.NotInStr}, nil
+	}
+	r, err := b.bind(e.Right)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Operator {
+	case sqlparser.LikeStr, sqlparser.NotLikeStr, "ilike", "not ilike":
+		if e.Escape != nil {
+			return nil, fmt.Errorf("%w: LIKE ... ESCAPE", ErrNotImplemented)
+		}
+		if l, err = castTo(l, Type{ID: TypeVarchar}); err != nil {
+			return nil, err
+		}
+		if r, err = castTo(r, Type{ID: TypeVarchar}); err != nil {
+			return nil, err
+		}
+		return &Like{X: l, Pattern: r, Not: strings.HasPrefix(e.Operator, "not"), Fold: strings.HasSuffix(e.Operator, "ilike")}, nil
+	}
+	op, ok := cmpOps[e.Operator]
+	if !ok {
+		return nil, fmt.Errorf("%w: operator %s", ErrNotImplemented, e.Operator)
+	}
+	if c, ok := r.(*Const); ok {
+		if n, ok := narrowConst(c, l.Type()); ok {
+			r = n
+		}
+	}
+	if c, ok := l.(*Const); ok {
+		if n, ok := narrowConst(c, r.Type()); ok {
+			l = n
+		}
+	}
+	xs, err := unify(l, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Binary{Op: op, L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}}, nil
+}
+
+// arithmetic types a binary operator by DuckDB's rules.
+func arithmetic(op string, l, r Expr) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	if op == "||" {
+		var err error
+		if l, err = castTo(l, Type{ID: TypeVarchar}); err != nil {
+			return nil, err
+		}
+		if r, err = castTo(r, Type{ID: TypeVarchar}); err != nil {
+			return nil, err
+		}
+		return &Binary{Op: op, L: l, R: r, T: Type{ID: TypeVarchar}}, nil
+	}
+	if lt.ID == TypeNull || rt.ID == TypeNull {
+		t := lt
+		if t.ID == TypeNull {
+			t = rt
+		}
+		return &Const{Value: NullDatum, T: t}, nil
+	}
+	// A string literal takes the other operand's type.
+	if c, ok := l.(*Const); ok && lt.ID == TypeVarchar && rt.IsNumeric() {
+		x, err := castTo(c, rt)
+		if err != nil {
+			return nil, err
+		}
+		l, lt = x, rt
+	}
+	if c, ok := r.(*Const); ok && rt.ID == TypeVarchar && lt.IsNumeric() {
+		x, err := castTo(c, lt)
+		if err != nil {
+			return nil, err
+		}
+		r, rt = x, lt
+	}
+	switch {
+	case lt.ID == TypeDate && rt.IsInteger() && (op == "+" || op == "-"):
+		r2, err := castTo(r, Type{ID: TypeBigInt})
+		if err != nil {
+			return nil, err
+		}
+		return &Binary{Op: op, L: &Cast{X: l, T: Type{ID: TypeBigInt}}, R: r2, T: Type{ID: TypeDate}}, nil
+	case lt.ID == TypeDate && rt.ID == TypeDate && op == "-":
+		return &Binary{Op: op, L: &Cast{X: l, T: Type{ID: TypeBigInt}}, R: &Cast{X: r, T: Type{ID: TypeBigInt}}, T: Type{ID: TypeBigInt}}, nil
+	case !lt.IsNumeric() || !rt.IsNumeric():
+		return nil, binderError("No function matches the given name and argument types '%s(%s, %s)'. You might need to add explicit type casts.", op, lt, rt)
+	}
+	both := func(t, res Type) (Expr, error) {
+		a, err := castTo(l, t)
+		if err != nil {
+			return nil, err
+		}
+		b, err := castTo(r, t)
+		if err != nil {
+			return nil, err
+		}
+		return &Binary{Op: op, L: a, R: b, T: res}, nil
+	}
+	isFloat := func(t Type) bool { return t.ID == TypeFloat || t.ID == TypeDouble }
+	switch {
+	case op == "/" || op == "^":
+		return both(Type{ID: TypeDouble}, Type{ID: TypeDouble})
+	case isFloat(lt) || isFloat(rt):
+		t := Type{ID: TypeDouble}
+		if lt.ID == TypeFloat && rt.ID == TypeFloat {
+			t = Type{ID: TypeFloat}
+		}
+		if op == "div" {
+			return nil, binderError("No function matches the given name and argument types '//(%s, %s)'", lt, rt)
+		}
+		return both(t, t)
+	case lt.ID == TypeDecimal || rt.ID == TypeDecimal:
+		dl, dr := asDecimal(lt), asDecimal(rt)
+		switch op {
+		case "*":
+			t := Type{ID: TypeDecimal, Precision: min(38, dl.Precision+dr.Precision), Scale: dl.Scale + dr.Scale}
+			if dl.Scale+dr.Scale > 38 {
+				return both(Type{ID: TypeDouble}, Type{ID: TypeDouble})
+			}
+			a, err := castTo(l, dl)
+			if err != nil {
+				return nil, err
+			}
+			b, err := castTo(r, dr)
+			if err != nil {
+				return nil, err
+			}
+			return &Binary{Op: op, L: a, R: b, T: t}, nil
+		case "+", "-", "%":
+			scale := max(dl.Scale, dr.Scale)
+			width := max(dl.Precision-dl.Scale, dr.Precision-dr.Scale) + scale
+			if op != "%" {
+				width++
+			}
+			t := Type{ID: TypeDecimal, Precision: min(38, width), Scale: scale}
+			return both(t, t)
+		}
+		return nil, binderError("No function matches the given name and argument types '%s(%s, %s)'", op, lt, rt)
+	}
+	t, _ := commonType(lt, rt)
+	return both(t, t)
+}
+
+func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
+	out := &Case{}
+	var vals []Expr
+	for _, w := range e.Whens {
+		var cond Expr
+		var err error
+		if e.Expr != nil {
+			cond, err = b.bind(&sqlparser.ComparisonExpr{Operator: "=", Left: e.Expr, Right: w.Cond})
+		} else {
+			cond, err = b.boolean(w.Cond)
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.bind(w.Val)
+		if err != nil {
+			return nil, err
+		}
+		out.Whens = append(out.Whens, When{Cond: cond})
+		vals = append(vals, v)
+	}
+	if e.Else != nil {
+		v, err := b.bind(e.Else)
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	t := Type{ID: TypeNull}
+	for _, v := range vals {
+		nt, ok := commonType(t, v.Type())
+		if !ok {
+			return nil, binderError("Cannot mix values of type %s and %s in CASE expression - an explicit cast is required", t, v.Type())
+		}
+		t = nt
+	}
+	for i := range vals {
+		v, err := castTo(vals[i], t)
+		if err != nil {
+			return nil, err
+		}
+		if i < len(out.Whens) {
+			out.Whens[i].Val = v
+		} else {
+			out.Else = v
+		}
+	}
+	out.T = t
+	return out, nil
+}
+
+// call types a scalar function.
+func call(name string, args []Expr) (Expr, error) {
+	arity := func(lo, hi int) error {
+		if len(args) < lo || len(args) > hi {
+			return binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(args))
+		}
+		return nil
+	}
+	varchar := Type{ID: TypeVarchar}
+	castArgs := func(ts ...Type) error {
+		for i := range args {
+			t := ts[min(i, len(ts)-1)]
+			x, err := castTo(args[i], t)
+			if err != nil {
+				return err
+			}
+			args[i] = x
+		}
+		return nil
+	}
+	switch name {
+	case "lower", "lcase", "upper", "ucase":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		if err := castArgs(varchar); err != nil {
+			return nil, err
+		}
+		switch name {
+		case "lcase":
+			name = "lower"
+		case "ucase":
+			name = "upper"
+		}
+		return &Call{Name: name, Args: args, T: varchar}, nil
+	case "length", "len", "char_length", "strlen":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		if err := castArgs(varchar); err != nil {
+			return nil, err
+		}
+		return &Call{Name: "length", Args: args, T: Type{ID: TypeBigInt}}, nil
+	case "substr", "substring":
+		if err := arity(2, 3); err != nil {
+			return nil, err
+		}
+		if err := castArgs(varchar, Type{ID: TypeBigInt}); err != nil {
+			return nil, err
+		}
+		return &Call{Name: "substr", Args: args, T: varchar}, nil
+	case "starts_with", "prefix", "contains":
+		if err := arity(2, 2); err != nil {
+			return nil, err
+		}
+		if err := castArgs(varchar); err != nil {
+			return nil, err
+		}
+		n := "starts_with"
+		if name == "contains" {
+			n = name
+		}
+		return &Call{Name: n, Args: args, T: Type{ID: TypeBoolean}}, nil
+	case "concat":
+		return &Call{Name: name, Args: args, T: varchar}, nil
+	case "abs":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		if !args[0].Type().IsNumeric() {
+			return nil, binderError("No function matches the given name and argument types 'abs(%s)'", args[0].Type())
+		}
+		return &Call{Name: name, Args: args, T: args[0].Type()}, nil
+	case "round":
+		if err := arity(1, 2); err != nil {
+			return nil, err
+		}
+		t := args[0].Type()
+		if !t.IsNumeric() {
+			return nil, binderError("No function matches the given name and argument types 'round(%s)'", t)
+		}
+		if len(args) == 2 {
+			x, err := castTo(args[1], Type{ID: TypeInteger})
+			if err != nil {
+				return nil, err
+			}
+			args[1] = x
+		}
+		res := t
+		if t.ID == TypeDecimal {
+			digits := 0
+			if len(args) == 2 {
+				c, ok := args[1].(*Const)
+				if !ok {
+					return nil, fmt.Errorf("%w: round(DECIMAL, non-constant)", ErrNotImplemented)
+				}
+				digits = int(c.Value.I)
+			}
+			res.Scale = max(0, min(digits, t.Scale))
+		}
+		return &Call{Name: name, Args: args, T: res}, nil
+	case "coalesce", "ifnull":
+		if len(args) == 0 {
+			return nil, binderError("coalesce needs at least one argument")
+		}
+		xs, err := unify(args...)
+		if err != nil {
+			return nil, err
+		}
+		return &Call{Name: "coalesce", Args: xs, T: xs[0].Type()}, nil
+	case "year", "month", "day":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		if err := dateArg(name, args, 0); err != nil {
+			return nil, err
+		}
+		return &Call{Name: name, Args: args, T: Type{ID: TypeBigInt}}, nil
+	case "date_part", "datepart", "date_trunc", "datetrunc":
+		if err := arity(2, 2); err != nil {
+			return nil, err
+		}
+		x, err := castTo(args[0], varchar)
+		if err != nil {
+			return nil, err
+		}
+		args[0] = x
+		if err := dateArg(name, args, 1); err != nil {
+			return nil, err
+		}
+		if strings.HasSuffix(name, "trunc") {
+			return &Call{Name: "date_trunc", Args: args, T: args[1].Type()}, nil
+		}
+		return &Call{Name: "date_part", Args: args, T: Type{ID: TypeBigInt}}, nil
+	}
+	return nil, fmt.Errorf("%w: Scalar Function with name %s does not exist!", ErrCatalog, name)
+}
+
+// dateArg checks (and casts a string literal to) a date or timestamp argument.
+func dateArg(name string, args []Expr, i int) error {
+	t := args[i].Type()
+	if t.ID == TypeVarchar {
+		x, err := castTo(args[i], Type{ID: TypeTimestamp})
+		if err != nil {
+			return err
+		}
+		args[i] = x
+		return nil
+	}
+	if t.ID != TypeDate && !isTimestamp(t) && t.ID != TypeNull {
+		return binderError("No function matches the given name and argument types '%s(%s)'", name, t)
+	}
+	return nil
+}
+
+// aggregate binds an aggregate call in the aggregate stage: its argument is
+// bound against the input and the call becomes a column of the stage.
+func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
+	name := e.Name.Lowered()
+	if name == "mean" {
+		name = "avg"
+	}
+	if b.agg == nil {
+		return nil, binderError("aggregate function calls cannot be nested or used here")
+	}
+	in := b.agg.inputer
+	a := &AggCall{Func: name, Distinct: e.Distinct}
+	if len(e.Exprs) == 1 {
+		if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
+			if name != "count" {
+				return nil, binderError("%s(*) is not allowed", name)
+			}
+			a.Func = "count_star"
+		}
+	}
+	if a.Func != "count_star" {
+		if len(e.Exprs) != 1 {
+			return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
+		}
+		ae, ok := e.Exprs[0].(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, binderError("bad argument to %s", name)
+		}
+		if hasAgg(ae.Expr) {
+			return nil, binderError("aggregate function calls cannot be nested")
+		}
+		x, err := in.bind(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		a.Arg = x
+	}
+	at := Type{}
+	if a.Arg != nil {
+		at = a.Arg.Type()
+	}
+	switch a.Func {
+	case "count_star", "count":
+		a.T = Type{ID: TypeBigInt}
+	case "sum":
+		switch {
+		case at.IsInteger() || at.ID == TypeBoolean:
+			a.T = Type{ID: TypeHugeInt}
+		case at.ID == TypeDecimal:
+			a.T = Type{ID: TypeDecimal, Precision: 38, Scale: at.Scale}
+		case at.ID == TypeFloat || at.ID == TypeDouble:
+			a.T = Type{ID: TypeDouble}
+		case at.ID == TypeNull:
+			a.T = Type{ID: TypeHugeInt}
+		default:
+			return nil, binderError("No function matches the given name and argument types 'sum(%s)'. You might need to add explicit type casts.", at)
+		}
+	case "avg":
+		if !at.IsNumeric() && at.ID != TypeNull {
+			return nil, binderError("No function matches the given name and argument types 'avg(%s)'. You might need to add explicit type casts.", at)
+		}
+		a.T = Type{ID: TypeDouble}
+	case "min", "max":
+		a.T = at
+	}
+	key := a.String()
+	if i, ok := b.agg.aggStr[key]; ok {
+		return &ColRef{Index: len(b.agg.keys) + i, Name: key, T: a.T}, nil
+	}
+	b.agg.aggStr[key] = len(b.agg.aggs)
+	b.agg.aggs = append(b.agg.aggs, a)
+	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: key, T: a.T}, nil
+}
+
+// nameOf is the column name DuckDB gives an unaliased select expression.
+func nameOf(e sqlparser.Expr) string {
+	switch e := e.(type) {
+	case *sqlparser.ColName:
+		return e.Name.String()
+	case *sqlparser.ParenExpr:
+		return nameOf(e.Expr)
+	case *sqlparser.SQLVal:
+		if e.Type == sqlparser.StrVal {
+			return "'" + strings.ReplaceAll(string(e.Val), "'", "''") + "'"
+		}
+		return string(e.Val)
+	case *sqlparser.NullVal:
+		return "NULL"
+	case *sqlparser.FuncExpr:
+		name := e.Name.Lowered()
+		if name == "count" && len(e.Exprs) == 1 {
+			if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
+				return "count_star()"
+			}
+		}
+		parts := make([]string, len(e.Exprs))
+		for i, se := range e.Exprs {
+			if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+				parts[i] = nameOf(ae.Expr)
+			} else {
+				parts[i] = "*"
+			}
+		}
+		d := ""
+		if e.Distinct {
+			d = "DISTINCT "
+		}
+		return name + "(" + d + strings.Join(parts, ", ") + ")"
+	case *sqlparser.BinaryExpr:
+		op := e.Operator
+		if op == "div" {
+			op = "//"
+		}
+		return "(" + nameOf(e.Left) + " " + op + " " + nameOf(e.Right) + ")"
+	case *sqlparser.ComparisonExpr:
+		op := e.Operator
+		switch op {
+		case "like", "not like", "ilike", "not ilike", "in", "not in":
+			op = strings.ToUpper(op)
+		}
+		return "(" + nameOf(e.Left) + " " + op + " " + sqlparser.String(e.Right) + ")"
+	case *sqlparser.ConvertExpr:
+		return "CAST(" + nameOf(e.Expr) + " AS " + e.Type.Type + ")"
+	case *sqlparser.UnaryExpr:
+		return "-(" + nameOf(e.Expr) + ")"
+	case *sqlparser.AndExpr:
+		return "(" + nameOf(e.Left) + " AND " + nameOf(e.Right) + ")"
+	case *sqlparser.OrExpr:
+		return "(" + nameOf(e.Left) + " OR " + nameOf(e.Right) + ")"
+	}
+	return sqlparser.String(e)
+}

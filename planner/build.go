@@ -1,0 +1,500 @@
+package planner
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/sql"
+	"github.com/xwb1989/sqlparser"
+)
+
+// A Catalog resolves view names to the SELECT text they stand for.
+type Catalog interface {
+	View(name string) (text string, ok bool)
+}
+
+// maxViewDepth bounds view expansion so a view defined on itself fails.
+const maxViewDepth = 32
+
+// Build plans a parsed SELECT; views are looked up in cat (which may be nil).
+func Build(sel *sql.Select, cat Catalog) (*Plan, error) {
+	return build(sel, sel.AST, cat, 0)
+}
+
+func build(sel *sql.Select, stmt sqlparser.SelectStatement, cat Catalog, depth int) (*Plan, error) {
+	if depth > maxViewDepth {
+		return nil, fmt.Errorf("%w: views nested deeper than %d (a view that refers to itself?)", ErrBinder, maxViewDepth)
+	}
+	switch s := stmt.(type) {
+	case *sqlparser.ParenSelect:
+		return build(sel, s.Select, cat, depth)
+	case *sqlparser.Union:
+		return nil, fmt.Errorf("%w: UNION", ErrNotImplemented)
+	case *sqlparser.Select:
+		return buildSelect(sel, s, cat, depth)
+	}
+	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, stmt)
+}
+
+// source plans the FROM clause.
+func source(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Scan, []Column, error) {
+	if len(s.From) != 1 {
+		return nil, nil, fmt.Errorf("%w: joins (more than one FROM source)", ErrNotImplemented)
+	}
+	at, ok := s.From[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: joins", ErrNotImplemented)
+	}
+	switch t := at.Expr.(type) {
+	case *sqlparser.Subquery:
+		sub, err := build(sel, t.Select, cat, depth+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &Scan{Subquery: sub, Source: "(subquery)"}, sub.Columns, nil
+	case sqlparser.TableName:
+		src := sel.SourceOf(t)
+		if src == nil && strings.EqualFold(t.Name.String(), "dual") && t.Qualifier.IsEmpty() {
+			// SELECT without FROM: one row of no columns.
+			return &Scan{Subquery: &Plan{Scan: &Scan{Source: "(no source)"}, Limit: -1, Project: nil, Single: true}, Source: "(no source)"}, nil, nil
+		}
+		if src == nil {
+			return nil, nil, fmt.Errorf("%w: Table with name %s does not exist!", ErrCatalog, t.Name.String())
+		}
+		switch src.Kind {
+		case sql.SourceView:
+			text, ok := "", false
+			if cat != nil {
+				text, ok = cat.View(src.Name)
+			}
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: Table with name %s does not exist!", ErrCatalog, src.Name)
+			}
+			st, err := sql.Parse(text)
+			if err != nil {
+				return nil, nil, fmt.Errorf("view %s: %w", src.Name, err)
+			}
+			vs, ok := st.(*sql.Select)
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: view %s is not a query", ErrBinder, src.Name)
+			}
+			sub, err := build(vs, vs.AST, cat, depth+1)
+			if err != nil {
+				return nil, nil, err
+			}
+			return &Scan{Subquery: sub, Source: src.Name}, sub.Columns, nil
+		case sql.SourceFiles:
+			if src.HivePartitioning {
+				return nil, nil, fmt.Errorf("%w: hive_partitioning", ErrNotImplemented)
+			}
+			files, err := ExpandPaths(src.Paths)
+			if err != nil {
+				return nil, nil, err
+			}
+			f, err := format.Open(files[0])
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: %w", ErrIO, err)
+			}
+			defer f.Close()
+			scan := &Scan{Files: files, Fields: f.Schema.Fields, Needed: make([]bool, len(f.Schema.Fields)), Source: src.Text}
+			cols := make([]Column, len(scan.Fields))
+			for i, fl := range scan.Fields {
+				cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
+			}
+			return scan, cols, nil
+		}
+		return nil, nil, fmt.Errorf("%w: %s() as a source", ErrNotImplemented, src.Function)
+	}
+	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
+}
+
+func buildSelect(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Plan, error) {
+	scan, cols, err := source(sel, s, cat, depth)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Scan: scan, Input: cols, Limit: -1}
+	needed := make([]bool, len(cols))
+	in := &binder{cols: cols, needed: needed}
+
+	if s.Where != nil {
+		if hasAgg(s.Where.Expr) {
+			return nil, binderError("WHERE clause cannot contain aggregates!")
+		}
+		w, err := in.boolean(s.Where.Expr)
+		if err != nil {
+			return nil, err
+		}
+		p.Where = w
+	}
+
+	// Expand the select list: * becomes every input column.
+	type item struct {
+		expr sqlparser.Expr
+		name string
+	}
+	var items []item
+	for _, se := range s.SelectExprs {
+		switch se := se.(type) {
+		case *sqlparser.StarExpr:
+			for _, c := range cols {
+				items = append(items, item{&sqlparser.ColName{Name: sqlparser.NewColIdent(c.Name)}, c.Name})
+			}
+		case *sqlparser.AliasedExpr:
+			name := se.As.String()
+			if name == "" {
+				name = nameOf(se.Expr)
+			}
+			items = append(items, item{se.Expr, name})
+		default:
+			return nil, fmt.Errorf("%w: select item %s", ErrNotImplemented, sqlparser.String(se))
+		}
+	}
+	aliasOf := func(name string) int {
+		for i, it := range items {
+			if strings.EqualFold(it.name, name) {
+				return i
+			}
+		}
+		return -1
+	}
+
+	aggregate := len(s.GroupBy) > 0 || s.Having != nil
+	for _, it := range items {
+		aggregate = aggregate || hasAgg(it.expr)
+	}
+	for _, o := range s.OrderBy {
+		aggregate = aggregate || hasAgg(o.Expr)
+	}
+	post := in
+	var st *aggState
+	if aggregate {
+		p.Aggregate = true
+		st = &aggState{aggStr: map[string]int{}, inputer: in}
+		for _, g := range s.GroupBy {
+			ge := g
+			// GROUP BY 1 and GROUP BY alias name select items.
+			if v, ok := g.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+				n, _ := strconv.Atoi(string(v.Val))
+				if n < 1 || n > len(items) {
+					return nil, binderError("GROUP BY term out of range - should be between 1 and %d", len(items))
+				}
+				ge = items[n-1].expr
+			} else if c, ok := g.(*sqlparser.ColName); ok && in.lookup(c.Name.String()) < 0 {
+				if i := aliasOf(c.Name.String()); i >= 0 {
+					ge = items[i].expr
+				}
+			}
+			if hasAgg(ge) {
+				return nil, binderError("GROUP BY clause cannot contain aggregates!")
+			}
+			k, err := in.bind(ge)
+			if err != nil {
+				return nil, err
+			}
+			st.keys = append(st.keys, k)
+			st.keyStr = append(st.keyStr, k.String())
+		}
+		post = &binder{agg: st}
+	}
+
+	for _, it := range items {
+		x, err := post.bind(it.expr)
+		if err != nil {
+			return nil, err
+		}
+		p.Project = append(p.Project, x)
+		p.Columns = append(p.Columns, Column{Name: it.name, Type: x.Type()})
+	}
+	if s.Having != nil {
+		h, err := post.boolean(s.Having.Expr)
+		if err != nil {
+			return nil, err
+		}
+		p.Having = h
+	}
+	p.Distinct = s.Distinct != ""
+
+	for _, o := range s.OrderBy {
+		k := SortKey{Desc: o.Direction == sqlparser.DescScr}
+		switch sel.NullsOf(o) {
+		case sql.NullsFirst:
+			k.NullsFirst = true
+		case sql.NullsLast:
+		default:
+			k.NullsFirst = false // DuckDB's default_null_order is NULLS LAST
+		}
+		k.Index = -1
+		if v, ok := o.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+			n, _ := strconv.Atoi(string(v.Val))
+			if n < 1 || n > len(items) {
+				return nil, binderError("ORDER term out of range - should be between 1 and %d", len(items))
+			}
+			k.Index = n - 1
+		} else if c, ok := o.Expr.(*sqlparser.ColName); ok {
+			if i := aliasOf(c.Name.String()); i >= 0 {
+				k.Index = i
+			}
+		}
+		if k.Index < 0 {
+			x, err := post.bind(o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			for i, pe := range p.Project {
+				if pe.String() == x.String() {
+					k.Index = i
+					break
+				}
+			}
+			if k.Index < 0 {
+				if p.Distinct {
+					return nil, binderError("For SELECT DISTINCT, ORDER BY expressions must appear in select list")
+				}
+				p.Project = append(p.Project, x)
+				k.Index = len(p.Project) - 1
+			}
+		}
+		p.Order = append(p.Order, k)
+	}
+
+	if st != nil {
+		p.GroupBy, p.Aggs = st.keys, st.aggs
+	}
+
+	if s.Limit != nil {
+		var err error
+		if s.Limit.Rowcount != nil {
+			if p.Limit, err = constInt(s.Limit.Rowcount, "LIMIT"); err != nil {
+				return nil, err
+			}
+		}
+		if s.Limit.Offset != nil {
+			if p.Offset, err = constInt(s.Limit.Offset, "OFFSET"); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	if !p.Aggregate {
+		for _, x := range p.Project {
+			markNeeded(x, needed)
+		}
+	}
+	if scan.Subquery == nil {
+		copy(scan.Needed, needed)
+		if p.Where != nil {
+			scan.Pushdown = Pushdown(p.Where, scan.Fields)
+		}
+		scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
+		for _, a := range p.Aggs {
+			scan.CountOnly = scan.CountOnly && a.Func == "count_star"
+		}
+		if scan.CountOnly {
+			clear(scan.Needed)
+		}
+	}
+	return p, nil
+}
+
+// markNeeded marks the input columns x reads.
+func markNeeded(x Expr, needed []bool) {
+	set := map[int]bool{}
+	Columns(x, set)
+	for i := range set {
+		if i < len(needed) {
+			needed[i] = true
+		}
+	}
+}
+
+// constInt reads a LIMIT or OFFSET constant.
+func constInt(e sqlparser.Expr, what string) (int64, error) {
+	v, ok := e.(*sqlparser.SQLVal)
+	if !ok || v.Type != sqlparser.IntVal {
+		return 0, fmt.Errorf("%w: %s must be an integer constant", ErrNotImplemented, what)
+	}
+	n, err := strconv.ParseInt(string(v.Val), 10, 64)
+	if err != nil || n < 0 {
+		return 0, binderError("%s must be a non-negative integer, found %s", what, v.Val)
+	}
+	return n, nil
+}
+
+// Pushdown builds the pruning predicate of a WHERE bound to fields.
+func Pushdown(where Expr, fields []*format.Field) pushdown.Expr {
+	conj := []Expr{where}
+	if l, ok := where.(*Logic); ok && l.And {
+		conj = l.Xs
+	}
+	var xs []pushdown.Expr
+	for _, c := range conj {
+		xs = append(xs, pushExpr(c, fields))
+	}
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	return &pushdown.And{Xs: xs}
+}
+
+func residual(x Expr, fields []*format.Field) pushdown.Expr {
+	set := map[int]bool{}
+	Columns(x, set)
+	var paths []string
+	for i := range fields {
+		if set[i] {
+			for _, l := range fields[i].Leaves {
+				paths = append(paths, l.Path)
+			}
+		}
+	}
+	return &pushdown.Residual{Text: x.String(), Columns: paths}
+}
+
+// column returns the pushdown column x reads, when x is a scalar column
+// (possibly widened by an order-preserving cast).
+func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
+	if c, ok := x.(*Cast); ok {
+		ft, tt := c.X.Type(), c.T
+		if !(ft.IsNumeric() && tt.IsNumeric() && (tt.ID == TypeDouble || tt.ID == TypeDecimal || tt.IsInteger())) &&
+			!(ft.ID == TypeDate && isTimestamp(tt)) {
+			return pushdown.Column{}, false
+		}
+		x = c.X
+	}
+	r, ok := x.(*ColRef)
+	if !ok || r.Index >= len(fields) || fields[r.Index].Kind != format.ScalarField {
+		return pushdown.Column{}, false
+	}
+	return pushdown.Column{Path: fields[r.Index].Leaf.Path}, true
+}
+
+// LiteralOf converts a constant to a pushdown literal.
+func LiteralOf(c *Const) (pushdown.Literal, bool) {
+	d, t := c.Value, c.T
+	if d.Null {
+		return pushdown.NullLiteral(), true
+	}
+	switch {
+	case t.ID == TypeBoolean:
+		return pushdown.BoolLiteral(d.B), true
+	case t.IsInteger():
+		return pushdown.BigIntLiteral(bigOf(d, t)), true
+	case t.ID == TypeDecimal:
+		return pushdown.DecimalLiteral(bigOf(d, t), int32(t.Scale)), true
+	case t.ID == TypeFloat || t.ID == TypeDouble:
+		return pushdown.FloatLiteral(d.F), true
+	case t.ID == TypeVarchar:
+		return pushdown.StringLiteral(d.S), true
+	case t.ID == TypeBlob:
+		return pushdown.BytesLiteral(d.Bytes), true
+	case t.ID == TypeDate:
+		return pushdown.DateLiteral(d.I), true
+	case t.ID == TypeTimestamp || t.ID == TypeTimestampTZ:
+		return pushdown.TimestampLiteral(d.I, metaMicros), true
+	case t.ID == TypeTimestampNS:
+		return pushdown.TimestampLiteral(d.I, metaNanos), true
+	}
+	return pushdown.Literal{}, false
+}
+
+var pushOps = map[string]pushdown.Op{"=": pushdown.Eq, "!=": pushdown.Ne, "<": pushdown.Lt, "<=": pushdown.Le, ">": pushdown.Gt, ">=": pushdown.Ge}
+
+// pushExpr converts one bound predicate to a pushdown tree; what it cannot
+// express becomes a Residual.
+func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
+	switch e := x.(type) {
+	case *Const:
+		if e.T.ID == TypeBoolean || e.T.ID == TypeNull {
+			switch {
+			case e.Value.Null:
+				return &pushdown.Const{Value: pushdown.Unknown}
+			case e.Value.B:
+				return &pushdown.Const{Value: pushdown.True}
+			}
+			return &pushdown.Const{Value: pushdown.False}
+		}
+	case *Logic:
+		xs := make([]pushdown.Expr, len(e.Xs))
+		for i, y := range e.Xs {
+			xs[i] = pushExpr(y, fields)
+		}
+		if e.And {
+			return &pushdown.And{Xs: xs}
+		}
+		return &pushdown.Or{Xs: xs}
+	case *Not:
+		return &pushdown.Not{X: pushExpr(e.X, fields)}
+	case *Binary:
+		op, ok := pushOps[e.Op]
+		if !ok {
+			break
+		}
+		if col, ok := column(e.L, fields); ok {
+			if c, ok := e.R.(*Const); ok {
+				if lit, ok := LiteralOf(c); ok {
+					return &pushdown.Compare{Col: col, Op: op, Lit: lit}
+				}
+			}
+		}
+		if col, ok := column(e.R, fields); ok {
+			if c, ok := e.L.(*Const); ok {
+				if lit, ok := LiteralOf(c); ok {
+					return &pushdown.Compare{Col: col, Op: op, Lit: lit, LiteralFirst: true}
+				}
+			}
+		}
+	case *IsNull:
+		if col, ok := column(e.X, fields); ok {
+			return &pushdown.IsNull{Col: col, Not: e.Not}
+		}
+	case *InList:
+		col, ok := column(e.X, fields)
+		if !ok {
+			break
+		}
+		var lits []pushdown.Literal
+		for _, y := range e.List {
+			c, ok := y.(*Const)
+			if !ok {
+				return residual(x, fields)
+			}
+			lit, ok := LiteralOf(c)
+			if !ok {
+				return residual(x, fields)
+			}
+			lits = append(lits, lit)
+		}
+		return &pushdown.InList{Col: col, List: lits, Not: e.Not}
+	case *Between:
+		col, ok := column(e.X, fields)
+		lo, ok1 := e.Lo.(*Const)
+		hi, ok2 := e.Hi.(*Const)
+		if !ok || !ok1 || !ok2 {
+			break
+		}
+		l1, ok1 := LiteralOf(lo)
+		l2, ok2 := LiteralOf(hi)
+		if ok1 && ok2 {
+			return &pushdown.Between{Col: col, Low: l1, High: l2, Not: e.Not}
+		}
+	case *Like:
+		col, ok := column(e.X, fields)
+		p, ok1 := e.Pattern.(*Const)
+		if ok && ok1 && !e.Fold && !p.Value.Null && e.X.Type().ID == TypeVarchar {
+			return &pushdown.Like{Col: col, Pattern: p.Value.S, Not: e.Not}
+		}
+	case *Call:
+		if e.Name == "starts_with" {
+			col, ok := column(e.Args[0], fields)
+			p, ok1 := e.Args[1].(*Const)
+			if ok && ok1 && !p.Value.Null && e.Args[0].Type().ID == TypeVarchar {
+				return &pushdown.StartsWith{Col: col, Prefix: p.Value.S}
+			}
+		}
+	}
+	return residual(x, fields)
+}

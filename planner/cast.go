@@ -1,0 +1,188 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// castError is DuckDB's message for a failed cast.
+func castError(d Datum, from, to Type) error {
+	return fmt.Errorf("%w: Could not convert %s '%s' to %s", ErrConversion, from, AppendText(nil, d, from), to)
+}
+
+// CastDatum converts d from type from to type to, as CAST does.
+func CastDatum(d Datum, from, to Type) (Datum, error) {
+	if d.Null || from == to || from.ID == TypeNull {
+		if d.Null || from.ID == TypeNull {
+			return NullDatum, nil
+		}
+		return d, nil
+	}
+	if to.ID == TypeVarchar {
+		return Datum{S: string(AppendText(nil, d, from))}, nil
+	}
+	if from.ID == TypeVarchar {
+		return castString(d.S, from, to)
+	}
+	switch {
+	case to.ID == TypeBoolean && from.IsNumeric():
+		return Datum{B: floatOf(d, from) != 0}, nil
+	case from.ID == TypeBoolean && to.IsNumeric():
+		v := int64(0)
+		if d.B {
+			v = 1
+		}
+		return CastDatum(Datum{I: v}, Type{ID: TypeInteger}, to)
+	case to.ID == TypeFloat:
+		return Datum{F: float64(float32(floatOf(d, from)))}, nil
+	case to.ID == TypeDouble && from.IsNumeric():
+		return Datum{F: floatOf(d, from)}, nil
+	case to.IsInteger() && from.IsInteger():
+		return fromBig(bigOf(d, from), to)
+	case to.IsInteger() && from.ID == TypeDecimal:
+		return fromBig(roundBig(bigOf(d, from), from.Scale), to)
+	case to.IsInteger() && (from.ID == TypeFloat || from.ID == TypeDouble):
+		f := math.RoundToEven(d.F)
+		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1.7e38 {
+			return Datum{}, fmt.Errorf("%w: Type %s with value %s can't be cast because the value is out of range for the destination type %s",
+				ErrConversion, from, AppendText(nil, d, from), to)
+		}
+		bf, _ := new(big.Float).SetFloat64(f).Int(nil)
+		return fromBig(bf, to)
+	case to.ID == TypeDecimal && from.IsInteger():
+		return fromBig(new(big.Int).Mul(bigOf(d, from), pow10(to.Scale)), to)
+	case to.ID == TypeDecimal && from.ID == TypeDecimal:
+		v := bigOf(d, from)
+		if to.Scale >= from.Scale {
+			v = new(big.Int).Mul(v, pow10(to.Scale-from.Scale))
+		} else {
+			v = roundBig(v, from.Scale-to.Scale)
+		}
+		return fromBig(v, to)
+	case to.ID == TypeDecimal && (from.ID == TypeFloat || from.ID == TypeDouble):
+		if math.IsNaN(d.F) || math.IsInf(d.F, 0) {
+			return Datum{}, castError(d, from, to)
+		}
+		r := new(big.Rat).SetFloat64(d.F)
+		r.Mul(r, new(big.Rat).SetInt(pow10(to.Scale)))
+		return fromBig(roundRat(r), to)
+	case to.ID == TypeBigInt && from.ID == TypeDate:
+		// Only the binder asks for this, to do date arithmetic in days.
+		return Datum{I: d.I}, nil
+	case to.ID == TypeTimestamp && from.ID == TypeDate:
+		return Datum{I: d.I * microsPerDay}, nil
+	case to.ID == TypeDate && (from.ID == TypeTimestamp || from.ID == TypeTimestampTZ):
+		return Datum{I: floorDiv(d.I, microsPerDay)}, nil
+	case to.ID == TypeDate && from.ID == TypeTimestampNS:
+		return Datum{I: floorDiv(d.I, microsPerDay*1000)}, nil
+	case to.ID == TypeTimestamp && from.ID == TypeTimestampNS:
+		return Datum{I: floorDiv(d.I, 1000)}, nil
+	case to.ID == TypeTimestamp && from.ID == TypeTimestampTZ, to.ID == TypeTimestampTZ && from.ID == TypeTimestamp:
+		return d, nil
+	case to.ID == TypeTimestampTZ && from.ID == TypeDate:
+		return Datum{I: d.I * microsPerDay}, nil
+	}
+	return Datum{}, fmt.Errorf("%w: Unimplemented type for cast (%s -> %s)", ErrConversion, from, to)
+}
+
+// roundBig divides v by 10^scale, rounding half away from zero.
+func roundBig(v *big.Int, scale int) *big.Int {
+	if scale <= 0 {
+		return v
+	}
+	return roundRat(new(big.Rat).SetFrac(v, pow10(scale)))
+}
+
+// roundRat rounds r to an integer, half away from zero.
+func roundRat(r *big.Rat) *big.Int {
+	num, den := new(big.Int).Abs(r.Num()), r.Denom()
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	if new(big.Int).Mul(m, big.NewInt(2)).Cmp(den) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if r.Sign() < 0 {
+		q.Neg(q)
+	}
+	return q
+}
+
+// castString parses text into type to.
+func castString(s string, from, to Type) (Datum, error) {
+	bad := func() (Datum, error) { return Datum{}, castError(Datum{S: s}, from, to) }
+	t := strings.TrimSpace(s)
+	switch {
+	case to.ID == TypeBoolean:
+		switch strings.ToLower(t) {
+		case "true", "t", "1", "yes", "y":
+			return Datum{B: true}, nil
+		case "false", "f", "0", "no", "n":
+			return Datum{B: false}, nil
+		}
+		return bad()
+	case to.IsInteger():
+		v, ok := new(big.Int).SetString(strings.TrimPrefix(t, "+"), 10)
+		if !ok {
+			return bad()
+		}
+		d, err := fromBig(v, to)
+		if err != nil {
+			return bad()
+		}
+		return d, nil
+	case to.ID == TypeFloat || to.ID == TypeDouble:
+		f, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			switch strings.ToLower(t) {
+			case "nan":
+				f = math.NaN()
+			case "inf", "infinity", "+inf", "+infinity":
+				f = math.Inf(1)
+			case "-inf", "-infinity":
+				f = math.Inf(-1)
+			default:
+				if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+					return bad()
+				}
+			}
+		}
+		if to.ID == TypeFloat {
+			f = float64(float32(f))
+		}
+		return Datum{F: f}, nil
+	case to.ID == TypeDecimal:
+		r, ok := new(big.Rat).SetString(t)
+		if !ok {
+			return bad()
+		}
+		r.Mul(r, new(big.Rat).SetInt(pow10(to.Scale)))
+		d, err := fromBig(roundRat(r), to)
+		if err != nil {
+			return bad()
+		}
+		return d, nil
+	case to.ID == TypeDate:
+		v, ok := parseDate(t)
+		if !ok {
+			return Datum{}, fmt.Errorf("%w: date field value out of range: \"%s\", expected format is (YYYY-MM-DD)", ErrConversion, s)
+		}
+		return Datum{I: v}, nil
+	case to.ID == TypeTimestamp || to.ID == TypeTimestampTZ:
+		v, ok := parseTimestamp(strings.TrimSuffix(t, "+00"))
+		if !ok {
+			return bad()
+		}
+		return Datum{I: v}, nil
+	case to.ID == TypeTimestampNS:
+		v, ok := parseTimestamp(t)
+		if !ok {
+			return bad()
+		}
+		return Datum{I: v * 1000}, nil
+	case to.ID == TypeBlob:
+		return Datum{Bytes: []byte(s)}, nil
+	}
+	return bad()
+}

@@ -1,0 +1,191 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/pushdown"
+)
+
+// A Column is one column of a stage's rows: a name and a type.
+type Column struct {
+	Name string
+	Type Type
+}
+
+// A Plan is a logical plan for one SELECT, as a fixed pipeline of stages:
+//
+//	Scan -> Filter(Where) -> Aggregate(GroupBy, Aggs) -> Filter(Having)
+//	     -> Project -> Distinct -> Sort(Order) -> Limit(Offset, Limit)
+//
+// Stages that are absent are zero (nil Where, no Aggs, ...).
+type Plan struct {
+	// Scan is where rows come from; its rows have Input's layout.
+	Scan  *Scan
+	Input []Column
+	// Where filters input rows (nil: keep all). It is complete: pushdown only
+	// prunes, so exec evaluates Where on every row it reads.
+	Where Expr
+	// Aggregate says GroupBy/Aggs apply. The aggregate stage's rows hold the
+	// group keys and then the aggregates' values.
+	Aggregate bool
+	GroupBy   []Expr
+	Aggs      []*AggCall
+	Having    Expr
+	// Project computes the output columns over the input (or aggregate)
+	// rows; the first len(Columns) are the result, the rest hidden sort keys.
+	Project []Expr
+	Columns []Column
+	// Distinct removes duplicate result rows.
+	Distinct bool
+	// Order sorts by positions of Project.
+	Order []SortKey
+	// Limit is -1 when absent.
+	Limit, Offset int64
+	// Single marks the source of a SELECT without FROM: one empty row.
+	Single bool
+}
+
+// A Scan reads either Parquet files or the result of a subquery (a view or
+// a FROM subquery).
+type Scan struct {
+	// Files are the matched paths, globs expanded and sorted.
+	Files []string
+	// Fields are the top-level fields of the first file, one per input column.
+	Fields []*format.Field
+	// Needed marks the input columns the query reads.
+	Needed []bool
+	// Pushdown is the predicate built from WHERE for pruning; nil when the
+	// query has no WHERE.
+	Pushdown pushdown.Expr
+	// Subquery, when set, replaces the files.
+	Subquery *Plan
+	// Source is the source as written, for EXPLAIN.
+	Source string
+	// CountOnly says only the row count is needed (count(*) without WHERE),
+	// so metadata answers it.
+	CountOnly bool
+}
+
+// An AggCall is an aggregate function over input rows.
+type AggCall struct {
+	Func     string // count_star, count, sum, avg, min, max
+	Arg      Expr   // nil for count_star
+	Distinct bool
+	T        Type
+}
+
+func (a *AggCall) String() string {
+	if a.Arg == nil {
+		return "count_star()"
+	}
+	d := ""
+	if a.Distinct {
+		d = "DISTINCT "
+	}
+	return a.Func + "(" + d + a.Arg.String() + ")"
+}
+
+// A SortKey orders by one projected column.
+type SortKey struct {
+	Index      int
+	Desc       bool
+	NullsFirst bool
+}
+
+// NeededLeaves returns the leaf indexes the scan reads, in schema order.
+func (s *Scan) NeededLeaves() []int {
+	var out []int
+	for i, f := range s.Fields {
+		if s.Needed[i] {
+			for _, l := range f.Leaves {
+				out = append(out, l.Index)
+			}
+		}
+	}
+	return out
+}
+
+// Explain renders the plan as an indented tree.
+func (p *Plan) Explain() string {
+	var b strings.Builder
+	p.explain(&b, "")
+	return b.String()
+}
+
+func (p *Plan) explain(b *strings.Builder, ind string) {
+	line := func(format string, args ...any) {
+		fmt.Fprintf(b, ind+format+"\n", args...)
+		ind += "  "
+	}
+	if p.Limit >= 0 || p.Offset > 0 {
+		line("LIMIT %d OFFSET %d", p.Limit, p.Offset)
+	}
+	if len(p.Order) > 0 {
+		parts := make([]string, len(p.Order))
+		for i, k := range p.Order {
+			dir := "ASC"
+			if k.Desc {
+				dir = "DESC"
+			}
+			nulls := "NULLS LAST"
+			if k.NullsFirst {
+				nulls = "NULLS FIRST"
+			}
+			parts[i] = fmt.Sprintf("%s %s %s", p.Project[k.Index], dir, nulls)
+		}
+		line("ORDER BY %s", strings.Join(parts, ", "))
+	}
+	if p.Distinct {
+		line("DISTINCT")
+	}
+	parts := make([]string, len(p.Project))
+	for i, x := range p.Project {
+		parts[i] = x.String()
+		if i < len(p.Columns) && p.Columns[i].Name != x.String() {
+			parts[i] += " AS " + p.Columns[i].Name
+		}
+	}
+	line("PROJECTION %s", strings.Join(parts, ", "))
+	if p.Having != nil {
+		line("FILTER (HAVING) %s", p.Having)
+	}
+	if p.Aggregate {
+		keys := make([]string, len(p.GroupBy))
+		for i, k := range p.GroupBy {
+			keys[i] = k.String()
+		}
+		aggs := make([]string, len(p.Aggs))
+		for i, a := range p.Aggs {
+			aggs[i] = a.String()
+		}
+		line("AGGREGATE groups [%s] aggregates [%s]", strings.Join(keys, ", "), strings.Join(aggs, ", "))
+	}
+	if p.Where != nil {
+		line("FILTER %s", p.Where)
+	}
+	s := p.Scan
+	if s.Subquery != nil && s.Subquery.Single {
+		line("DUMMY_SCAN")
+		return
+	}
+	if s.Subquery != nil {
+		line("SUBQUERY %s", s.Source)
+		s.Subquery.explain(b, ind)
+		return
+	}
+	var cols []string
+	for i, f := range s.Fields {
+		if s.Needed[i] {
+			cols = append(cols, f.Name)
+		}
+	}
+	line("PARQUET_SCAN %s (%d file(s)) columns [%s]", s.Source, len(s.Files), strings.Join(cols, ", "))
+	if s.Pushdown != nil {
+		fmt.Fprintf(b, "%spushdown: %s\n", ind, s.Pushdown)
+	}
+	if s.CountOnly {
+		fmt.Fprintf(b, "%scount from metadata\n", ind)
+	}
+}

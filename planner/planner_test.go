@@ -1,0 +1,196 @@
+package planner
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/sql"
+)
+
+func chdirRoot(t *testing.T) {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			t.Chdir(dir)
+			return
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+}
+
+func plan(t *testing.T, q string) (*Plan, error) {
+	t.Helper()
+	st, err := sql.Parse(q)
+	if err != nil {
+		t.Fatalf("parse %q: %v", q, err)
+	}
+	return Build(st.(*sql.Select), nil)
+}
+
+func TestTypes(t *testing.T) {
+	chdirRoot(t)
+	tests := []struct {
+		expr, typ, value string
+	}{
+		{"1 + 1", "INTEGER", "2"},
+		{"7 / 2", "DOUBLE", "3.5"},
+		{"7 // 2", "INTEGER", "3"},
+		{"3000000000", "BIGINT", "3000000000"},
+		{"1.5", "DECIMAL(2,1)", "1.5"},
+		{"1.5 + 2.25", "DECIMAL(4,2)", "3.75"},
+		{"1.5 * 2.25", "DECIMAL(5,3)", "3.375"},
+		{"1e3", "DOUBLE", "1000.0"},
+		{"'a' || 1", "VARCHAR", "a1"},
+		{"CAST('2024-02-29' AS DATE)", "DATE", "2024-02-29"},
+		{"round(2.345, 1)", "DECIMAL(4,1)", "2.3"},
+		{"NULL AND FALSE", "BOOLEAN", "false"},
+	}
+	for _, tc := range tests {
+		p, err := plan(t, "SELECT "+tc.expr)
+		if err != nil {
+			t.Errorf("%s: %v", tc.expr, err)
+			continue
+		}
+		c, ok := p.Project[0].(*Const)
+		if !ok {
+			t.Errorf("%s: not folded: %s", tc.expr, p.Project[0])
+			continue
+		}
+		if got := c.T.String(); got != tc.typ {
+			t.Errorf("%s: type %s, want %s", tc.expr, got, tc.typ)
+		}
+		if got := string(AppendText(nil, c.Value, c.T)); got != tc.value {
+			t.Errorf("%s: value %s, want %s", tc.expr, got, tc.value)
+		}
+	}
+}
+
+func TestBindErrors(t *testing.T) {
+	chdirRoot(t)
+	tests := []struct {
+		q    string
+		kind error
+		text string
+	}{
+		{"SELECT ordr_id FROM 'fixtures/orders_sorted.parquet'", ErrBinder, `Did you mean "order_id"?`},
+		{"SELECT city FROM 'fixtures/orders_sorted.parquet' GROUP BY status", ErrBinder, "GROUP BY"},
+		{"SELECT sum(city) FROM 'fixtures/orders_sorted.parquet'", ErrBinder, "sum(VARCHAR)"},
+		{"SELECT * FROM 'fixtures/nope.parquet'", ErrIO, "No files found"},
+		{"SELECT CAST('x' AS INTEGER)", ErrConversion, "Could not convert"},
+		{"SELECT * FROM v", ErrCatalog, "does not exist"},
+	}
+	for _, tc := range tests {
+		_, err := plan(t, tc.q)
+		if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.text) {
+			t.Errorf("%s: error %v, want %v containing %q", tc.q, err, tc.kind, tc.text)
+		}
+	}
+}
+
+func TestPushdownTree(t *testing.T) {
+	chdirRoot(t)
+	tests := []struct {
+		where, want string
+	}{
+		{"order_id <= 431", "order_id <= 431"},
+		{"5 < order_id", "5 < order_id"},
+		{"quantity = 5", "quantity = 5"},
+		{"city IN ('Oslo', 'Paris')", "city IN ('Oslo', 'Paris')"},
+		{"order_date >= '2024-06-01'", "order_date >= DATE '2024-06-01'"},
+		{"amount < 1.5", "amount < 1.50"},
+		{"city LIKE 'Z%' AND discount IS NULL", "city LIKE 'Z%' AND discount IS NULL"},
+		{"lower(city) = 'oslo' OR order_id BETWEEN 1 AND 3", "lower(city) = 'oslo' OR order_id BETWEEN 1 AND 3"},
+		{"NOT starts_with(city, 'B')", "NOT (starts_with(city, 'B'))"},
+	}
+	for _, tc := range tests {
+		p, err := plan(t, "SELECT order_id FROM 'fixtures/orders_sorted.parquet' WHERE "+tc.where)
+		if err != nil {
+			t.Errorf("%s: %v", tc.where, err)
+			continue
+		}
+		got := p.Scan.Pushdown.String()
+		got = strings.ReplaceAll(strings.ReplaceAll(got, "(lower(city) = 'oslo')", "lower(city) = 'oslo'"), "((", "(")
+		if got != tc.want {
+			t.Errorf("%s: pushdown %s, want %s", tc.where, got, tc.want)
+		}
+	}
+	// A residual keeps the columns it reads, so the scan reads them.
+	p, err := plan(t, "SELECT order_id FROM 'fixtures/orders_sorted.parquet' WHERE lower(city) = 'oslo'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := p.Scan.Pushdown.(*pushdown.Residual)
+	if !ok || len(r.Columns) != 1 || r.Columns[0] != "city" {
+		t.Errorf("residual %#v, want one over city", p.Scan.Pushdown)
+	}
+}
+
+func TestCountOnlyAndNeeded(t *testing.T) {
+	chdirRoot(t)
+	p, err := plan(t, "SELECT count(*) FROM 'fixtures/orders_sorted.parquet'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Scan.CountOnly || len(p.Scan.NeededLeaves()) != 0 {
+		t.Errorf("count(*): CountOnly %v, leaves %v", p.Scan.CountOnly, p.Scan.NeededLeaves())
+	}
+	p, err = plan(t, "SELECT city FROM 'fixtures/orders_sorted.parquet' WHERE order_id < 3 ORDER BY quantity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Scan.NeededLeaves(); len(got) != 3 || got[0] != 0 || got[1] != 5 || got[2] != 6 {
+		t.Errorf("needed leaves %v, want [0 5 6]", got)
+	}
+	if len(p.Project) != 2 || len(p.Columns) != 1 {
+		t.Errorf("hidden sort key: project %d, columns %d", len(p.Project), len(p.Columns))
+	}
+}
+
+func TestGlob(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/x.parquet", "a/b/y.parquet", "a/b/c/z.parquet", "a/b/w.txt"} {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, nil, 0o644)
+	}
+	got, err := ExpandPaths([]string{filepath.Join(dir, "a/**/*.parquet")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a/b/c/z.parquet", "a/b/y.parquet", "a/x.parquet"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", got)
+	}
+	for i := range want {
+		if got[i] != filepath.Join(dir, want[i]) {
+			t.Errorf("match %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+	if _, err := ExpandPaths([]string{filepath.Join(dir, "*.csv")}); !errors.Is(err, ErrIO) {
+		t.Errorf("no match: %v, want ErrIO", err)
+	}
+}
+
+func TestLikeMatch(t *testing.T) {
+	tests := []struct {
+		s, p string
+		want bool
+	}{
+		{"abc", "a%", true}, {"abc", "%c", true}, {"abc", "_b_", true}, {"abc", "a_", false},
+		{"Zoë", "Zo_", true}, {"", "%", true}, {"", "_", false}, {"a%b", "a%b", true},
+	}
+	for _, tc := range tests {
+		if got := LikeMatch(tc.s, tc.p); got != tc.want {
+			t.Errorf("LikeMatch(%q, %q) = %v", tc.s, tc.p, got)
+		}
+	}
+}

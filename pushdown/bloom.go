@@ -1,0 +1,140 @@
+package pushdown
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/format/stats"
+)
+
+// bloomState is one chunk's Bloom filter: its header, read once, and the
+// answers of the blocks probed so far.
+type bloomState struct {
+	bf     *format.BloomFilter
+	why    string
+	probes map[uint64]bool
+	blocks map[int64]bool
+}
+
+func (s *rgState) bloom(c int) *bloomState {
+	if x := s.blooms[c]; x != nil {
+		return x
+	}
+	x := &bloomState{probes: map[uint64]bool{}, blocks: map[int64]bool{}}
+	s.blooms[c] = x
+	f := s.p.f
+	if !f.HasBloomFilter(s.rg, c) {
+		x.why = "the chunk has no Bloom filter"
+		return x
+	}
+	bf, err := f.ReadBloomFilter(s.rg, c)
+	if bf != nil {
+		s.p.plan.FilterBytes += bf.HeaderBytes
+	}
+	if err != nil || bf == nil {
+		x.why = fmt.Sprintf("the Bloom filter cannot be read (%v)", err)
+		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		return x
+	}
+	x.bf = bf
+	return x
+}
+
+// mayContain probes the filter for one hash, reading its 32-byte block once.
+// A block that cannot be read answers "may contain".
+func (s *rgState) mayContain(x *bloomState, c int, h uint64) bool {
+	if may, ok := x.probes[h]; ok {
+		return may
+	}
+	r := x.bf.BlockRange(h)
+	if !x.blocks[r.Offset] {
+		x.blocks[r.Offset] = true
+		s.p.plan.FilterBytes += r.Length
+	}
+	may, err := x.bf.MayContain(h)
+	if err != nil {
+		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter block unreadable, kept (%v)", s.rg, s.p.f.Schema.Leaves[c].Path, err))
+		may = true
+	}
+	x.probes[h] = may
+	return may
+}
+
+// bloomProbes are the PLAIN encodings a value may be stored as, each of
+// which the writer would have hashed; nil when a filter cannot answer for
+// the value: a NaN has many encodings, a variable-length decimal may be
+// stored with more sign bytes than its minimal form, and a boolean's PLAIN
+// form is a bit.
+func bloomProbes(c *Cond, v []byte) [][]byte {
+	o := c.Order
+	switch o.Kind() {
+	case stats.KindInt32, stats.KindUint32, stats.KindInt64, stats.KindUint64, stats.KindBytes:
+		return [][]byte{v}
+	case stats.KindDecimalBytes:
+		if o.Width() > 0 && len(v) == o.Width() {
+			return [][]byte{v}
+		}
+	case stats.KindFloat32, stats.KindFloat64, stats.KindFloat16:
+		if o.IsNaN(v) {
+			return nil
+		}
+		zero := true
+		for i, b := range v {
+			if b != 0 && !(i == len(v)-1 && b == 0x80) {
+				zero = false
+			}
+		}
+		if zero { // -0 equals +0 in SQL, but they hash apart
+			pos := make([]byte, len(v))
+			neg := append(make([]byte, len(v)-1), 0x80)
+			return [][]byte{pos, neg}
+		}
+		return [][]byte{v}
+	}
+	return nil
+}
+
+// bloomLeaf is the rows an = or IN allows by the chunk's Bloom filter: none
+// when every value (in every encoding it may be stored in) is absent.
+func (s *rgState) bloomLeaf(c *Cond) (RowRanges, string) {
+	var values [][]byte
+	switch c.Op {
+	case Eq:
+		values = [][]byte{c.Value}
+	case In:
+		values = c.Values
+	default:
+		return s.all, ""
+	}
+	if len(values) == 0 || s.p.f.Chunk(s.rg, c.Col.Leaf.Index).MetaData.Type == meta.Boolean {
+		return s.all, ""
+	}
+	var probes [][]byte
+	for _, v := range values {
+		p := bloomProbes(c, v)
+		if p == nil {
+			return s.all, ""
+		}
+		probes = append(probes, p...)
+	}
+	x := s.bloom(c.Col.Leaf.Index)
+	if x.bf == nil {
+		return s.all, ""
+	}
+	for _, p := range probes {
+		if s.mayContain(x, c.Col.Leaf.Index, format.Hash(p)) {
+			return s.all, ""
+		}
+	}
+	shown := make([]string, 0, len(values))
+	for i, v := range values {
+		if i == 5 {
+			shown = append(shown, fmt.Sprintf("and %d more", len(values)-5))
+			break
+		}
+		shown = append(shown, c.show(v))
+	}
+	return nil, fmt.Sprintf("bloom: %s %s absent", c.Col.Path, strings.Join(shown, ", "))
+}

@@ -1,0 +1,107 @@
+package pushdown
+
+import (
+	"fmt"
+
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// dictState is one chunk's dictionary, read once per plan when the chunk's
+// encoding stats prove every data page indexes into it.
+type dictState struct {
+	values [][]byte
+	why    string
+}
+
+// allDictionary reports whether encoding stats prove every data page of the
+// chunk is dictionary-encoded, so the dictionary holds every non-null value.
+func allDictionary(md *meta.ColumnMetaData) (bool, string) {
+	if len(md.EncodingStats) == 0 {
+		return false, "the chunk has no encoding stats"
+	}
+	dictPages, dataPages := 0, 0
+	for _, e := range md.EncodingStats {
+		switch e.PageType {
+		case meta.DictionaryPage:
+			dictPages += int(e.Count)
+		case meta.DataPage, meta.DataPageV2:
+			if e.Count <= 0 {
+				continue
+			}
+			if e.Encoding != meta.PlainDictionary && e.Encoding != meta.RLEDictionary {
+				return false, fmt.Sprintf("%d data pages are %s-encoded", e.Count, e.Encoding)
+			}
+			dataPages += int(e.Count)
+		}
+	}
+	if dictPages == 0 || dataPages == 0 {
+		return false, "the encoding stats list no dictionary-encoded data pages"
+	}
+	return true, ""
+}
+
+func (s *rgState) dictionary(c int) *dictState {
+	if x := s.dicts[c]; x != nil {
+		return x
+	}
+	x := &dictState{}
+	s.dicts[c] = x
+	f := s.p.f
+	if ok, why := allDictionary(f.Chunk(s.rg, c).MetaData); !ok {
+		x.why = why
+		return x
+	}
+	var oi *meta.OffsetIndex
+	if cached := s.oi[c]; cached != nil {
+		oi = cached.oi // locates the dictionary exactly, at no extra cost
+	}
+	vals, r, err := f.ReadDictionary(s.rg, c, oi)
+	s.p.plan.DictionaryBytes += r.Length
+	switch {
+	case err != nil:
+		x.why = fmt.Sprintf("the dictionary cannot be read (%v)", err)
+		s.p.note(fmt.Sprintf("row group %d, column %s: dictionary unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		return x
+	case vals == nil:
+		x.why = "the footer does not locate the dictionary page"
+		return x
+	}
+	x.values = make([][]byte, vals.Len())
+	for i := range x.values {
+		x.values[i] = vals.PlainBytes(i, nil)
+		if x.values[i] == nil {
+			x.values[i] = []byte{}
+		}
+	}
+	return x
+}
+
+// dictLeaf is the rows an =, !=, IN, NOT IN, LIKE or prefix test allows by
+// the chunk's dictionary: none when no dictionary entry satisfies it. Nulls
+// are not in a dictionary, and these tests are never true for NULL. Range
+// tests are left to statistics and the page index, which decide them from
+// the same bounds without reading a dictionary page.
+func (s *rgState) dictLeaf(c *Cond) (RowRanges, string) {
+	if !c.dictionaryTest() {
+		return s.all, ""
+	}
+	x := s.dictionary(c.Col.Leaf.Index)
+	if x.why != "" {
+		return s.all, ""
+	}
+	for _, v := range x.values {
+		if c.test(v, true) == True {
+			return s.all, ""
+		}
+	}
+	return nil, fmt.Sprintf("dictionary: none of the %d values of %s satisfies %s", len(x.values), c.Col.Path, c)
+}
+
+// dictionaryTest reports whether a dictionary is worth reading for c.
+func (c *Cond) dictionaryTest() bool {
+	switch c.Op {
+	case Eq, Ne, In, NotIn, Prefix, NotPrefix, LikeOp, NotLikeOp:
+		return true
+	}
+	return false
+}

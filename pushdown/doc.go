@@ -1,0 +1,46 @@
+// Package pushdown turns a WHERE predicate and a Parquet file's metadata into
+// a scan plan: which row groups, rows and pages a query must read, and why
+// the rest may be skipped.
+//
+// The contract, which every mechanism here keeps:
+//
+//   - A row group or page is skipped only when the predicate can never be
+//     true for any row in it. Every decision is "skip" (proven from the
+//     metadata) or "cannot rule it out"; unknown means keep.
+//   - Index or filter data that cannot be read (a missing, malformed or
+//     unreadable column index, offset index, Bloom filter or dictionary)
+//     means keep, and the plan says so in its reason or notes.
+//   - Corrupt data pages fail the query: the plan never hides them, and the
+//     executor reports them when it reads.
+//   - Which statistics may be trusted is decided by package format/stats
+//     alone; this package only asks its Bounds what they prove.
+//
+// A predicate is an [Expr] tree as the planner builds it from SQL:
+// comparisons between a column and a [Literal], IN lists, BETWEEN, IS NULL,
+// LIKE and starts_with, under NOT, AND and OR to any depth. Anything else is
+// a [Residual], which never prunes. [Resolve] binds the tree to one file's
+// schema, pushes negations to the leaves (De Morgan, exact under SQL's
+// three-valued logic) and [Coerce]s every literal to the column's physical
+// type, producing [Cond] leaves over PLAIN bytes or constant TRUE, FALSE or
+// NULL where the types alone decide.
+//
+// SQL semantics are DuckDB's: NULL satisfies no comparison; NaN equals NaN
+// and sorts above every number (so x > 1000 holds for a NaN x); -0 equals
+// +0. [Eval] evaluates a predicate on one row with exactly these semantics.
+//
+// [Plan] judges the resolved predicate with four mechanisms, each switchable
+// in [Options] and tried cheapest first, stopping as soon as a row group is
+// proven empty: row-group statistics (free, in the footer), Bloom filters for
+// = and IN (a small header and one 32-byte block per probe), the page index
+// (column and offset indexes: per-page verdicts turned into [RowRanges]), and
+// dictionary pages when every data page of a chunk is dictionary-encoded. AND
+// intersects row ranges and OR unites them, so predicates across columns
+// prune as well as predicates on one.
+//
+// The result is a [FilePlan]: per row group the verdict, the mechanism and
+// the reason in words, the kept row ranges and, for every column read, the
+// dictionary page and data pages that hold those rows; bytes skipped per
+// mechanism; bytes of index, filter and dictionary fetched to decide; and
+// the byte ranges left to read. EXPLAIN prints it ([FilePlan.Format]); the
+// executor follows it and nothing else.
+package pushdown

@@ -1,0 +1,79 @@
+package pushdown
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestLikeMatch(t *testing.T) {
+	tests := []struct {
+		s, pattern string
+		escape     rune
+		want       bool
+	}{
+		{"abc", "abc", 0, true},
+		{"abc", "ab", 0, false},
+		{"abc", "a%", 0, true},
+		{"abc", "%c", 0, true},
+		{"abc", "%b%", 0, true},
+		{"abc", "a_c", 0, true},
+		{"abc", "a__c", 0, false},
+		{"", "%", 0, true},
+		{"", "_", 0, false},
+		{"aXbXc", "a%b%c", 0, true},
+		{"aXbX", "a%b%c", 0, false},
+		{"Łódź", "_ódź", 0, true}, // '_' is one character, two bytes here
+		{"Łódź", "__ódź", 0, false},
+		{"🦆a🦆", "_a_", 0, true},
+		{"a%b", `a\%b`, '\\', true},
+		{"aXb", `a\%b`, '\\', false},
+		{"a_b", `a\_b`, '\\', true},
+		{"mississippi", "%iss%ppi", 0, true},
+		{"mississippi", "%iss%ppx", 0, false},
+		{"abc", "ABC", 0, false}, // LIKE is case sensitive
+	}
+	for _, tt := range tests {
+		if got := likeMatch([]byte(tt.s), tt.pattern, tt.escape); got != tt.want {
+			t.Errorf("%q LIKE %q (escape %q) = %v, want %v", tt.s, tt.pattern, tt.escape, got, tt.want)
+		}
+	}
+}
+
+func TestLikeShape(t *testing.T) {
+	tests := []struct {
+		pattern           string
+		escape            rune
+		prefix            string
+		exact, prefixOnly bool
+	}{
+		{"abc", 0, "abc", true, false},
+		{"abc%", 0, "abc", false, true},
+		{"abc%%", 0, "abc", false, true},
+		{"abc%d", 0, "abc", false, false},
+		{"ab_c", 0, "ab", false, false},
+		{"%abc", 0, "", false, false},
+		{"%", 0, "", false, true},
+		{`a\%b%`, '\\', "a%b", false, true},
+		{`50\%`, '\\', "50%", true, false},
+	}
+	for _, tt := range tests {
+		s := shapeOf(tt.pattern, tt.escape)
+		if string(s.prefix) != tt.prefix || s.exact != tt.exact || s.prefixOnly != tt.prefixOnly {
+			t.Errorf("shapeOf(%q) = {%q exact=%v prefixOnly=%v}, want {%q %v %v}", tt.pattern, s.prefix, s.exact, s.prefixOnly, tt.prefix, tt.exact, tt.prefixOnly)
+		}
+	}
+}
+
+func TestPrefixEnd(t *testing.T) {
+	tests := []struct{ in, want []byte }{
+		{[]byte("abc"), []byte("abd")},
+		{[]byte("ab\xff"), []byte("ac")},
+		{[]byte("\xff\xff"), nil},
+		{[]byte{}, nil},
+	}
+	for _, tt := range tests {
+		if got := prefixEnd(tt.in); !bytes.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("prefixEnd(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,660 @@
+package pushdown
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/format/stats"
+)
+
+// Options switches the mechanisms Plan may use; users flip them with SET.
+type Options struct {
+	// Statistics judges row groups by their column chunks' statistics.
+	Statistics bool
+	// PageIndex judges pages by column indexes and maps rows to pages with
+	// offset indexes.
+	PageIndex bool
+	// Bloom probes Bloom filters for = and IN.
+	Bloom bool
+	// Dictionary reads the dictionary of chunks whose data pages are all
+	// dictionary-encoded.
+	Dictionary bool
+}
+
+// AllMechanisms enables every mechanism.
+func AllMechanisms() Options {
+	return Options{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true}
+}
+
+// Mechanism names what decided a row group or page.
+type Mechanism int8
+
+// The mechanisms, in the order Plan tries them (cheapest first).
+const (
+	NoMechanism Mechanism = iota
+	// Constant: the predicate is FALSE or NULL by its types alone.
+	Constant
+	Statistics
+	BloomFilter
+	PageIndex
+	Dictionary
+	numMechanisms
+)
+
+var mechanismNames = [...]string{NoMechanism: "none", Constant: "predicate", Statistics: "statistics",
+	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary"}
+
+func (m Mechanism) String() string {
+	if m >= 0 && m < numMechanisms {
+		return mechanismNames[m]
+	}
+	return fmt.Sprintf("Mechanism(%d)", int(m))
+}
+
+// Verdict is a row group's fate.
+type Verdict int8
+
+// The verdicts.
+const (
+	// Scan reads every row of the row group.
+	Scan Verdict = iota
+	// Select reads only the rows in RowGroupPlan.Rows.
+	Select
+	// Skip reads nothing: no row can satisfy the predicate.
+	Skip
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Scan:
+		return "scan"
+	case Select:
+		return "select"
+	}
+	return "skip"
+}
+
+// A FilePlan is how to scan one file for one predicate: the executor reads
+// exactly what it lists.
+type FilePlan struct {
+	File string
+	// Predicate is the WHERE as resolved for this file.
+	Predicate Expr
+	Options   Options
+	// Columns are the leaves read: the projection and the predicate's columns.
+	Columns   []int
+	RowGroups []RowGroupPlan
+	// Skipped counts bytes of the read columns' chunks not read, by the
+	// mechanism that proved them unneeded.
+	Skipped map[Mechanism]int64
+	// ChunkBytes is the size of the read columns' chunks in all row groups.
+	ChunkBytes int64
+	// ReadBytes is the size of ReadRanges.
+	ReadBytes int64
+	// IndexBytes, FilterBytes and DictionaryBytes were fetched to decide:
+	// column and offset indexes, Bloom filter headers and blocks, dictionary pages.
+	IndexBytes, FilterBytes, DictionaryBytes int64
+	// ReadRanges are the byte ranges left to read, sorted and merged.
+	ReadRanges []format.Range
+	// TrustNotes report statistics that were refused or carry caveats.
+	TrustNotes []string
+	// Notes report leaves not pushed down and index or filter data that
+	// could not be used.
+	Notes []string
+}
+
+// A RowGroupPlan is the decision for one row group.
+type RowGroupPlan struct {
+	Index   int
+	NumRows int64
+	Verdict Verdict
+	// Mechanism skipped the row group (Skip) or narrowed its rows (Select).
+	Mechanism Mechanism
+	// Reason says why, in words.
+	Reason string
+	// Rows are the rows to read; nil when skipped.
+	Rows    RowRanges
+	Columns []ColumnRead
+	// Pages are the page index's per-page decisions on the predicate's
+	// columns, for EXPLAIN VERBOSE.
+	Pages []PageDecision
+	// SkippedBytes counts the read columns' chunk bytes not read.
+	SkippedBytes int64
+}
+
+// A ColumnRead is what to read of one column chunk in a kept row group.
+type ColumnRead struct {
+	Leaf int
+	Path string
+	// Chunk is the whole column chunk.
+	Chunk format.Range
+	// Whole says to read and decode Chunk entirely (ReadColumn). Otherwise
+	// read Dict (when Length > 0) and Pages (ReadPages).
+	Whole bool
+	Dict  format.Range
+	Pages []format.PageRef
+	// PageIndexes are Pages' positions in the offset index, of NumPages.
+	PageIndexes []int
+	NumPages    int
+	// Bytes is what this read costs.
+	Bytes int64
+	// Note says why the chunk is read whole when rows were narrowed.
+	Note string
+}
+
+// A PageDecision is the page index's verdict on one page for one leaf of
+// the predicate.
+type PageDecision struct {
+	Leaf   int
+	Path   string
+	Cond   string
+	Page   int
+	Rows   RowRange
+	Keep   bool
+	Reason string
+}
+
+// Plan judges pred against f's metadata and returns the scan plan for the
+// leaves in columns (the predicate's own columns are added: the executor
+// needs them to filter rows). pred may be nil for no WHERE. Index and filter
+// data that cannot be read only keeps data; Plan fails on predicates that do
+// not fit the file (ErrUnknownColumn, ErrType) and on a corrupt footer.
+func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, error) {
+	if pred == nil {
+		pred = &Const{True}
+	}
+	resolved, notes, err := Resolve(f.Schema, pred)
+	if err != nil {
+		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
+	}
+	cols, err := readColumns(f, resolved, columns)
+	if err != nil {
+		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
+	}
+	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}}
+	p.plan = &FilePlan{File: f.Name, Predicate: resolved, Options: opt, Columns: cols,
+		Skipped: map[Mechanism]int64{}, Notes: notes}
+	sc, err := stats.Columns(f.Meta)
+	if err != nil || len(sc) != len(f.Schema.Leaves) {
+		// Without them no bounds can be trusted; every row group is kept.
+		p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("statistics and page index unused: the schema's leaves cannot be matched to their column orders (%v)", err))
+		p.opt.Statistics, p.opt.PageIndex = false, false
+	}
+	p.cols = sc
+	var ranges []format.Range
+	for rg := range f.Meta.RowGroups {
+		rp, err := p.rowGroup(rg)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range rp.Columns {
+			if c.Whole {
+				ranges = append(ranges, c.Chunk)
+				continue
+			}
+			if c.Dict.Length > 0 {
+				ranges = append(ranges, c.Dict)
+			}
+			for _, pg := range c.Pages {
+				ranges = append(ranges, pg.Range)
+			}
+		}
+		p.plan.RowGroups = append(p.plan.RowGroups, rp)
+	}
+	p.plan.ReadRanges = format.Coalesce(ranges, 0)
+	for _, r := range p.plan.ReadRanges {
+		p.plan.ReadBytes += r.Length
+	}
+	p.plan.TrustNotes = p.trustNotes()
+	return p.plan, nil
+}
+
+// readColumns validates the projection and adds the predicate's columns.
+func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
+	seen := map[int]bool{}
+	for _, c := range columns {
+		if c < 0 || c >= len(f.Schema.Leaves) {
+			return nil, fmt.Errorf("%w: leaf %d (the file has %d)", ErrBadColumn, c, len(f.Schema.Leaves))
+		}
+		seen[c] = true
+	}
+	var walk func(Expr) error
+	walk = func(e Expr) error {
+		switch n := e.(type) {
+		case *And:
+			for _, x := range n.Xs {
+				if err := walk(x); err != nil {
+					return err
+				}
+			}
+		case *Or:
+			for _, x := range n.Xs {
+				if err := walk(x); err != nil {
+					return err
+				}
+			}
+		case *Cond:
+			seen[n.Col.Leaf.Index] = true
+		case *Residual:
+			for _, path := range n.Columns {
+				l := f.Schema.LeafByPath(path)
+				if l == nil {
+					return fmt.Errorf("%w: %q", ErrUnknownColumn, path)
+				}
+				seen[l.Index] = true
+			}
+		}
+		return nil
+	}
+	if err := walk(pred); err != nil {
+		return nil, err
+	}
+	out := make([]int, 0, len(seen))
+	for c := range seen {
+		out = append(out, c)
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// planner holds one Plan call's state.
+type planner struct {
+	f     *format.File
+	opt   Options
+	pred  Expr
+	cols  []stats.Column
+	plan  *FilePlan
+	trust map[string][]int // trust report line -> row groups
+	noted map[string]bool
+}
+
+// note records a plan-level note once.
+func (p *planner) note(s string) {
+	if p.noted == nil {
+		p.noted = map[string]bool{}
+	}
+	if !p.noted[s] {
+		p.noted[s] = true
+		p.plan.Notes = append(p.plan.Notes, s)
+	}
+}
+
+// The levels of evaluation: each adds one mechanism to those before it,
+// cheapest first. Statistics come with the footer; a Bloom probe costs a
+// small header and one 32-byte block and can rule out a whole row group; a
+// column index costs more but can narrow rows; a dictionary page costs most.
+const (
+	lvConst = iota
+	lvStats
+	lvBloom
+	lvPage
+	lvDict
+	numLevels
+)
+
+var levelMechanism = [numLevels]Mechanism{Constant, Statistics, BloomFilter, PageIndex, Dictionary}
+
+func (p *planner) enabled(level int) bool {
+	switch level {
+	case lvStats:
+		return p.opt.Statistics
+	case lvPage:
+		return p.opt.PageIndex
+	case lvBloom:
+		return p.opt.Bloom
+	case lvDict:
+		return p.opt.Dictionary
+	}
+	return true
+}
+
+// leafResult is what one leaf allows at one level.
+type leafResult struct {
+	rows RowRanges
+	// mech and reason say what emptied or last narrowed the rows.
+	mech   Mechanism
+	reason string
+}
+
+// rgState evaluates the predicate on one row group, fetching index and
+// filter data only when a cheaper level could not rule the row group out.
+type rgState struct {
+	p      *planner
+	rg     int
+	rows   int64
+	all    RowRanges
+	leaves map[*Cond]*[numLevels]*leafResult
+	nodes  map[Expr]*[numLevels]*RowRanges
+	bounds map[int]*stats.Bounds
+	index  map[int]*chunkIndex
+	oi     map[int]*offsetIndex
+	blooms map[int]*bloomState
+	dicts  map[int]*dictState
+	pages  []PageDecision
+}
+
+func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
+	md := &p.f.Meta.RowGroups[rg]
+	s := p.newRGState(rg)
+	out := RowGroupPlan{Index: rg, NumRows: md.NumRows}
+	var chunkBytes int64
+	chunks := make([]format.Range, len(p.plan.Columns))
+	for i, c := range p.plan.Columns {
+		r, err := p.f.ChunkRange(rg, c)
+		if err != nil {
+			return out, fmt.Errorf("pushdown: file %s: %w", p.f.Name, err)
+		}
+		chunks[i] = r
+		chunkBytes += r.Length
+	}
+	p.plan.ChunkBytes += chunkBytes
+	skip := func(m Mechanism, why string) (RowGroupPlan, error) {
+		out.Verdict, out.Mechanism, out.Reason = Skip, m, why
+		out.SkippedBytes = chunkBytes
+		out.Pages = s.pages
+		p.plan.Skipped[m] += chunkBytes
+		return out, nil
+	}
+	if md.NumRows == 0 {
+		return skip(NoMechanism, "the row group has no rows")
+	}
+	last := lvConst
+	for level := lvConst; level < numLevels; level++ {
+		if level > lvConst && !p.enabled(level) {
+			continue
+		}
+		last = level
+		if s.node(p.pred, level).Empty() {
+			return skip(levelMechanism[level], s.why(p.pred, level))
+		}
+	}
+	rows := s.node(p.pred, last)
+	out.Rows = rows
+	out.Pages = s.pages
+	if rows.Covers(s.rows) {
+		out.Verdict = Scan
+		out.Reason = "no mechanism rules out " + p.pred.String()
+		if k, ok := p.pred.(*Const); ok && k.Value == True {
+			out.Reason = "no predicate"
+		}
+	} else {
+		out.Verdict, out.Mechanism = Select, PageIndex
+		out.Reason = s.narrowed(p.pred, last)
+	}
+	for i, c := range p.plan.Columns {
+		cr, err := s.columnRead(c, chunks[i], rows)
+		if err != nil {
+			return out, err
+		}
+		out.Columns = append(out.Columns, cr)
+		if skipped := chunks[i].Length - cr.Bytes; skipped > 0 {
+			out.SkippedBytes += skipped
+			p.plan.Skipped[PageIndex] += skipped
+		}
+	}
+	return out, nil
+}
+
+func (p *planner) newRGState(rg int) *rgState {
+	rows := p.f.Meta.RowGroups[rg].NumRows
+	return &rgState{p: p, rg: rg, rows: rows, all: AllRows(rows),
+		leaves: map[*Cond]*[numLevels]*leafResult{}, nodes: map[Expr]*[numLevels]*RowRanges{},
+		bounds: map[int]*stats.Bounds{}, index: map[int]*chunkIndex{}, oi: map[int]*offsetIndex{},
+		blooms: map[int]*bloomState{}, dicts: map[int]*dictState{}}
+}
+
+// node is the rows that may satisfy e with the mechanisms up to level.
+// Results only shrink as levels rise, so an AND or OR already empty at the
+// level below stays empty without fetching anything more.
+func (s *rgState) node(e Expr, level int) RowRanges {
+	memo := s.nodes[e]
+	if memo == nil {
+		memo = new([numLevels]*RowRanges)
+		s.nodes[e] = memo
+	}
+	if r := memo[level]; r != nil {
+		return *r
+	}
+	var r RowRanges
+	switch n := e.(type) {
+	case *Const:
+		if n.Value == True {
+			r = s.all
+		}
+	case *Residual:
+		r = s.all
+	case *Cond:
+		r = s.leaf(n, level).rows
+	case *And:
+		if level > lvConst && s.node(e, s.below(level)).Empty() {
+			break
+		}
+		r = s.all
+		for _, x := range n.Xs {
+			if r = r.Intersect(s.node(x, level)); r.Empty() {
+				break
+			}
+		}
+	case *Or:
+		if level > lvConst && s.node(e, s.below(level)).Empty() {
+			break
+		}
+		for _, x := range n.Xs {
+			if r = r.Union(s.node(x, level)); r.Covers(s.rows) {
+				break
+			}
+		}
+	default:
+		r = s.all
+	}
+	memo[level] = &r
+	return r
+}
+
+// below is the highest enabled level under level.
+func (s *rgState) below(level int) int {
+	for l := level - 1; l > lvConst; l-- {
+		if s.p.enabled(l) {
+			return l
+		}
+	}
+	return lvConst
+}
+
+// leaf is what one leaf allows at level: what it allowed at the level below,
+// narrowed by this level's mechanism if enabled and still needed.
+func (s *rgState) leaf(c *Cond, level int) *leafResult {
+	memo := s.leaves[c]
+	if memo == nil {
+		memo = new([numLevels]*leafResult)
+		s.leaves[c] = memo
+	}
+	if r := memo[level]; r != nil {
+		return r
+	}
+	var out *leafResult
+	if level == lvConst {
+		out = &leafResult{rows: s.all}
+	} else {
+		prev := s.leaf(c, s.below(level))
+		out = prev
+		if !prev.rows.Empty() && s.p.enabled(level) {
+			var allowed RowRanges
+			var why string
+			switch level {
+			case lvStats:
+				allowed, why = s.statsLeaf(c)
+			case lvPage:
+				allowed, why = s.pageLeaf(c)
+			case lvBloom:
+				allowed, why = s.bloomLeaf(c)
+			case lvDict:
+				allowed, why = s.dictLeaf(c)
+			}
+			if rows := prev.rows.Intersect(allowed); !rows.Equal(prev.rows) {
+				out = &leafResult{rows: rows, mech: levelMechanism[level], reason: why}
+			}
+		}
+	}
+	memo[level] = out
+	return out
+}
+
+// why explains why e is empty at level.
+func (s *rgState) why(e Expr, level int) string {
+	switch n := e.(type) {
+	case *Const:
+		return "the predicate is " + n.Value.String() + " for every row"
+	case *Cond:
+		return s.leaf(n, level).reason
+	case *And:
+		for _, x := range n.Xs {
+			if s.node(x, level).Empty() {
+				return s.why(x, level)
+			}
+		}
+		parts := make([]string, len(n.Xs))
+		for i, x := range n.Xs {
+			parts[i] = x.String()
+		}
+		return "page index: no row lies in the pages kept for all of " + strings.Join(parts, ", ")
+	case *Or:
+		var parts []string
+		for _, x := range n.Xs {
+			if w := s.why(x, level); w != "" {
+				parts = append(parts, w)
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	return ""
+}
+
+// narrowed explains the rows kept at level, from the leaves that narrowed them.
+func (s *rgState) narrowed(e Expr, level int) string {
+	var parts []string
+	seen := map[string]bool{}
+	var walk func(Expr)
+	walk = func(e Expr) {
+		switch n := e.(type) {
+		case *And:
+			for _, x := range n.Xs {
+				walk(x)
+			}
+		case *Or:
+			for _, x := range n.Xs {
+				walk(x)
+			}
+		case *Cond:
+			r := s.leaf(n, level)
+			if r.reason != "" && !r.rows.Empty() && !seen[r.reason] {
+				seen[r.reason] = true
+				parts = append(parts, r.reason)
+			}
+		}
+	}
+	walk(e)
+	rows := s.node(e, level)
+	head := fmt.Sprintf("%d of %d rows", rows.Count(), s.rows)
+	if len(parts) == 0 {
+		return head
+	}
+	return head + "; " + strings.Join(parts, "; ")
+}
+
+// columnRead chooses what to read of column c for the kept rows.
+func (s *rgState) columnRead(c int, chunk format.Range, rows RowRanges) (ColumnRead, error) {
+	leaf := s.p.f.Schema.Leaves[c]
+	cr := ColumnRead{Leaf: c, Path: leaf.Path, Chunk: chunk, Whole: true, Bytes: chunk.Length}
+	if rows.Covers(s.rows) || !s.p.opt.PageIndex {
+		return cr, nil
+	}
+	if leaf.MaxRep > 0 {
+		cr.Note = "a repeated column's pages are not pruned"
+		return cr, nil
+	}
+	oi := s.offsetIndex(c)
+	if oi.oi == nil {
+		cr.Note = oi.why
+		return cr, nil
+	}
+	cr.NumPages = len(oi.oi.PageLocations)
+	for i, loc := range oi.oi.PageLocations {
+		first, end := format.PageRows(oi.oi, i, s.rows)
+		if !rows.Overlaps(first, end) {
+			continue
+		}
+		r := format.Range{Offset: loc.Offset, Length: int64(loc.CompressedPageSize)}
+		cr.Pages = append(cr.Pages, format.PageRef{Range: r, FirstRow: first})
+		cr.PageIndexes = append(cr.PageIndexes, i)
+	}
+	cr.Whole = false
+	cr.Bytes = 0
+	if len(cr.Pages) > 0 {
+		cr.Dict = s.p.f.DictionaryRange(s.rg, c, oi.oi)
+		cr.Bytes = cr.Dict.Length
+	}
+	for _, pg := range cr.Pages {
+		cr.Bytes += pg.Range.Length
+	}
+	return cr, nil
+}
+
+// offsetIndex is a chunk's offset index, read once per plan.
+type offsetIndex struct {
+	oi  *meta.OffsetIndex
+	why string
+}
+
+func (s *rgState) offsetIndex(c int) *offsetIndex {
+	if x := s.oi[c]; x != nil {
+		return x
+	}
+	x := &offsetIndex{}
+	s.oi[c] = x
+	f := s.p.f
+	r, ok := f.OffsetIndexRange(s.rg, c)
+	if !ok {
+		x.why = "the chunk has no offset index"
+		return x
+	}
+	s.p.plan.IndexBytes += max(r.Length, 0)
+	oi, err := f.ReadOffsetIndex(s.rg, c)
+	switch {
+	case err != nil:
+		x.why = fmt.Sprintf("the offset index cannot be read (%v), so the chunk is read whole", err)
+		s.p.note(fmt.Sprintf("row group %d, column %s: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+	case oi == nil || len(oi.PageLocations) == 0:
+		x.why = "the offset index lists no pages"
+	default:
+		x.oi = oi
+	}
+	return x
+}
+
+// trustNotes renders the statistics-trust report, one line per distinct
+// caveat with the row groups it applies to.
+func (p *planner) trustNotes() []string {
+	lines := make([]string, 0, len(p.trust))
+	for line := range p.trust {
+		lines = append(lines, line)
+	}
+	sort.Strings(lines)
+	out := make([]string, len(lines))
+	for i, line := range lines {
+		rgs := p.trust[line]
+		parts := make([]string, len(rgs))
+		for j, rg := range rgs {
+			parts[j] = fmt.Sprint(rg)
+		}
+		label := "row group "
+		if len(rgs) > 1 {
+			label = "row groups "
+		}
+		out[i] = label + strings.Join(parts, ", ") + ": " + line
+	}
+	return out
+}
