@@ -55,7 +55,8 @@ type VariantPrimitive struct {
 	Float float64
 	// Bytes holds a string, binary or UUID; it may alias page buffers.
 	Bytes []byte
-	// Unscaled and Scale hold a decimal.
+	// Unscaled is a decimal16's unscaled value (a decimal4's or decimal8's
+	// is in Int), and Scale any decimal's scale.
 	Unscaled *big.Int
 	Scale    int
 }

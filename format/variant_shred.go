@@ -228,7 +228,15 @@ func shreddedPrimitive(t *Field, s Scalar) (Value, error) {
 		}
 		p.Type, p.Float = VariantDouble, v.Double[i]
 	case KindDecimal:
-		p.Type, p.Unscaled, p.Scale = VariantDecimal16, DecimalUnscaled(v, i), lg.Scale
+		p.Type, p.Scale = VariantDecimal16, lg.Scale
+		switch v.Type {
+		case meta.Int32:
+			p.Type, p.Int = VariantDecimal4, int64(v.Int32[i])
+		case meta.Int64:
+			p.Type, p.Int = VariantDecimal8, v.Int64[i]
+		default:
+			p.Unscaled = DecimalUnscaled(v, i)
+		}
 	case KindString:
 		p.Type, p.Bytes = VariantString, v.Bytes[i]
 	case KindBlob:
