@@ -6,6 +6,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/planner"
 )
 
 // AppendText appends row i of v as DuckDB's CAST(value AS VARCHAR) prints
@@ -36,7 +37,7 @@ func AppendText(dst []byte, v *Vector, i int) []byte {
 	case TypeVarchar:
 		return append(dst, v.Str[i]...)
 	case TypeBlob:
-		return format.AppendBlob(dst, v.Bytes[i])
+		return planner.AppendBlobText(dst, t, v.Bytes[i])
 	case TypeUUID:
 		return format.AppendUUID(dst, v.Bytes[i])
 	case TypeInterval:

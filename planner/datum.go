@@ -259,7 +259,7 @@ func AppendText(dst []byte, d Datum, t Type) []byte {
 	case TypeVarchar:
 		return append(dst, d.S...)
 	case TypeBlob:
-		return format.AppendBlob(dst, d.Bytes)
+		return AppendBlobText(dst, t, d.Bytes)
 	case TypeUUID:
 		return format.AppendUUID(dst, d.Bytes)
 	case TypeInterval:
@@ -328,4 +328,15 @@ func floorDiv(a, b int64) int64 {
 // timeUnix is the Unix time in seconds of midnight UTC on y-m-d.
 func timeUnix(y, m, d int64) int64 {
 	return time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC).Unix()
+}
+
+// AppendBlobText appends a binary value of type t: WKT for a GEOMETRY whose
+// WKB parses, DuckDB's escaped BLOB text otherwise.
+func AppendBlobText(dst []byte, t Type, b []byte) []byte {
+	if t.Name == "GEOMETRY" {
+		if out, err := format.AppendWKT(dst, b); err == nil {
+			return out
+		}
+	}
+	return format.AppendBlob(dst, b)
 }

@@ -83,6 +83,10 @@ func (t Type) String() string {
 	case TypeVarchar:
 		return "VARCHAR"
 	case TypeBlob:
+		if t.Name != "" {
+			// GEOMETRY, VARIANT and other binary-backed types keep their name.
+			return t.Name
+		}
 		return "BLOB"
 	case TypeUUID:
 		return "UUID"
