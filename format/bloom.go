@@ -25,8 +25,9 @@ type BloomFilter struct {
 	src      Source
 	bitset   int64 // file offset of the bitset
 	numBytes int64
-	// HeaderBytes is what reading the header cost.
-	HeaderBytes int64
+	// HeaderBytes is the thrift header's length, and FetchedBytes what was
+	// read to find it (the header and the start of the bitset).
+	HeaderBytes, FetchedBytes int64
 }
 
 // Hash is the filter hash of a value in PLAIN physical form.
@@ -64,7 +65,12 @@ func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: header: %v", where, ErrCorrupt, err)
 	}
-	return newBloomFilter(f.Source, h, off+int64(hn), int64(hn), where)
+	bf, err := newBloomFilter(f.Source, h, off+int64(hn), int64(hn), where)
+	if err != nil {
+		return nil, err
+	}
+	bf.FetchedBytes = n
+	return bf, nil
 }
 
 func newBloomFilter(src Source, h *meta.BloomFilterHeader, bitset, headerBytes int64, where string) (*BloomFilter, error) {

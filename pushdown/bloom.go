@@ -31,7 +31,7 @@ func (s *rgState) bloom(c int) *bloomState {
 	}
 	bf, err := f.ReadBloomFilter(s.rg, c)
 	if bf != nil {
-		s.p.plan.FilterBytes += bf.HeaderBytes
+		s.p.plan.FilterBytes += bf.FetchedBytes
 	}
 	if err != nil || bf == nil {
 		x.why = fmt.Sprintf("the Bloom filter cannot be read (%v)", err)

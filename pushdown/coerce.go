@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
 	"strings"
 
 	"github.com/pqsql/pqsql/format"
@@ -173,9 +174,13 @@ func infoOf(col Column) (colInfo, error) {
 // does not compare fails with ErrUnsupported.
 func Coerce(leaf *format.Leaf, op Op, lit Literal) (Expr, error) {
 	if leaf == nil {
-		return nil, fmt.Errorf("%w: nil column", ErrBadPredicate)
+		return nil, fmt.Errorf("pushdown: %w: nil column", ErrBadPredicate)
 	}
-	return coerce(Column{Path: leaf.Path, Leaf: leaf}, op, lit)
+	e, err := coerce(Column{Path: leaf.Path, Leaf: leaf}, op, lit)
+	if err != nil {
+		return nil, fmt.Errorf("pushdown: %w", err)
+	}
+	return e, nil
 }
 
 func coerce(col Column, op Op, lit Literal) (Expr, error) {
@@ -547,11 +552,11 @@ func (ci colInfo) compareFloat(op Op, lit Literal) (Expr, error) {
 		}
 		return ci.cond(op, v), nil
 	case stats.KindFloat16:
-		v, err := ci.order.Float(d)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v has no exact FLOAT16 form (%v)", ErrUnsupported, d, err)
+		if v, err := ci.order.Float(d); err == nil {
+			return ci.cond(op, v), nil
 		}
-		return ci.cond(op, v), nil
+		lo, hi := float16Neighbours(d)
+		return ci.between16(op, lo, hi), nil
 	}
 	// FLOAT widens exactly to DOUBLE; a d between two floats is compared
 	// with its neighbours.
@@ -587,4 +592,35 @@ func (ci colInfo) compareFloat(op Op, lit Literal) (Expr, error) {
 		}
 		return ci.cond(Ge, v), nil
 	}
+}
+
+// between16 coerces x op d for a FLOAT16 column and a d strictly between
+// the FLOAT16 values lo and hi.
+func (ci colInfo) between16(op Op, lo, hi uint16) Expr {
+	switch op {
+	case Eq:
+		return ci.never()
+	case Ne:
+		return ci.always()
+	case Lt, Le:
+		return ci.cond(Le, []byte{byte(lo), byte(lo >> 8)})
+	}
+	return ci.cond(Ge, []byte{byte(hi), byte(hi >> 8)})
+}
+
+// float16Neighbours are the FLOAT16 values just below and above d, which
+// no FLOAT16 equals (and which is not NaN).
+func float16Neighbours(d float64) (lo, hi uint16) {
+	const maxFinite, inf, sign = 0x7bff, 0x7c00, 0x8000
+	a := math.Abs(d)
+	// Non-negative FLOAT16 values grow with their bit patterns up to +Inf.
+	k := uint16(sort.Search(inf+1, func(h int) bool { return halfToFloat64(uint16(h)) > a }))
+	below, above := k-1, k // below < a < above; a is not a FLOAT16
+	if a > halfToFloat64(maxFinite) {
+		below, above = maxFinite, inf
+	}
+	if d > 0 {
+		return below, above
+	}
+	return sign | above, sign | below
 }

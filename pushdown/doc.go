@@ -13,7 +13,10 @@
 //   - Corrupt data pages fail the query: the plan never hides them, and the
 //     executor reports them when it reads.
 //   - Which statistics may be trusted is decided by package format/stats
-//     alone; this package only asks its Bounds what they prove.
+//     alone; this package only asks its Bounds what they prove. It does
+//     reject index data that contradicts itself (a column index with more
+//     or fewer pages than its offset index, or "null pages" that hold
+//     values), as data that cannot be read.
 //
 // A predicate is an [Expr] tree as the planner builds it from SQL:
 // comparisons between a column and a [Literal], IN lists, BETWEEN, IS NULL,
@@ -21,8 +24,9 @@
 // a [Residual], which never prunes. [Resolve] binds the tree to one file's
 // schema, pushes negations to the leaves (De Morgan, exact under SQL's
 // three-valued logic) and [Coerce]s every literal to the column's physical
-// type, producing [Cond] leaves over PLAIN bytes or constant TRUE, FALSE or
-// NULL where the types alone decide.
+// type, producing [Cond] leaves over PLAIN bytes, or constants where the
+// types alone decide; coerce.go states the comparison semantics. A leaf it
+// cannot push down becomes a Residual that still evaluates exactly.
 //
 // SQL semantics are DuckDB's: NULL satisfies no comparison; NaN equals NaN
 // and sorts above every number (so x > 1000 holds for a NaN x); -0 equals
@@ -32,10 +36,11 @@
 // in [Options] and tried cheapest first, stopping as soon as a row group is
 // proven empty: row-group statistics (free, in the footer), Bloom filters for
 // = and IN (a small header and one 32-byte block per probe), the page index
-// (column and offset indexes: per-page verdicts turned into [RowRanges]), and
-// dictionary pages when every data page of a chunk is dictionary-encoded. AND
-// intersects row ranges and OR unites them, so predicates across columns
-// prune as well as predicates on one.
+// (column and offset indexes: per-page verdicts turned into [RowRanges],
+// binary-searched when the boundary order is trusted), and dictionary pages
+// for =, !=, IN, NOT IN and LIKE when encoding stats prove every data page
+// of a chunk is dictionary-encoded. AND intersects row ranges and OR unites
+// them, so predicates across columns prune as well as predicates on one.
 //
 // The result is a [FilePlan]: per row group the verdict, the mechanism and
 // the reason in words, the kept row ranges and, for every column read, the

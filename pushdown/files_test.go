@@ -50,10 +50,19 @@ func openFixture(t testing.TB, name string) *format.File {
 // ../shared is absent.
 func corpusFiles(t testing.TB) []string {
 	t.Helper()
+	files, err := corpusPaths(t)
+	if err != nil {
+		t.Skipf("skipping: the conformance corpus ../shared/parquet-testing is not present (%v)", err)
+	}
+	return files
+}
+
+// corpusPaths is corpusFiles without the skip.
+func corpusPaths(t testing.TB) ([]string, error) {
 	shared := filepath.Join(moduleRoot(t), "..", "shared", "parquet-testing")
 	fh, err := os.Open(filepath.Join(shared, "CATALOG.tsv"))
 	if err != nil {
-		t.Skipf("skipping: the conformance corpus ../shared/parquet-testing is not present (%v)", err)
+		return nil, err
 	}
 	defer fh.Close()
 	sc := bufio.NewScanner(fh)
@@ -84,7 +93,7 @@ func corpusFiles(t testing.TB) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
+	return out, sc.Err()
 }
 
 // fileData is a whole file decoded: per row group, every flat leaf's

@@ -35,9 +35,6 @@ func newTreeGen(d *fileData, seed int64) *treeGen {
 	g := &treeGen{r: rand.New(rand.NewSource(seed)), d: d}
 	for _, c := range d.flat {
 		leaf := d.f.Schema.Leaves[c]
-		if knownBadStatistics(d.f, leaf) {
-			continue
-		}
 		gc := genCol{leaf: leaf}
 		ci, err := infoOf(Column{Path: leaf.Path, Leaf: leaf})
 		gc.ci = ci
@@ -338,12 +335,3 @@ func randomOptions(r *rand.Rand) Options {
 
 // describe prints a tree for a failure message.
 func describe(e Expr) string { return strings.TrimSpace(e.String()) }
-
-// knownBadStatistics names columns whose footer statistics are wrong in a
-// way package stats does not yet refuse, so predicates on them would test
-// the writer, not the planner. arrow-go 18.8.0 (created_by "parquet-go
-// version 18.8.0") orders FLOAT16 by its bits as a signed integer: types.parquet
-// stores min -0 for a chunk holding -65504.
-func knownBadStatistics(f *format.File, leaf *format.Leaf) bool {
-	return f.CreatedBy() == "parquet-go version 18.8.0" && format.LogicalOf(leaf).Kind == format.KindFloat16
-}

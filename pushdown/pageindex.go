@@ -53,7 +53,7 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
-	if why := nullPagesContradiction(ci, f.Schema.Leaves[c].MaxDef); why != "" {
+	if why := stats.NullPagesContradiction(ci, f.Schema.Leaves[c].MaxDef); why != "" {
 		x.why = why
 		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
@@ -79,26 +79,6 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		}
 	}
 	return x
-}
-
-// nullPagesContradiction says why a column index's null_pages cannot be
-// believed, or "". parquet-mr with statistics disabled writes null_pages
-// true for every page and null_counts -1 (and parquet-java now rejects
-// null_pages true beside a null count of 0, GH-3457): a page of only nulls
-// has at least one null, and a required column has none.
-func nullPagesContradiction(ci *meta.ColumnIndex, maxDef int) string {
-	for i, null := range ci.NullPages {
-		if !null {
-			continue
-		}
-		if maxDef == 0 {
-			return fmt.Sprintf("the column index says page %d holds only nulls, but the column is required", i)
-		}
-		if ci.NullCounts != nil && i < len(ci.NullCounts) && ci.NullCounts[i] <= 0 {
-			return fmt.Sprintf("the column index says page %d holds only nulls, but gives it %d nulls", i, ci.NullCounts[i])
-		}
-	}
-	return ""
 }
 
 // pageLeaf is the rows c allows by the page index: the rows of the pages
@@ -172,7 +152,7 @@ func (ix *chunkIndex) pages(c *Cond, search bool) (keep []bool, reasons []string
 		case nanMatches && ix.bounds[i].MayHoldNaN():
 			judge(i)
 		default:
-			reasons[i] = fmt.Sprintf("binary search over %s bounds: outside the pages that can hold %s", ix.order, c)
+			reasons[i] = fmt.Sprintf("outside the pages a binary search over the %s bounds finds", ix.order)
 		}
 	}
 	return keep, reasons

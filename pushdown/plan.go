@@ -47,6 +47,7 @@ const (
 var mechanismNames = [...]string{NoMechanism: "none", Constant: "predicate", Statistics: "statistics",
 	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary"}
 
+// String names the mechanism as EXPLAIN prints it.
 func (m Mechanism) String() string {
 	if m >= 0 && m < numMechanisms {
 		return mechanismNames[m]
@@ -67,6 +68,7 @@ const (
 	Skip
 )
 
+// String names the verdict as EXPLAIN prints it.
 func (v Verdict) String() string {
 	switch v {
 	case Scan:
@@ -166,7 +168,7 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 	if pred == nil {
 		pred = &Const{True}
 	}
-	resolved, notes, err := Resolve(f.Schema, pred)
+	resolved, notes, err := resolve(f.Schema, pred)
 	if err != nil {
 		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}

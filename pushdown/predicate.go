@@ -53,6 +53,7 @@ func (t Truth) Or(u Truth) Truth {
 	return False
 }
 
+// String is the value as SQL prints it: TRUE, FALSE or NULL.
 func (t Truth) String() string {
 	switch t {
 	case True:
@@ -88,6 +89,7 @@ var opNames = [...]string{Eq: "=", Ne: "!=", Lt: "<", Le: "<=", Gt: ">", Ge: ">=
 	IsNullOp: "IS NULL", IsNotNullOp: "IS NOT NULL", Prefix: "starts with", NotPrefix: "does not start with",
 	LikeOp: "LIKE", NotLikeOp: "NOT LIKE"}
 
+// String is the operator as SQL writes it.
 func (o Op) String() string {
 	if o >= 0 && int(o) < len(opNames) {
 		return opNames[o]
@@ -157,6 +159,7 @@ type Column struct {
 	Leaf *format.Leaf
 }
 
+// String is the column's dotted path.
 func (c Column) String() string { return c.Path }
 
 // Expr is a node of a predicate tree.
@@ -227,7 +230,8 @@ type Const struct{ Value Truth }
 // function of a column). It never prunes; Eval asks its Func, if any.
 type Residual struct {
 	Text string
-	// Columns are the paths it reads, so that the plan reads them too.
+	// Columns are the dotted leaf paths it reads, so that the plan reads
+	// them too.
 	Columns []string
 	Func    func(Row) Truth
 }
@@ -264,6 +268,7 @@ func (*Const) expr()      {}
 func (*Residual) expr()   {}
 func (*Cond) expr()       {}
 
+// String renders the node as SQL.
 func (e *Compare) String() string {
 	if e.LiteralFirst {
 		return e.Lit.String() + " " + e.Op.String() + " " + e.Col.Path
@@ -271,6 +276,7 @@ func (e *Compare) String() string {
 	return e.Col.Path + " " + e.Op.String() + " " + e.Lit.String()
 }
 
+// String renders the node as SQL.
 func (e *InList) String() string {
 	parts := make([]string, len(e.List))
 	for i, l := range e.List {
@@ -283,6 +289,7 @@ func (e *InList) String() string {
 	return e.Col.Path + op + strings.Join(parts, ", ") + ")"
 }
 
+// String renders the node as SQL.
 func (e *Between) String() string {
 	op := " BETWEEN "
 	if e.Not {
@@ -291,6 +298,7 @@ func (e *Between) String() string {
 	return e.Col.Path + op + e.Low.String() + " AND " + e.High.String()
 }
 
+// String renders the node as SQL.
 func (e *IsNull) String() string {
 	if e.Not {
 		return e.Col.Path + " IS NOT NULL"
@@ -298,6 +306,7 @@ func (e *IsNull) String() string {
 	return e.Col.Path + " IS NULL"
 }
 
+// String renders the node as SQL.
 func (e *Like) String() string {
 	op := " LIKE "
 	if e.Not {
@@ -310,14 +319,18 @@ func (e *Like) String() string {
 	return s
 }
 
+// String renders the node as SQL.
 func (e *StartsWith) String() string {
 	return "starts_with(" + e.Col.Path + ", " + StringLiteral(e.Prefix).String() + ")"
 }
 
+// String renders the node as SQL.
 func (e *Not) String() string { return "NOT (" + e.X.String() + ")" }
 
+// String renders the node as SQL.
 func (e *And) String() string { return joinExprs(e.Xs, " AND ", "TRUE") }
 
+// String renders the node as SQL.
 func (e *Or) String() string { return joinExprs(e.Xs, " OR ", "FALSE") }
 
 func joinExprs(xs []Expr, sep, empty string) string {
@@ -337,10 +350,13 @@ func joinExprs(xs []Expr, sep, empty string) string {
 
 func isOr(x Expr) bool { _, ok := x.(*Or); return ok }
 
+// String renders the node as SQL.
 func (e *Const) String() string { return e.Value.String() }
 
+// String renders the node as SQL.
 func (e *Residual) String() string { return e.Text }
 
+// String renders the node as SQL.
 func (e *Cond) String() string {
 	p := e.Col.Path
 	switch e.Op {

@@ -41,6 +41,7 @@ func TestSoundnessProperty(t *testing.T) {
 		{"orders_shuffled", func(t *testing.T) *format.File { return openFixture(t, "orders_shuffled.parquet") }, n},
 		{"statistics", func(t *testing.T) *format.File { return openFixture(t, "statistics.parquet") }, n / 5},
 		{"types", func(t *testing.T) *format.File { return openFixture(t, "types.parquet") }, n / 5},
+		{"nested", func(t *testing.T) *format.File { return openFixture(t, "nested.parquet") }, n / 5},
 	}
 	for i, f := range files {
 		t.Run(f.name, func(t *testing.T) { soundness(t, decodeFile(t, f.open(t)), f.trees, *flagSeed+int64(i)) })
@@ -91,8 +92,9 @@ func soundness(t *testing.T, d *fileData, trees int, seed int64) {
 				narrowed++
 			}
 			var read map[int]*format.ColumnData
+			row := &rowView{d: rd}
 			for i := int64(0); i < rd.rows; i++ {
-				row := &rowView{d: rd, i: int(i)}
+				row.i = int(i)
 				got := Eval(resolved, row)
 				if r.Intn(200) == 0 {
 					if want := Eval(bound, row); want != got {

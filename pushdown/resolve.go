@@ -12,10 +12,18 @@ import (
 // s, so that Eval can read them. It fails with ErrUnknownColumn for a path s
 // does not have.
 func Bind(s *format.Schema, e Expr) (Expr, error) {
+	out, err := bind(s, e)
+	if err != nil {
+		return nil, fmt.Errorf("pushdown: %w", err)
+	}
+	return out, nil
+}
+
+func bind(s *format.Schema, e Expr) (Expr, error) {
 	if e == nil {
 		return nil, fmt.Errorf("%w: nil expression", ErrBadPredicate)
 	}
-	bind := func(c Column) (Column, error) {
+	bindCol := func(c Column) (Column, error) {
 		l := s.LeafByPath(c.Path)
 		if l == nil {
 			return c, fmt.Errorf("%w: %q", ErrUnknownColumn, c.Path)
@@ -26,34 +34,34 @@ func Bind(s *format.Schema, e Expr) (Expr, error) {
 	switch n := e.(type) {
 	case *Compare:
 		c := *n
-		c.Col, err = bind(n.Col)
+		c.Col, err = bindCol(n.Col)
 		return &c, err
 	case *InList:
 		c := *n
-		c.Col, err = bind(n.Col)
+		c.Col, err = bindCol(n.Col)
 		return &c, err
 	case *Between:
 		c := *n
-		c.Col, err = bind(n.Col)
+		c.Col, err = bindCol(n.Col)
 		return &c, err
 	case *IsNull:
 		c := *n
-		c.Col, err = bind(n.Col)
+		c.Col, err = bindCol(n.Col)
 		return &c, err
 	case *Like:
 		c := *n
-		c.Col, err = bind(n.Col)
+		c.Col, err = bindCol(n.Col)
 		return &c, err
 	case *StartsWith:
 		c := *n
-		c.Col, err = bind(n.Col)
+		c.Col, err = bindCol(n.Col)
 		return &c, err
 	case *Cond:
 		c := *n
-		c.Col, err = bind(n.Col)
+		c.Col, err = bindCol(n.Col)
 		return &c, err
 	case *Not:
-		x, err := Bind(s, n.X)
+		x, err := bind(s, n.X)
 		return &Not{X: x}, err
 	case *And:
 		xs, err := bindAll(s, n.Xs)
@@ -77,7 +85,7 @@ func Bind(s *format.Schema, e Expr) (Expr, error) {
 func bindAll(s *format.Schema, xs []Expr) ([]Expr, error) {
 	out := make([]Expr, len(xs))
 	for i, x := range xs {
-		b, err := Bind(s, x)
+		b, err := bind(s, x)
 		if err != nil {
 			return nil, err
 		}
@@ -93,6 +101,14 @@ func bindAll(s *format.Schema, xs []Expr) ([]Expr, error) {
 // A leaf pushdown cannot judge (ErrUnsupported) becomes a Residual, and
 // notes say why; unknown columns and type mismatches are errors.
 func Resolve(s *format.Schema, e Expr) (Expr, []string, error) {
+	out, notes, err := resolve(s, e)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pushdown: %w", err)
+	}
+	return out, notes, nil
+}
+
+func resolve(s *format.Schema, e Expr) (Expr, []string, error) {
 	r := &resolver{s: s}
 	out, err := r.resolve(e, false)
 	if err != nil {
@@ -123,7 +139,7 @@ func (r *resolver) residual(e Expr, negate bool, cols []string, why error) Expr 
 	}
 	r.notes = append(r.notes, fmt.Sprintf("not pushed down: %s: %v", text, why))
 	res := &Residual{Text: text, Columns: cols}
-	if bound, err := Bind(r.s, e); err == nil {
+	if bound, err := bind(r.s, e); err == nil {
 		res.Func = func(row Row) Truth {
 			t := Eval(bound, row)
 			if negate {

@@ -34,6 +34,7 @@ var testColumns = []col{
 	{name: "blob", typ: meta.ByteArray},
 	{name: "uuid", typ: meta.FixedLenByteArray, length: 16, logical: &meta.LogicalType{UUID: &struct{}{}}},
 	{name: "flag", typ: meta.Boolean, optional: true},
+	{name: "f16", typ: meta.FixedLenByteArray, length: 2, optional: true, logical: &meta.LogicalType{Float16: &struct{}{}}},
 	{name: "tm", typ: meta.Int32, logical: &meta.LogicalType{Time: &meta.TimeType{Unit: meta.Millis}}},
 	{name: "nested", typ: meta.Int32, optional: true}, // placeholder, replaced below by a repeated leaf
 }

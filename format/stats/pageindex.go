@@ -122,3 +122,24 @@ func IndexOrder(c Column, ci *meta.ColumnIndex) (meta.BoundaryOrder, string) {
 	}
 	return claimed, ""
 }
+
+// NullPagesContradiction says why a column index's null_pages cannot be
+// believed, or "". parquet-mr with statistics disabled writes null_pages
+// true for every page and null_counts -1 (parquet-java now rejects
+// null_pages true beside a null count of 0, GH-3457): a page of only nulls
+// has at least one null, and a column whose maximum definition level is 0
+// has none. maxDef is the leaf's maximum definition level.
+func NullPagesContradiction(ci *meta.ColumnIndex, maxDef int) string {
+	for i, null := range ci.NullPages {
+		if !null {
+			continue
+		}
+		if maxDef == 0 {
+			return fmt.Sprintf("the column index says page %d holds only nulls, but the column is required", i)
+		}
+		if ci.NullCounts != nil && i < len(ci.NullCounts) && ci.NullCounts[i] <= 0 {
+			return fmt.Sprintf("the column index says page %d holds only nulls, but gives it %d nulls", i, ci.NullCounts[i])
+		}
+	}
+	return ""
+}
