@@ -12,31 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// sharedDir finds ../shared beside the module root, or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "parquet-testing")); err != nil {
-		t.Skipf("skipping: the conformance corpus ../shared/parquet-testing is not present (%v)", err)
-	}
-	return shared
-}
+	"github.com/pqsql/pqsql/internal/testcorpus"
+)
 
 // expectedFile is DuckDB's answer for one corpus file.
 type expectedFile struct {
@@ -164,7 +142,7 @@ func sameText(got, want string) bool {
 }
 
 func TestCorpusMatchesDuckDB(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testcorpus.Shared(t)
 	var files []string
 	for _, sub := range []string{"data", "shredded_variant"} {
 		m, _ := filepath.Glob(filepath.Join(shared, "parquet-testing", sub, "*.parquet"))

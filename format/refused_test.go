@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // renderPath opens and renders a corpus file, failing the test on error.
@@ -24,7 +26,7 @@ func renderPath(t *testing.T, path string) ([][]*string, *File) {
 
 // Legacy LZ4 files hold the same rows as their LZ4_RAW twins, which DuckDB reads.
 func TestLegacyLZ4MatchesRawTwin(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testcorpus.Shared(t)
 	data := filepath.Join(shared, "parquet-testing", "data")
 	for _, tc := range []struct{ legacy, twin string }{
 		{"hadoop_lz4_compressed.parquet", "lz4_raw_compressed.parquet"},
@@ -54,7 +56,7 @@ func TestLegacyLZ4MatchesRawTwin(t *testing.T) {
 // Every BYTE_STREAM_SPLIT column of byte_stream_split_extended decodes to
 // the values of its PLAIN twin, the column before it.
 func TestByteStreamSplitExtended(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testcorpus.Shared(t)
 	rows, f := renderPath(t, filepath.Join(shared, "parquet-testing", "data", "byte_stream_split_extended.gzip.parquet"))
 	fields := f.Schema.Fields
 	pairs := 0
@@ -85,7 +87,7 @@ func TestByteStreamSplitExtended(t *testing.T) {
 // map_no_value.md: a map of null values, a map with no value field (read
 // as the list of its keys) and the equivalent list.
 func TestMapNoValue(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testcorpus.Shared(t)
 	rows, f := renderPath(t, filepath.Join(shared, "parquet-testing", "data", "map_no_value.parquet"))
 	want := [][]string{
 		{"{1=NULL, 2=NULL, 3=NULL}", "[1, 2, 3]", "[1, 2, 3]"},
@@ -110,7 +112,7 @@ func TestMapNoValue(t *testing.T) {
 // Every malformed or encrypted file gives an error naming the file and the
 // problem; none panics.
 func TestBadFilesFailClearly(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testcorpus.Shared(t)
 	bad, _ := filepath.Glob(filepath.Join(shared, "parquet-testing", "bad_data", "*.parquet"))
 	enc, _ := filepath.Glob(filepath.Join(shared, "parquet-testing", "data", "*.parquet.encrypted"))
 	if len(bad) == 0 || len(enc) == 0 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // Builders of Variant binaries with 1-byte sizes, ids and offsets.
@@ -205,7 +206,7 @@ func splitVariantBin(b []byte) (metadata, value []byte, err error) {
 // Every shredded_variant case reads back as the Variant its .variant.bin
 // holds, including the valid ones DuckDB refuses; the invalid ones fail.
 func TestShreddedVariantCases(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "parquet-testing", "shredded_variant")
+	dir := filepath.Join(testcorpus.Shared(t), "parquet-testing", "shredded_variant")
 	raw, err := os.ReadFile(filepath.Join(dir, "cases.json"))
 	if err != nil {
 		t.Fatal(err)

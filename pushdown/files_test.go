@@ -8,32 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pqsql/pqsql/internal/testcorpus"
+
 	"github.com/pqsql/pqsql/format"
 )
-
-// moduleRoot walks up from the package directory to go.mod.
-func moduleRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-}
 
 // openFixture opens one of the committed fixtures.
 func openFixture(t testing.TB, name string) *format.File {
 	t.Helper()
-	path := filepath.Join(moduleRoot(t), "fixtures", name)
+	path := filepath.Join(testcorpus.ModuleRoot(t), "fixtures", name)
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("skipping: fixture %s is not present (%v); run fixtures/gen", name, err)
 	}
@@ -59,7 +42,7 @@ func corpusFiles(t testing.TB) []string {
 
 // corpusPaths is corpusFiles without the skip.
 func corpusPaths(t testing.TB) ([]string, error) {
-	shared := filepath.Join(moduleRoot(t), "..", "shared", "parquet-testing")
+	shared := filepath.Join(testcorpus.ModuleRoot(t), "..", "shared", "parquet-testing")
 	fh, err := os.Open(filepath.Join(shared, "CATALOG.tsv"))
 	if err != nil {
 		return nil, err

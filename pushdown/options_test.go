@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // totalBytes is everything a plan makes the reader fetch: data and the
@@ -128,7 +129,7 @@ func TestMechanismsOff(t *testing.T) {
 // corrupted opens a fixture from memory after change rewrites its bytes.
 func corrupted(t *testing.T, name string, change func(f *format.File, data []byte)) *format.File {
 	t.Helper()
-	path := filepath.Join(moduleRoot(t), "fixtures", name)
+	path := filepath.Join(testcorpus.ModuleRoot(t), "fixtures", name)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("skipping: fixture %s is not present (%v)", name, err)

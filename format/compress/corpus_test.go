@@ -8,33 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pqsql/pqsql/internal/testcorpus"
+
 	"github.com/pqsql/pqsql/format/meta"
 )
-
-// sharedDir finds ../shared beside the module root, walking up from the
-// package directory.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared", "parquet-testing", "data")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("test corpus %s absent: %v", shared, err)
-	}
-	return shared
-}
 
 // compactReader reads just enough of the thrift compact protocol to walk
 // page headers; the real decoder lives in format/internal/thrift.
@@ -150,7 +127,7 @@ func (r *compactReader) elem(typ byte, depth int) {
 // Every page of these real files decompresses to the size its header
 // declares.
 func TestCorpus(t *testing.T) {
-	dir := sharedDir(t)
+	dir := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
 	tests := []struct {
 		file  string
 		codec meta.CompressionCodec

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pqsql/pqsql/format/internal/thrift"
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // expected is DuckDB's answer for one corpus file (see ../shared/expected/README.md).
@@ -204,7 +205,7 @@ var corpusCases = []corpusCase{
 }
 
 func TestCorpusBounds(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testcorpus.Shared(t)
 	for _, tc := range corpusCases {
 		t.Run(tc.file, func(t *testing.T) {
 			f := readParquet(t, filepath.Join(shared, "parquet-testing", "data", tc.file+".parquet"))

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // The page reader supplies every leaf's values, nested ones included, so the
 // containment checks cover all columns of the corpus files.
 func init() {
 	decodedValues = func(t *testing.T, file string, rg, col int) ([][]byte, bool) {
-		path := filepath.Join(sharedDir(t), "parquet-testing", "data", file+".parquet")
+		path := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data", file+".parquet")
 		if strings.HasSuffix(file, ".parquet") {
 			path = filepath.Join("..", "..", "fixtures", file)
 		}

@@ -6,13 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // statisticsFixture opens fixtures/statistics.parquet, written by
 // fixtures/gen with arrow-go; the test skips until it exists.
 func statisticsFixture(t *testing.T) *parquetFile {
 	t.Helper()
-	path := filepath.Join(moduleRoot(t), "fixtures", "statistics.parquet")
+	path := filepath.Join(testcorpus.ModuleRoot(t), "fixtures", "statistics.parquet")
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("skipping: %s is not there yet (fixtures/gen writes it): %v", path, err)
 	}

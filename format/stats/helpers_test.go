@@ -3,41 +3,11 @@ package stats
 import (
 	"encoding/binary"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/pqsql/pqsql/format/internal/thrift"
 	"github.com/pqsql/pqsql/format/meta"
 )
-
-// moduleRoot walks up from the package directory to go.mod.
-func moduleRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-}
-
-// sharedDir is ../shared beside the module root; tests that need it skip without it.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	shared := filepath.Join(moduleRoot(t), "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "parquet-testing", "data")); err != nil {
-		t.Skipf("skipping: the conformance corpus ../shared/parquet-testing is not present (%v)", err)
-	}
-	return shared
-}
 
 // parquetFile is a file's bytes and decoded footer.
 type parquetFile struct {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden statistics-trust reports in testdata/")
@@ -65,7 +67,7 @@ func TestTrustReportGolden(t *testing.T) {
 	}{
 		{"statistics", statisticsFixture},
 		{"floating_orders_nan_count", func(t *testing.T) *parquetFile {
-			return readParquet(t, filepath.Join(sharedDir(t), "parquet-testing", "data", "floating_orders_nan_count.parquet"))
+			return readParquet(t, filepath.Join(testcorpus.Shared(t), "parquet-testing", "data", "floating_orders_nan_count.parquet"))
 		}},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // The corpus tests decode the footers, page headers, page indexes and Bloom
@@ -81,7 +82,7 @@ var mustFail = map[string]string{
 }
 
 func TestCorpusFooters(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "parquet-testing")
+	root := filepath.Join(testcorpus.Shared(t), "parquet-testing")
 	rows := readCatalog(t, root)
 	if len(rows) < 200 {
 		t.Fatalf("catalog has %d rows, want the whole corpus", len(rows))
@@ -397,7 +398,7 @@ func leafLevels(m *meta.FileMetaData) (def, rep []int) {
 }
 
 func TestBloomFilterFile(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "parquet-testing", "data", "bloom_filter.xxhash.bin"))
+	data, err := os.ReadFile(filepath.Join(testcorpus.Shared(t), "parquet-testing", "data", "bloom_filter.xxhash.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +414,7 @@ func TestBloomFilterFile(t *testing.T) {
 
 // TestCorpusSpecifics checks values the catalog does not summarise.
 func TestCorpusSpecifics(t *testing.T) {
-	data := filepath.Join(sharedDir(t), "parquet-testing", "data")
+	data := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
 	decode := func(t *testing.T, name string) *meta.FileMetaData {
 		m, err := DecodeFileMetaData(readFooter(t, filepath.Join(data, name)))
 		if err != nil {

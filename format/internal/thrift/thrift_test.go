@@ -342,13 +342,3 @@ func findShared() string {
 	}
 	return shared
 }
-
-// sharedDir returns the shared directory, or skips the test without it.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	shared := findShared()
-	if shared == "" {
-		t.Skip("../shared/parquet-testing beside the module root is absent: skipping tests over the real-file corpus")
-	}
-	return shared
-}
