@@ -12,6 +12,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/format/stats"
 )
 
 // A Datum is one SQL value. Which field holds it depends on its Type, known
@@ -138,22 +139,7 @@ func pow10(n int) *big.Int {
 
 // CompareFloat orders floats as DuckDB does: NaN equals NaN and is greater
 // than every number; -0 equals +0.
-func CompareFloat(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func CompareFloat(a, b float64) int { return stats.CompareFloat(a, b) }
 
 // Compare orders two non-NULL datums of type t.
 func Compare(a, b Datum, t Type) int {

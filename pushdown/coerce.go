@@ -614,9 +614,9 @@ func float16Neighbours(d float64) (lo, hi uint16) {
 	const maxFinite, inf, sign = 0x7bff, 0x7c00, 0x8000
 	a := math.Abs(d)
 	// Non-negative FLOAT16 values grow with their bit patterns up to +Inf.
-	k := uint16(sort.Search(inf+1, func(h int) bool { return halfToFloat64(uint16(h)) > a }))
+	k := uint16(sort.Search(inf+1, func(h int) bool { return stats.Float16(uint16(h)) > a }))
 	below, above := k-1, k // below < a < above; a is not a FLOAT16
-	if a > halfToFloat64(maxFinite) {
+	if a > stats.Float16(maxFinite) {
 		below, above = maxFinite, inf
 	}
 	if d > 0 {

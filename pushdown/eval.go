@@ -254,7 +254,7 @@ func logicalOf(leaf *format.Leaf, v []byte) lval {
 		case o.Kind() == stats.KindFloat64 && len(v) == 8:
 			return lval{k: lFloat, f: math.Float64frombits(binary.LittleEndian.Uint64(v))}
 		case o.Kind() == stats.KindFloat16 && len(v) == 2:
-			return lval{k: lFloat, f: halfToFloat64(binary.LittleEndian.Uint16(v))}
+			return lval{k: lFloat, f: stats.Float16(binary.LittleEndian.Uint16(v))}
 		}
 	case format.KindString, format.KindBlob:
 		return lval{k: lBytes, b: v}
@@ -301,12 +301,12 @@ func compareLogical(x, l lval) (int, bool) {
 		return x.r.Cmp(l.r), true
 	case x.k == lNum && l.k == lFloat:
 		d, _ := x.r.Float64() // the column cast to DOUBLE, nearest
-		return sqlFloatCompare(d, l.f), true
+		return stats.CompareFloat(d, l.f), true
 	case x.k == lFloat && l.k == lNum:
 		d, _ := l.r.Float64()
-		return sqlFloatCompare(x.f, d), true
+		return stats.CompareFloat(x.f, d), true
 	case x.k == lFloat && l.k == lFloat:
-		return sqlFloatCompare(x.f, l.f), true
+		return stats.CompareFloat(x.f, l.f), true
 	case x.k == lBytes && l.k == lBytes:
 		return bytes.Compare(x.b, l.b), true
 	case x.k == lBool && l.k == lBool:
@@ -319,43 +319,4 @@ func compareLogical(x, l lval) (int, bool) {
 		return 1, true
 	}
 	return 0, false
-}
-
-// sqlFloatCompare orders doubles as DuckDB does: NaN equals NaN and is
-// greater than everything; -0 equals +0.
-func sqlFloatCompare(a, b float64) int {
-	an, bn := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return 1
-	case bn:
-		return -1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// halfToFloat64 widens an IEEE 754 binary16 value.
-func halfToFloat64(h uint16) float64 {
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	exp := int(h>>10) & 0x1f
-	frac := float64(h & 0x3ff)
-	switch exp {
-	case 0:
-		return sign * math.Ldexp(frac, -24)
-	case 0x1f:
-		if frac != 0 {
-			return math.NaN()
-		}
-		return math.Inf(int(sign))
-	}
-	return sign * math.Ldexp(1024+frac, exp-25)
 }

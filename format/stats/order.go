@@ -300,7 +300,7 @@ func (o Order) Compare(a, b []byte) int {
 		x, okA := o.float(a)
 		y, okB := o.float(b)
 		if okA && okB {
-			return cmpSQLFloat(x, y)
+			return CompareFloat(x, y)
 		}
 	case KindBytes:
 		return cmpUnsignedBytes(a, b)
@@ -350,7 +350,7 @@ func (o Order) float(v []byte) (float64, bool) {
 		}
 	case KindFloat16:
 		if len(v) == 2 {
-			return float16ToFloat64(binary.LittleEndian.Uint16(v)), true
+			return Float16(binary.LittleEndian.Uint16(v)), true
 		}
 	}
 	return 0, false
@@ -440,9 +440,10 @@ func cmp3[T ordered](a, b T) int {
 
 func cmpUnsignedBytes(a, b []byte) int { return bytes.Compare(a, b) }
 
-// cmpSQLFloat orders floats as SQL engines such as DuckDB do: NaN equals NaN
-// and is greater than every number; -0 equals +0.
-func cmpSQLFloat(x, y float64) int {
+// CompareFloat orders floats as DuckDB does: NaN equals NaN and is greater
+// than every number; -0 equals +0. The planner and pushdown use it too, so
+// that pruning and filtering agree.
+func CompareFloat(x, y float64) int {
 	xn, yn := math.IsNaN(x), math.IsNaN(y)
 	switch {
 	case xn && yn:
@@ -496,8 +497,8 @@ func bigFromTwos(v []byte) *big.Int {
 	return n
 }
 
-// float16ToFloat64 widens an IEEE 754 binary16 value exactly.
-func float16ToFloat64(h uint16) float64 {
+// Float16 widens an IEEE 754 binary16 value, given as its bits, exactly.
+func Float16(h uint16) float64 {
 	sign := 1.0
 	if h&0x8000 != 0 {
 		sign = -1
