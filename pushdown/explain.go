@@ -20,6 +20,20 @@ func (p *FilePlan) Format(w io.Writer, verbose bool) error {
 	ew := &errWriter{w: w}
 	ew.printf("file %s: WHERE %s\n", p.File, p.Predicate)
 	ew.printf("  mechanisms: %s\n", p.Options)
+	sum := p.Summary()
+	ew.printf("  row groups: %d total, %d kept", sum.RowGroups, sum.RowGroupsKept)
+	if len(sum.RowGroupsSkipped) > 0 {
+		var by []string
+		for m := Constant; m < numMechanisms; m++ {
+			if n := sum.RowGroupsSkipped[m]; n > 0 {
+				by = append(by, fmt.Sprintf("%s %d", m, n))
+			}
+		}
+		ew.printf(" (skipped by %s)", strings.Join(by, ", "))
+	}
+	ew.printf("\n")
+	ew.printf("  pages of the columns read, in kept row groups: %d total, %d kept\n", sum.Pages, sum.PagesKept)
+	ew.printf("  bytes of column chunks: %d total, %d to read in %d ranges, %s skipped\n", p.ChunkBytes, p.ReadBytes, len(p.ReadRanges), percent(p.ChunkBytes-p.ReadBytes, p.ChunkBytes))
 	for _, rg := range p.RowGroups {
 		switch rg.Verdict {
 		case Skip:
@@ -53,10 +67,10 @@ func (p *FilePlan) Format(w io.Writer, verbose bool) error {
 	if len(skipped) == 0 {
 		skipped = []string{"none"}
 	}
-	ew.printf("  skipped bytes: %s\n", strings.Join(skipped, ", "))
+	ew.printf("  skipped bytes by mechanism: %s\n", strings.Join(skipped, ", "))
 	ew.printf("  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", p.IndexBytes, p.FilterBytes, p.DictionaryBytes)
-	ew.printf("  read: %d of %d bytes of column chunks, in %d ranges\n", p.ReadBytes, p.ChunkBytes, len(p.ReadRanges))
 	if verbose {
+		ew.printf("  ranges to read:\n")
 		for _, r := range p.ReadRanges {
 			ew.printf("    [%d, %d)\n", r.Offset, r.End())
 		}
@@ -68,6 +82,45 @@ func (p *FilePlan) Format(w io.Writer, verbose bool) error {
 		ew.printf("  statistics: %s\n", n)
 	}
 	return ew.err
+}
+
+// A Summary counts what a plan keeps and skips.
+type Summary struct {
+	RowGroups, RowGroupsKept int
+	// RowGroupsSkipped counts skipped row groups by the mechanism that proved it.
+	RowGroupsSkipped map[Mechanism]int
+	// Pages and PagesKept count the data pages of the columns read in the
+	// row groups kept; a column read whole keeps all its pages.
+	Pages, PagesKept int
+}
+
+// Summary counts the plan's row groups and pages.
+func (p *FilePlan) Summary() Summary {
+	s := Summary{RowGroups: len(p.RowGroups), RowGroupsSkipped: map[Mechanism]int{}}
+	for _, rg := range p.RowGroups {
+		if rg.Verdict == Skip {
+			s.RowGroupsSkipped[rg.Mechanism]++
+			continue
+		}
+		s.RowGroupsKept++
+		for _, c := range rg.Columns {
+			s.Pages += c.NumPages
+			if c.Whole {
+				s.PagesKept += c.NumPages
+			} else {
+				s.PagesKept += len(c.PageIndexes)
+			}
+		}
+	}
+	return s
+}
+
+// percent renders part/whole as a percentage with one decimal.
+func percent(part, whole int64) string {
+	if whole <= 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
 }
 
 // String lists the enabled mechanisms.

@@ -1,0 +1,77 @@
+package pushdown
+
+import "encoding/json"
+
+// PlanJSON is the JSON form of a FilePlan, as EXPLAIN (FORMAT JSON) prints
+// it. Byte counts are bytes of the file; row ranges are [first, end) row
+// numbers within a row group.
+type PlanJSON struct {
+	File       string `json:"file"`
+	Predicate  string `json:"predicate"`
+	Mechanisms string `json:"mechanisms"`
+	// RowGroups and RowGroupsKept count row groups; RowGroupsSkipped counts
+	// skipped ones by mechanism name.
+	RowGroups        int            `json:"row_groups"`
+	RowGroupsKept    int            `json:"row_groups_kept"`
+	RowGroupsSkipped map[string]int `json:"row_groups_skipped"`
+	// Pages and PagesKept count data pages of the columns read in kept row groups.
+	Pages     int `json:"pages"`
+	PagesKept int `json:"pages_kept"`
+	// ChunkBytes is the size of the read columns' chunks; ReadBytes what is
+	// left to read, in ReadRanges ranges; SkippedBytes by mechanism name.
+	ChunkBytes   int64            `json:"chunk_bytes"`
+	ReadBytes    int64            `json:"read_bytes"`
+	ReadRanges   int              `json:"read_ranges"`
+	SkippedBytes map[string]int64 `json:"skipped_bytes"`
+	// Bytes fetched to decide.
+	IndexBytes      int64 `json:"index_bytes"`
+	FilterBytes     int64 `json:"filter_bytes"`
+	DictionaryBytes int64 `json:"dictionary_bytes"`
+	// Groups holds one entry per row group.
+	Groups     []GroupJSON `json:"groups"`
+	TrustNotes []string    `json:"statistics_notes"`
+	Notes      []string    `json:"notes"`
+}
+
+// GroupJSON is one row group's decision.
+type GroupJSON struct {
+	Index     int        `json:"index"`
+	Rows      int64      `json:"rows"`
+	Verdict   string     `json:"verdict"` // "scan", "select" or "skip"
+	Mechanism string     `json:"mechanism"`
+	Reason    string     `json:"reason"`
+	Keep      [][2]int64 `json:"keep_rows,omitempty"`
+	// Columns say what is read of each column: "order_id: pages 1 of 16 (2061 bytes)".
+	Columns []string `json:"columns,omitempty"`
+}
+
+// JSON renders the plan as PlanJSON.
+func (p *FilePlan) JSON() PlanJSON {
+	sum := p.Summary()
+	j := PlanJSON{File: p.File, Predicate: p.Predicate.String(), Mechanisms: p.Options.String(),
+		RowGroups: sum.RowGroups, RowGroupsKept: sum.RowGroupsKept, RowGroupsSkipped: map[string]int{},
+		Pages: sum.Pages, PagesKept: sum.PagesKept, ChunkBytes: p.ChunkBytes, ReadBytes: p.ReadBytes,
+		ReadRanges: len(p.ReadRanges), SkippedBytes: map[string]int64{}, IndexBytes: p.IndexBytes,
+		FilterBytes: p.FilterBytes, DictionaryBytes: p.DictionaryBytes,
+		TrustNotes: append([]string{}, p.TrustNotes...), Notes: append([]string{}, p.Notes...)}
+	for m, n := range sum.RowGroupsSkipped {
+		j.RowGroupsSkipped[m.String()] = n
+	}
+	for m, n := range p.Skipped {
+		j.SkippedBytes[m.String()] = n
+	}
+	for _, rg := range p.RowGroups {
+		g := GroupJSON{Index: rg.Index, Rows: rg.NumRows, Verdict: rg.Verdict.String(), Mechanism: rg.Mechanism.String(), Reason: rg.Reason}
+		for _, r := range rg.Rows {
+			g.Keep = append(g.Keep, [2]int64{r.First, r.End})
+		}
+		for _, c := range rg.Columns {
+			g.Columns = append(g.Columns, c.String())
+		}
+		j.Groups = append(j.Groups, g)
+	}
+	return j
+}
+
+// MarshalJSON encodes the plan as PlanJSON.
+func (p *FilePlan) MarshalJSON() ([]byte, error) { return json.Marshal(p.JSON()) }
