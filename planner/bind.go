@@ -226,7 +226,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		want := e.Operator == sqlparser.IsTrueStr || e.Operator == sqlparser.IsNotFalseStr
+		want := e.Operator == sqlparser.IsTrueStr || e.Operator == sqlparser.IsNotTrueStr
 		neg := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
 		cmp := &Logic{And: true, Xs: []Expr{&IsNull{X: x, Not: true}, &Binary{Op: "=", L: x, R: &Const{Value: Datum{B: want}, T: Type{ID: TypeBoolean}}, T: Type{ID: TypeBoolean}}}}
 		if neg {
@@ -250,6 +250,10 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		}
 		switch e.Operator {
 		case sqlparser.UMinusStr:
+			if c, ok := x.(*Const); ok && c.Literal {
+				// DuckDB folds -<literal> into the literal, typed by its value.
+				return intLiteral(new(big.Int).Neg(bigOf(c.Value, c.T))), nil
+			}
 			if !x.Type().IsNumeric() {
 				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
 			}
@@ -275,7 +279,11 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			if !ok {
 				return nil, binderError("%s(*) is not a function call pqsql knows", name)
 			}
-			x, err := b.bind(ae.Expr)
+			bind := b.bind
+			if name == "typeof" {
+				bind = b.bind1 // the type only: folding could fail (overflow) where DuckDB does not
+			}
+			x, err := bind(ae.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -314,9 +322,29 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if x.Type().ID == TypeNested {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)
 		}
-		return castTo(x, t)
+		y, err := castTo(x, t)
+		if c, ok := y.(*Const); ok && c.Literal {
+			// CAST(1 AS INTEGER) is typed, no longer a literal.
+			y = &Const{Value: c.Value, T: c.T}
+		}
+		return y, err
 	}
 	return nil, fmt.Errorf("%w: expression %s", ErrNotImplemented, sqlparser.String(e))
+}
+
+// intLiteral types an integer literal as DuckDB does: INTEGER, BIGINT or
+// HUGEINT by size, DOUBLE beyond HUGEINT.
+func intLiteral(n *big.Int) *Const {
+	switch {
+	case n.IsInt64() && n.Int64() >= -1<<31 && n.Int64() < 1<<31:
+		return &Const{Value: Datum{I: n.Int64()}, T: Type{ID: TypeInteger}, Literal: true}
+	case n.IsInt64():
+		return &Const{Value: Datum{I: n.Int64()}, T: Type{ID: TypeBigInt}, Literal: true}
+	case n.BitLen() <= 127:
+		return &Const{Value: Datum{Big: n}, T: Type{ID: TypeHugeInt}, Literal: true}
+	}
+	f, _ := new(big.Float).SetInt(n).Float64()
+	return &Const{Value: Datum{F: f}, T: Type{ID: TypeDouble}}
 }
 
 // literal types a constant as DuckDB does: integers as INTEGER, BIGINT or
@@ -331,16 +359,7 @@ func literal(v *sqlparser.SQLVal) (Expr, error) {
 		if !ok {
 			return nil, binderError("bad integer literal %s", s)
 		}
-		switch {
-		case n.IsInt64() && n.Int64() >= -1<<31 && n.Int64() < 1<<31:
-			return &Const{Value: Datum{I: n.Int64()}, T: Type{ID: TypeInteger}}, nil
-		case n.IsInt64():
-			return &Const{Value: Datum{I: n.Int64()}, T: Type{ID: TypeBigInt}}, nil
-		case n.BitLen() <= 127:
-			return &Const{Value: Datum{Big: n}, T: Type{ID: TypeHugeInt}}, nil
-		}
-		f, _ := new(big.Float).SetInt(n).Float64()
-		return &Const{Value: Datum{F: f}, T: Type{ID: TypeDouble}}, nil
+		return intLiteral(n), nil
 	case sqlparser.FloatVal:
 		if strings.ContainsAny(s, "eE") {
 			d, err := castString(s, Type{ID: TypeVarchar}, Type{ID: TypeDouble})
@@ -390,16 +409,16 @@ func (b *binder) logic(and bool, l, r sqlparser.Expr) (Expr, error) {
 // unify casts expressions to their common type. A string constant takes
 // the type of the others, as DuckDB's string literals do.
 func unify(xs ...Expr) ([]Expr, error) {
-	t := Type{ID: TypeNull}
+	var typed []Expr
 	for _, x := range xs {
 		if c, ok := x.(*Const); ok && c.T.ID == TypeVarchar {
 			continue
 		}
-		nt, ok := commonType(t, x.Type())
-		if !ok {
-			return nil, binderError("Cannot compare values of type %s and type %s - an explicit cast is required", t, x.Type())
-		}
-		t = nt
+		typed = append(typed, x)
+	}
+	t, err := commonTypeOf(typed, "Cannot compare values of type %s and type %s - an explicit cast is required")
+	if err != nil {
+		return nil, err
 	}
 	if t.ID == TypeNull {
 		t = Type{ID: TypeVarchar}
@@ -420,6 +439,57 @@ func unify(xs ...Expr) ([]Expr, error) {
 		out[i] = y
 	}
 	return out, nil
+}
+
+// isIntLiteral reports whether x is an integer literal of the query.
+func isIntLiteral(x Expr) bool {
+	c, ok := x.(*Const)
+	return ok && c.Literal
+}
+
+// adoptLiteral gives an integer literal the integer type t of the other
+// operand when its value fits, as DuckDB's integer literals do; anything
+// else is returned as it is.
+func adoptLiteral(x Expr, t Type) Expr {
+	c, ok := x.(*Const)
+	if !ok || !c.Literal || !t.IsInteger() || c.T == t {
+		return x
+	}
+	d, err := CastDatum(c.Value, c.T, t)
+	if err != nil {
+		return x
+	}
+	return &Const{Value: d, T: t, Literal: true}
+}
+
+// commonTypeOf is the type the expressions are cast to when they meet
+// (IN, BETWEEN, coalesce, CASE): integer literals are left out when they
+// fit the type of the others. msg formats the binder error with two types.
+func commonTypeOf(xs []Expr, msg string) (Type, error) {
+	t := Type{ID: TypeNull}
+	var lits []Expr
+	for _, x := range xs {
+		if isIntLiteral(x) {
+			lits = append(lits, x)
+			continue
+		}
+		nt, ok := commonType(t, x.Type())
+		if !ok {
+			return Type{}, binderError(msg, t, x.Type())
+		}
+		t = nt
+	}
+	for _, x := range lits {
+		if adoptLiteral(x, t).Type() == t {
+			continue
+		}
+		nt, ok := commonType(t, x.Type())
+		if !ok {
+			return Type{}, binderError(msg, t, x.Type())
+		}
+		t = nt
+	}
+	return t, nil
 }
 
 // narrowConst casts a numeric constant to the other side's numeric type
@@ -544,6 +614,10 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 		}
 		r, rt = x, lt
 	}
+	if isIntLiteral(l) != isIntLiteral(r) {
+		l, r = adoptLiteral(l, rt), adoptLiteral(r, lt)
+		lt, rt = l.Type(), r.Type()
+	}
 	switch {
 	case lt.ID == TypeDate && rt.IsInteger() && (op == "+" || op == "-"):
 		r2, err := castTo(r, Type{ID: TypeBigInt})
@@ -568,14 +642,19 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 		return &Binary{Op: op, L: a, R: b, T: res}, nil
 	}
 	isFloat := func(t Type) bool { return t.ID == TypeFloat || t.ID == TypeDouble }
+	// FLOAT meets anything but DOUBLE as FLOAT; / of integers and
+	// decimals is DOUBLE, of FLOATs FLOAT.
+	floatType := Type{ID: TypeDouble}
+	if (lt.ID == TypeFloat || rt.ID == TypeFloat) && lt.ID != TypeDouble && rt.ID != TypeDouble {
+		floatType = Type{ID: TypeFloat}
+	}
 	switch {
-	case op == "/" || op == "^":
+	case op == "^":
 		return both(Type{ID: TypeDouble}, Type{ID: TypeDouble})
+	case op == "/":
+		return both(floatType, floatType)
 	case isFloat(lt) || isFloat(rt):
-		t := Type{ID: TypeDouble}
-		if lt.ID == TypeFloat && rt.ID == TypeFloat {
-			t = Type{ID: TypeFloat}
-		}
+		t := floatType
 		if op == "div" {
 			return nil, binderError("No function matches the given name and argument types '//(%s, %s)'", lt, rt)
 		}
@@ -584,7 +663,13 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 		dl, dr := asDecimal(lt), asDecimal(rt)
 		switch op {
 		case "*":
-			t := Type{ID: TypeDecimal, Precision: min(38, dl.Precision+dr.Precision), Scale: dl.Scale + dr.Scale}
+			// DuckDB's width: the sum of the widths, held to 18 (checked for
+			// overflow) when both inputs fit 18 digits, and to 38.
+			width := dl.Precision + dr.Precision
+			if width > 18 && max(dl.Precision, dr.Precision) <= 18 && dl.Scale+dr.Scale < 18 {
+				width = 18
+			}
+			t := Type{ID: TypeDecimal, Precision: min(38, width), Scale: dl.Scale + dr.Scale}
 			if dl.Scale+dr.Scale > 38 {
 				return both(Type{ID: TypeDouble}, Type{ID: TypeDouble})
 			}
@@ -640,13 +725,9 @@ func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
 		}
 		vals = append(vals, v)
 	}
-	t := Type{ID: TypeNull}
-	for _, v := range vals {
-		nt, ok := commonType(t, v.Type())
-		if !ok {
-			return nil, binderError("Cannot mix values of type %s and %s in CASE expression - an explicit cast is required", t, v.Type())
-		}
-		t = nt
+	t, err := commonTypeOf(vals, "Cannot mix values of type %s and %s in CASE expression - an explicit cast is required")
+	if err != nil {
+		return nil, err
 	}
 	for i := range vals {
 		v, err := castTo(vals[i], t)
@@ -764,6 +845,15 @@ func call(name string, args []Expr) (Expr, error) {
 			res.Scale = max(0, min(digits, t.Scale))
 		}
 		return &Call{Name: name, Args: args, T: res}, nil
+	case "typeof":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		tn := args[0].Type().String()
+		if args[0].Type().ID == TypeNull {
+			tn = "NULL"
+		}
+		return &Const{Value: Datum{S: tn}, T: varchar}, nil
 	case "coalesce", "ifnull":
 		if len(args) == 0 {
 			return nil, binderError("coalesce needs at least one argument")
@@ -794,7 +884,12 @@ func call(name string, args []Expr) (Expr, error) {
 			return nil, err
 		}
 		if strings.HasSuffix(name, "trunc") {
-			return &Call{Name: "date_trunc", Args: args, T: args[1].Type()}, nil
+			// DuckDB truncates DATE and TIMESTAMP_NS to TIMESTAMP.
+			t := args[1].Type()
+			if t.ID == TypeDate || t.ID == TypeTimestampNS || t.ID == TypeNull {
+				t = Type{ID: TypeTimestamp}
+			}
+			return &Call{Name: "date_trunc", Args: args, T: t}, nil
 		}
 		return &Call{Name: "date_part", Args: args, T: Type{ID: TypeBigInt}}, nil
 	}

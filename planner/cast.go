@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -13,8 +15,19 @@ func castError(d Datum, from, to Type) error {
 	return fmt.Errorf("%w: Could not convert %s '%s' to %s", ErrConversion, from, AppendText(nil, d, from), to)
 }
 
-// CastDatum converts d from type from to type to, as CAST does.
+// CastDatum converts d from type from to type to, as CAST does. A value
+// outside the target type is a Conversion Error, as in DuckDB (arithmetic
+// overflow is an Out of Range Error instead).
 func CastDatum(d Datum, from, to Type) (Datum, error) {
+	res, err := castDatum(d, from, to)
+	if errors.Is(err, ErrOutOfRange) {
+		return Datum{}, fmt.Errorf("%w: Type %s with value %s can't be cast because the value is out of range for the destination type %s",
+			ErrConversion, from, AppendText(nil, d, from), to)
+	}
+	return res, err
+}
+
+func castDatum(d Datum, from, to Type) (Datum, error) {
 	if d.Null || from == to || from.ID == TypeNull {
 		if d.Null || from.ID == TypeNull {
 			return NullDatum, nil
@@ -82,6 +95,8 @@ func CastDatum(d Datum, from, to Type) (Datum, error) {
 		return Datum{I: floorDiv(d.I, 1000)}, nil
 	case to.ID == TypeTimestamp && from.ID == TypeTimestampTZ, to.ID == TypeTimestampTZ && from.ID == TypeTimestamp:
 		return d, nil
+	case to.ID == TypeTimestampTZ && from.ID == TypeTimestampNS:
+		return Datum{I: floorDiv(d.I, 1000)}, nil
 	case to.ID == TypeTimestampTZ && from.ID == TypeDate:
 		return Datum{I: d.I * microsPerDay}, nil
 	}
@@ -108,6 +123,10 @@ func roundRat(r *big.Rat) *big.Int {
 	}
 	return q
 }
+
+// tzSuffix splits a timestamp's UTC offset off: 1 the local time, 2 "Z",
+// 3 the sign, 4 hours, 5 minutes.
+var tzSuffix = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(?:(Z|UTC)|([+-])(\d{2})(?::?(\d{2}))?)$`)
 
 // castString parses text into type to.
 func castString(s string, from, to Type) (Datum, error) {
@@ -169,8 +188,31 @@ func castString(s string, from, to Type) (Datum, error) {
 			return Datum{}, fmt.Errorf("%w: date field value out of range: \"%s\", expected format is (YYYY-MM-DD)", ErrConversion, s)
 		}
 		return Datum{I: v}, nil
-	case to.ID == TypeTimestamp || to.ID == TypeTimestampTZ:
-		v, ok := parseTimestamp(strings.TrimSuffix(t, "+00"))
+	case to.ID == TypeTimestampTZ:
+		// An offset (+05, -08:00, Z) moves the instant to UTC, pqsql's
+		// only time zone.
+		local, off := t, int64(0)
+		if m := tzSuffix.FindStringSubmatch(t); m != nil {
+			local = m[1]
+			if m[2] == "" {
+				h, _ := strconv.ParseInt(m[4], 10, 64)
+				mi := int64(0)
+				if m[5] != "" {
+					mi, _ = strconv.ParseInt(m[5], 10, 64)
+				}
+				off = (h*60 + mi) * 60e6
+				if m[3] == "-" {
+					off = -off
+				}
+			}
+		}
+		v, ok := parseTimestamp(local)
+		if !ok {
+			return bad()
+		}
+		return Datum{I: v - off}, nil
+	case to.ID == TypeTimestamp:
+		v, ok := parseTimestamp(t)
 		if !ok {
 			return bad()
 		}

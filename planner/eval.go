@@ -255,9 +255,7 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 		case "*":
 			v = a * b
 		case "/":
-			if b == 0 {
-				return NullDatum, nil
-			}
+			// IEEE, as DuckDB's ieee_floating_point_ops: x/0 is ±inf or NaN.
 			v = a / b
 		case "%":
 			if b == 0 {
@@ -429,7 +427,7 @@ func evalCall(e *Call, row []Datum) (Datum, error) {
 	case "date_part":
 		return Datum{I: datePart(strings.ToLower(args[0].S), args[1], e.Args[1].Type())}, nil
 	case "date_trunc":
-		return dateTrunc(strings.ToLower(args[0].S), args[1], e.Args[1].Type())
+		return dateTrunc(strings.ToLower(args[0].S), args[1], e.Args[1].Type(), e.T)
 	}
 	return Datum{}, fmt.Errorf("%w: function %s", ErrNotImplemented, e.Name)
 }
@@ -450,10 +448,18 @@ func evalRound(e *Call, args []Datum) (Datum, error) {
 		}
 		return Datum{F: r}, nil
 	case TypeDecimal:
-		// The result keeps the digits asked for (DuckDB types it DECIMAL(p, digits)).
+		// The result keeps the digits asked for (DuckDB types it DECIMAL(p, digits)),
+		// and no fraction for negative digits, which round left of the point.
 		v := bigOf(args[0], t)
 		if int(digits) >= t.Scale {
 			return Datum{Big: new(big.Int).Mul(v, pow10(e.T.Scale-t.Scale))}, nil
+		}
+		if digits < 0 {
+			if -digits > 38 {
+				return Datum{Big: new(big.Int)}, nil
+			}
+			shift := int(-digits)
+			return Datum{Big: new(big.Int).Mul(roundBig(v, t.Scale+shift), pow10(shift))}, nil
 		}
 		return Datum{Big: roundBig(v, t.Scale-e.T.Scale)}, nil
 	}
@@ -505,7 +511,8 @@ func daysFromCivil(y, m, d int64) int64 {
 	return floorDiv(int64(timeUnix(y, m, d)), 86400)
 }
 
-func dateTrunc(part string, d Datum, t Type) (Datum, error) {
+// dateTrunc truncates d (of type t) to part, as a value of type out.
+func dateTrunc(part string, d Datum, t, out Type) (Datum, error) {
 	days, us := timeOf(d, t)
 	y, m, _ := civil(days)
 	switch part {
@@ -528,12 +535,11 @@ func dateTrunc(part string, d Datum, t Type) (Datum, error) {
 	default:
 		return Datum{}, fmt.Errorf("%w: unsupported date_trunc part %q", ErrNotImplemented, part)
 	}
-	if t.ID == TypeDate {
+	switch out.ID {
+	case TypeDate:
 		return Datum{I: days}, nil
+	case TypeTimestampNS:
+		return Datum{I: (days*microsPerDay + us) * 1000}, nil
 	}
-	v := days*microsPerDay + us
-	if t.ID == TypeTimestampNS {
-		v *= 1000
-	}
-	return Datum{I: v}, nil
+	return Datum{I: days*microsPerDay + us}, nil
 }

@@ -26,6 +26,10 @@ type ColRef struct {
 type Const struct {
 	Value Datum
 	T     Type
+	// Literal marks an integer literal written in the query (possibly
+	// negated). DuckDB lets such a literal take the integer type of the
+	// other operand when its value fits, so priority - 200 is UTINYINT.
+	Literal bool
 }
 
 // A Binary is arithmetic (+ - * / % // ||) or a comparison (= != < <= > >=)

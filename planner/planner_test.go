@@ -53,6 +53,20 @@ func TestTypes(t *testing.T) {
 		{"CAST('2024-02-29' AS DATE)", "DATE", "2024-02-29"},
 		{"round(2.345, 1)", "DECIMAL(4,1)", "2.3"},
 		{"NULL AND FALSE", "BOOLEAN", "false"},
+		{"-1 / 0", "DOUBLE", "-inf"},
+		{"1.5 / 0", "DOUBLE", "inf"},
+		{"3 // 0", "INTEGER", ""},
+		{"typeof(1.50 * 2)", "VARCHAR", "DECIMAL(13,2)"},
+		{"typeof(99999999.99 * 99999999.99)", "VARCHAR", "DECIMAL(18,4)"},
+		{"typeof(CAST(1 AS FLOAT) / 2)", "VARCHAR", "FLOAT"},
+		{"typeof(CAST(1 AS FLOAT) + 1.5)", "VARCHAR", "FLOAT"},
+		{"typeof(NULL)", "VARCHAR", "NULL"},
+		{"-2147483648", "INTEGER", "-2147483648"},
+		{"round(1234.5678, -2)", "DECIMAL(8,0)", "1200"},
+		{"round(-1250.0, -2)", "DECIMAL(5,0)", "-1300"},
+		{"date_trunc('month', DATE '2024-05-06')", "TIMESTAMP", "2024-05-01 00:00:00"},
+		{"TIMESTAMPTZ '2024-03-10 12:00:00-08:30'", "TIMESTAMP WITH TIME ZONE", "2024-03-10 20:30:00+00"},
+		{"TIMESTAMPTZ '2024-03-10 02:00:00+05'", "TIMESTAMP WITH TIME ZONE", "2024-03-09 21:00:00+00"},
 	}
 	for _, tc := range tests {
 		p, err := plan(t, "SELECT "+tc.expr)
@@ -86,12 +100,78 @@ func TestBindErrors(t *testing.T) {
 		{"SELECT sum(city) FROM 'fixtures/orders_sorted.parquet'", ErrBinder, "sum(VARCHAR)"},
 		{"SELECT * FROM 'fixtures/nope.parquet'", ErrIO, "No files found"},
 		{"SELECT CAST('x' AS INTEGER)", ErrConversion, "Could not convert"},
+		{"SELECT CAST(3000000000 AS INTEGER)", ErrConversion, "out of range for the destination type INTEGER"},
+		{"SELECT CAST(1e10 AS INTEGER)", ErrConversion, "out of range"},
+		{"SELECT 2147483647 + 1", ErrOutOfRange, "Overflow in addition of INTEGER"},
 		{"SELECT * FROM v", ErrCatalog, "does not exist"},
 	}
 	for _, tc := range tests {
 		_, err := plan(t, tc.q)
 		if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.text) {
 			t.Errorf("%s: error %v, want %v containing %q", tc.q, err, tc.kind, tc.text)
+		}
+	}
+}
+
+// TestIsTrueFalse checks IS [NOT] TRUE/FALSE, which never yield NULL.
+func TestIsTrueFalse(t *testing.T) {
+	tests := []struct {
+		expr string
+		want bool
+	}{
+		{"true IS TRUE", true}, {"NULL IS TRUE", false}, {"false IS TRUE", false},
+		{"true IS NOT TRUE", false}, {"NULL IS NOT TRUE", true}, {"false IS NOT TRUE", true},
+		{"false IS FALSE", true}, {"NULL IS FALSE", false}, {"true IS FALSE", false},
+		{"false IS NOT FALSE", false}, {"NULL IS NOT FALSE", true}, {"true IS NOT FALSE", true},
+	}
+	for _, tc := range tests {
+		p, err := plan(t, "SELECT "+tc.expr)
+		if err != nil {
+			t.Errorf("%s: %v", tc.expr, err)
+			continue
+		}
+		d, err := Eval(p.Project[0], nil)
+		if err != nil || d.Null || d.B != tc.want {
+			t.Errorf("%s = %+v (%v), want %v", tc.expr, d, err, tc.want)
+		}
+	}
+}
+
+// TestColumnArithmeticTypes checks DuckDB's result types where a column
+// meets a literal: an integer literal takes the column's integer type when
+// it fits, a CAST one does not, and FLOAT wins over everything but DOUBLE.
+func TestColumnArithmeticTypes(t *testing.T) {
+	chdirRoot(t)
+	tests := []struct {
+		file, expr, typ string
+	}{
+		{"orders_sorted", "priority - 200", "UTINYINT"},
+		{"orders_sorted", "priority - 300", "INTEGER"},
+		{"orders_sorted", "quantity * 2", "SMALLINT"},
+		{"orders_sorted", "quantity // 2", "SMALLINT"},
+		{"orders_sorted", "amount * 2", "DECIMAL(18,2)"},
+		{"orders_sorted", "amount * quantity", "DECIMAL(17,2)"},
+		{"orders_sorted", "date_trunc('day', order_date)", "TIMESTAMP"},
+		{"orders_sorted", "date_trunc('day', shipped_at)", "TIMESTAMP WITH TIME ZONE"},
+		{"statistics", "customer_id + 1", "UINTEGER"},
+		{"statistics", "customer_id + -1", "BIGINT"},
+		{"statistics", "CAST(1 AS INTEGER) + customer_id", "BIGINT"},
+		{"statistics", "coalesce(customer_id, 1)", "UINTEGER"},
+		{"statistics", "CASE WHEN delta > 0 THEN 1 ELSE customer_id END", "UINTEGER"},
+		{"statistics", "delta + 1000", "INTEGER"},
+		{"statistics", "ratio * 2", "FLOAT"},
+		{"statistics", "ratio / 2", "FLOAT"},
+		{"statistics", "ratio + temp_c", "DOUBLE"},
+		{"statistics", "ratio + 1.5", "FLOAT"},
+	}
+	for _, tc := range tests {
+		p, err := plan(t, "SELECT "+tc.expr+" FROM 'fixtures/"+tc.file+".parquet'")
+		if err != nil {
+			t.Errorf("%s: %v", tc.expr, err)
+			continue
+		}
+		if got := p.Project[0].Type().String(); got != tc.typ {
+			t.Errorf("%s: type %s, want %s", tc.expr, got, tc.typ)
 		}
 	}
 }

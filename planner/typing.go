@@ -51,8 +51,10 @@ func commonType(a, b Type) (Type, bool) {
 		return a, true
 	case a.IsNumeric() && b.IsNumeric():
 		switch {
-		case a.ID == TypeFloat || a.ID == TypeDouble || b.ID == TypeFloat || b.ID == TypeDouble:
+		case a.ID == TypeDouble || b.ID == TypeDouble:
 			return Type{ID: TypeDouble}, true
+		case a.ID == TypeFloat || b.ID == TypeFloat:
+			return Type{ID: TypeFloat}, true
 		case a.ID == TypeDecimal || b.ID == TypeDecimal:
 			da, db := asDecimal(a), asDecimal(b)
 			scale := max(da.Scale, db.Scale)
@@ -73,6 +75,10 @@ func commonType(a, b Type) (Type, bool) {
 		return b, true
 	case b.ID == TypeVarchar && a.ID != TypeNested:
 		return a, true
+	case a.ID == TypeTimestampTZ && (isTimestamp(b) || b.ID == TypeDate):
+		return a, true
+	case b.ID == TypeTimestampTZ && (isTimestamp(a) || a.ID == TypeDate):
+		return b, true
 	case a.ID == TypeDate && isTimestamp(b):
 		return b, true
 	case b.ID == TypeDate && isTimestamp(a):
