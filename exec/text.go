@@ -46,6 +46,8 @@ func AppendText(dst []byte, v *Vector, i int) []byte {
 		return format.AppendDate(dst, v.Int[i])
 	case TypeTime:
 		return format.AppendTime(dst, v.Int[i], meta.Micros)
+	case TypeTimeNS:
+		return format.AppendTime(dst, v.Int[i], meta.Nanos)
 	case TypeTimeTZ:
 		return append(format.AppendTime(dst, v.Int[i], meta.Micros), "+00"...)
 	case TypeTimestamp:

@@ -34,6 +34,7 @@ const (
 	TypeDate        = planner.TypeDate
 	TypeTime        = planner.TypeTime
 	TypeTimeTZ      = planner.TypeTimeTZ
+	TypeTimeNS      = planner.TypeTimeNS
 	TypeTimestamp   = planner.TypeTimestamp
 	TypeTimestampNS = planner.TypeTimestampNS
 	TypeTimestampTZ = planner.TypeTimestampTZ

@@ -152,7 +152,11 @@ func (v *Vector) appendLeaf(lg format.Logical, vals *format.Values, i int) {
 		} else {
 			t = vals.Int64[i]
 		}
-		v.Int = append(v.Int, toMicros(t, lg.Unit))
+		if v.Type.ID == TypeTimeNS {
+			v.Int = append(v.Int, t)
+		} else {
+			v.Int = append(v.Int, toMicros(t, lg.Unit))
+		}
 	case format.KindTimestamp, format.KindTimestampTZ:
 		if v.Type.ID == TypeTimestampNS {
 			v.Int = append(v.Int, vals.Int64[i])

@@ -275,6 +275,9 @@ func (l Logical) SQLName() string {
 	case KindDate:
 		return "DATE"
 	case KindTime:
+		if l.Unit == meta.Nanos {
+			return "TIME_NS"
+		}
 		return "TIME"
 	case KindTimeTZ:
 		return "TIME WITH TIME ZONE"

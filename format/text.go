@@ -311,11 +311,6 @@ func appendClock(dst []byte, ticks int64, u meta.TimeUnit) []byte {
 
 // AppendTime appends a TIME of t ticks in unit u since midnight.
 func AppendTime(dst []byte, t int64, u meta.TimeUnit) []byte {
-	if u == meta.Nanos {
-		// DuckDB keeps TIME in microseconds.
-		t /= 1000
-		u = meta.Micros
-	}
 	return appendClock(dst, t, u)
 }
 

@@ -254,6 +254,8 @@ func AppendText(dst []byte, d Datum, t Type) []byte {
 		return format.AppendDate(dst, d.I)
 	case TypeTime:
 		return format.AppendTime(dst, d.I, meta.Micros)
+	case TypeTimeNS:
+		return format.AppendTime(dst, d.I, meta.Nanos)
 	case TypeTimeTZ:
 		return append(format.AppendTime(dst, d.I, meta.Micros), "+00"...)
 	case TypeTimestamp:

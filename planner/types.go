@@ -33,6 +33,7 @@ const (
 	TypeDate
 	TypeTime
 	TypeTimeTZ
+	TypeTimeNS
 	TypeTimestamp
 	TypeTimestampNS
 	TypeTimestampTZ
@@ -94,6 +95,8 @@ func (t Type) String() string {
 		return "DATE"
 	case TypeTime:
 		return "TIME"
+	case TypeTimeNS:
+		return "TIME_NS"
 	case TypeTimeTZ:
 		return "TIME WITH TIME ZONE"
 	case TypeTimestamp:
@@ -163,6 +166,9 @@ func TypeOf(f *format.Field) Type {
 	case format.KindDate:
 		return Type{ID: TypeDate}
 	case format.KindTime:
+		if lg.Unit == meta.Nanos {
+			return Type{ID: TypeTimeNS}
+		}
 		return Type{ID: TypeTime}
 	case format.KindTimeTZ:
 		return Type{ID: TypeTimeTZ}
