@@ -32,7 +32,11 @@ func (p *FilePlan) Format(w io.Writer, verbose bool) error {
 		ew.printf(" (skipped by %s)", strings.Join(by, ", "))
 	}
 	ew.printf("\n")
-	ew.printf("  pages of the columns read, in kept row groups: %d total, %d kept\n", sum.Pages, sum.PagesKept)
+	ew.printf("  pages of the columns read, in kept row groups: %d total, %d kept", sum.Pages, sum.PagesKept)
+	if sum.Uncounted > 0 {
+		ew.printf(", and %d column chunks read whole whose pages the footer does not count", sum.Uncounted)
+	}
+	ew.printf("\n")
 	ew.printf("  bytes of column chunks: %d total, %d to read in %d ranges, %s skipped\n", p.ChunkBytes, p.ReadBytes, len(p.ReadRanges), percent(p.ChunkBytes-p.ReadBytes, p.ChunkBytes))
 	for _, rg := range p.RowGroups {
 		switch rg.Verdict {
@@ -92,6 +96,8 @@ type Summary struct {
 	// Pages and PagesKept count the data pages of the columns read in the
 	// row groups kept; a column read whole keeps all its pages.
 	Pages, PagesKept int
+	// Uncounted counts chunks read whole whose pages the footer does not count.
+	Uncounted int
 }
 
 // Summary counts the plan's row groups and pages.
@@ -104,6 +110,9 @@ func (p *FilePlan) Summary() Summary {
 		}
 		s.RowGroupsKept++
 		for _, c := range rg.Columns {
+			if c.NumPages == 0 {
+				s.Uncounted++
+			}
 			s.Pages += c.NumPages
 			if c.Whole {
 				s.PagesKept += c.NumPages

@@ -567,10 +567,23 @@ func (s *rgState) narrowed(e Expr, level int) string {
 	return head + "; " + strings.Join(parts, "; ")
 }
 
+// dataPagesOf counts a chunk's data pages from its encoding stats, which
+// the footer holds for free; 0 when the writer did not write them.
+func dataPagesOf(md *meta.ColumnMetaData) int {
+	n := 0
+	for _, e := range md.EncodingStats {
+		if e.PageType == meta.DataPage || e.PageType == meta.DataPageV2 {
+			n += int(e.Count)
+		}
+	}
+	return n
+}
+
 // columnRead chooses what to read of column c for the kept rows.
 func (s *rgState) columnRead(c int, chunk format.Range, rows RowRanges) (ColumnRead, error) {
 	leaf := s.p.f.Schema.Leaves[c]
-	cr := ColumnRead{Leaf: c, Path: leaf.Path, Chunk: chunk, Whole: true, Bytes: chunk.Length}
+	cr := ColumnRead{Leaf: c, Path: leaf.Path, Chunk: chunk, Whole: true, Bytes: chunk.Length,
+		NumPages: dataPagesOf(s.p.f.Chunk(s.rg, c).MetaData)}
 	if rows.Covers(s.rows) || !s.p.opt.PageIndex {
 		return cr, nil
 	}
