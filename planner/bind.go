@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/pqsql/pqsql/sql"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -17,6 +18,8 @@ type binder struct {
 	needed []bool
 	// agg is set while binding expressions evaluated after aggregation.
 	agg *aggState
+	// sel holds the parser's side tables (FILTER clauses, cast spellings).
+	sel *sql.Select
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -251,8 +254,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		switch e.Operator {
 		case sqlparser.UMinusStr:
 			if c, ok := x.(*Const); ok && c.Literal {
-				// DuckDB folds -<literal> into the literal, typed by its value.
-				return intLiteral(new(big.Int).Neg(bigOf(c.Value, c.T))), nil
+				return negLiteral(c), nil
 			}
 			if !x.Type().IsNumeric() {
 				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
@@ -272,6 +274,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		name := e.Name.Lowered()
 		if aggFuncs[name] {
 			return b.aggregate(e)
+		}
+		if e.Distinct || b.filterOf(e) != nil {
+			return nil, fmt.Errorf("%w: Function \"%s\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and \"ORDER BY\" are only applicable to aggregate functions.", ErrInvalidInput, name)
 		}
 		args := make([]Expr, 0, len(e.Exprs))
 		for _, se := range e.Exprs {
@@ -332,6 +337,22 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 	return nil, fmt.Errorf("%w: expression %s", ErrNotImplemented, sqlparser.String(e))
 }
 
+// negLiteral negates an integer literal as DuckDB's parser does: a literal
+// that fits INTEGER is an INTEGER and stays one; any other is read again,
+// minus sign included, as BIGINT, HUGEINT or DOUBLE by its value (so
+// -2147483648 is a BIGINT and -9223372036854775808 too).
+func negLiteral(c *Const) *Const {
+	n := new(big.Int).Neg(bigOf(c.Value, c.T))
+	if c.T.ID == TypeInteger {
+		return &Const{Value: Datum{I: n.Int64()}, T: c.T, Literal: true}
+	}
+	lit := intLiteral(n)
+	if lit.T.ID == TypeInteger {
+		lit.T = Type{ID: TypeBigInt}
+	}
+	return lit
+}
+
 // intLiteral types an integer literal as DuckDB does: INTEGER, BIGINT or
 // HUGEINT by size, DOUBLE beyond HUGEINT.
 func intLiteral(n *big.Int) *Const {
@@ -358,6 +379,10 @@ func literal(v *sqlparser.SQLVal) (Expr, error) {
 		n, ok := new(big.Int).SetString(s, 0)
 		if !ok {
 			return nil, binderError("bad integer literal %s", s)
+		}
+		if strings.HasPrefix(s, "-") {
+			// sqlparser folded a minus into the number.
+			return negLiteral(intLiteral(new(big.Int).Neg(n))), nil
 		}
 		return intLiteral(n), nil
 	case sqlparser.FloatVal:
@@ -599,6 +624,17 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 		}
 		return &Const{Value: NullDatum, T: t}, nil
 	}
+	if ambiguous(op, l, r) {
+		return nil, binderError("Could not choose a best candidate function for the function call \"%s(%s, %s)\". In order to select one, please add explicit type casts.", op, argKind(l), argKind(r))
+	}
+	if c, ok := l.(*Const); ok && lt.ID == TypeVarchar && rt.ID == TypeDate && op == "-" {
+		// '2024-01-01' - d: DuckDB's only candidate is DATE - DATE.
+		x, err := castTo(c, rt)
+		if err != nil {
+			return nil, err
+		}
+		l, lt = x, rt
+	}
 	// A string literal takes the other operand's type.
 	if c, ok := l.(*Const); ok && lt.ID == TypeVarchar && rt.IsNumeric() {
 		x, err := castTo(c, rt)
@@ -695,6 +731,54 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 	}
 	t, _ := commonType(lt, rt)
 	return both(t, t)
+}
+
+// isStringLiteral reports whether x is a string constant, which DuckDB
+// casts to whatever type a function's candidate wants.
+func isStringLiteral(x Expr) bool {
+	c, ok := x.(*Const)
+	return ok && c.T.ID == TypeVarchar && !c.Value.Null
+}
+
+// ambiguous reports whether DuckDB finds two equally good candidates for
+// op when one operand is a string literal: it could be a number or a DATE
+// for + and -, and an INTERVAL for * and /, depending on the other operand.
+func ambiguous(op string, l, r Expr) bool {
+	strLeft := isStringLiteral(l)
+	if strLeft == isStringLiteral(r) {
+		return false
+	}
+	other := r.Type()
+	if !strLeft {
+		other = l.Type()
+	}
+	switch op {
+	case "+":
+		return other.ID == TypeInteger || other.ID == TypeDate
+	case "-":
+		if strLeft {
+			return other.ID == TypeInteger
+		}
+		return other.ID == TypeDate || other.ID == TypeTimestamp
+	case "*":
+		return other.ID == TypeBigInt || other.ID == TypeDouble || other.ID == TypeDecimal
+	case "/":
+		return strLeft && other.IsNumeric() && other.ID != TypeFloat
+	}
+	return false
+}
+
+// argKind names an operand in DuckDB's candidate errors.
+func argKind(x Expr) string {
+	if c, ok := x.(*Const); ok {
+		switch {
+		case isStringLiteral(c):
+			return "STRING_LITERAL"
+		case c.Literal && c.T.ID == TypeInteger:
+			return "INTEGER_LITERAL"
+		}
+	}
+	return x.Type().String()
 }
 
 func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
@@ -925,6 +1009,16 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	in := b.agg.inputer
 	a := &AggCall{Func: name, Distinct: e.Distinct}
+	if f := b.filterOf(e); f != nil {
+		if hasAgg(f) {
+			return nil, binderError("aggregate function calls cannot be nested")
+		}
+		x, err := in.boolean(f)
+		if err != nil {
+			return nil, err
+		}
+		a.Filter = x
+	}
 	if len(e.Exprs) == 1 {
 		if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
 			if name != "count" {
@@ -979,6 +1073,11 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 		a.T = at
 	}
 	key := a.String()
+	if a.Filter != nil {
+		if err := a.foldFilter(); err != nil {
+			return nil, err
+		}
+	}
 	if i, ok := b.agg.aggStr[key]; ok {
 		return &ColRef{Index: len(b.agg.keys) + i, Name: key, T: a.T}, nil
 	}
@@ -987,61 +1086,10 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: key, T: a.T}, nil
 }
 
-// nameOf is the column name DuckDB gives an unaliased select expression.
-func nameOf(e sqlparser.Expr) string {
-	switch e := e.(type) {
-	case *sqlparser.ColName:
-		return e.Name.String()
-	case *sqlparser.ParenExpr:
-		return nameOf(e.Expr)
-	case *sqlparser.SQLVal:
-		if e.Type == sqlparser.StrVal {
-			return "'" + strings.ReplaceAll(string(e.Val), "'", "''") + "'"
-		}
-		return string(e.Val)
-	case *sqlparser.NullVal:
-		return "NULL"
-	case *sqlparser.FuncExpr:
-		name := e.Name.Lowered()
-		if name == "count" && len(e.Exprs) == 1 {
-			if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
-				return "count_star()"
-			}
-		}
-		parts := make([]string, len(e.Exprs))
-		for i, se := range e.Exprs {
-			if ae, ok := se.(*sqlparser.AliasedExpr); ok {
-				parts[i] = nameOf(ae.Expr)
-			} else {
-				parts[i] = "*"
-			}
-		}
-		d := ""
-		if e.Distinct {
-			d = "DISTINCT "
-		}
-		return name + "(" + d + strings.Join(parts, ", ") + ")"
-	case *sqlparser.BinaryExpr:
-		op := e.Operator
-		if op == "div" {
-			op = "//"
-		}
-		return "(" + nameOf(e.Left) + " " + op + " " + nameOf(e.Right) + ")"
-	case *sqlparser.ComparisonExpr:
-		op := e.Operator
-		switch op {
-		case "like", "not like", "ilike", "not ilike", "in", "not in":
-			op = strings.ToUpper(op)
-		}
-		return "(" + nameOf(e.Left) + " " + op + " " + sqlparser.String(e.Right) + ")"
-	case *sqlparser.ConvertExpr:
-		return "CAST(" + nameOf(e.Expr) + " AS " + e.Type.Type + ")"
-	case *sqlparser.UnaryExpr:
-		return "-(" + nameOf(e.Expr) + ")"
-	case *sqlparser.AndExpr:
-		return "(" + nameOf(e.Left) + " AND " + nameOf(e.Right) + ")"
-	case *sqlparser.OrExpr:
-		return "(" + nameOf(e.Left) + " OR " + nameOf(e.Right) + ")"
+// filterOf returns the FILTER condition written after a call, or nil.
+func (b *binder) filterOf(e *sqlparser.FuncExpr) sqlparser.Expr {
+	if b.sel == nil {
+		return nil
 	}
-	return sqlparser.String(e)
+	return b.sel.FilterOf(e)
 }

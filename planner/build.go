@@ -21,26 +21,97 @@ const maxViewDepth = 32
 
 // Build plans a parsed SELECT; views are looked up in cat (which may be nil).
 func Build(sel *sql.Select, cat Catalog) (*Plan, error) {
-	return build(sel, sel.AST, cat, 0)
+	return buildQuery(sel, buildCtx{cat: cat})
 }
 
-func build(sel *sql.Select, stmt sqlparser.SelectStatement, cat Catalog, depth int) (*Plan, error) {
-	if depth > maxViewDepth {
+// A buildCtx is what planning a query needs besides its AST: the catalog,
+// how deep in views and subqueries it is, and the common table
+// expressions in scope.
+type buildCtx struct {
+	cat   Catalog
+	depth int
+	env   *cteEnv
+}
+
+// deeper is c one level of views, CTEs or subqueries further in.
+func (c buildCtx) deeper() buildCtx {
+	c.depth++
+	return c
+}
+
+// A cteEnv is one common table expression in scope; next links the ones
+// defined before it and those of enclosing queries.
+type cteEnv struct {
+	cte *sql.CTE
+	// def is the scope its body is planned in: the CTEs before it.
+	def *cteEnv
+	// pending marks the CTE whose own body is being planned: naming it
+	// there is a circular reference.
+	pending   bool
+	recursive bool
+	next      *cteEnv
+}
+
+// lookup finds the CTE a FROM name refers to, innermost first.
+func (e *cteEnv) lookup(name string) *cteEnv {
+	for ; e != nil; e = e.next {
+		if strings.EqualFold(e.cte.Name, name) {
+			return e
+		}
+	}
+	return nil
+}
+
+// buildQuery plans a query with its WITH clause: its CTEs come into scope
+// for the query, each one for the CTEs after it too.
+func buildQuery(sel *sql.Select, c buildCtx) (*Plan, error) {
+	for _, cte := range sel.With {
+		c.env = &cteEnv{cte: cte, def: c.env, recursive: sel.Recursive, next: c.env}
+	}
+	return build(sel, sel.AST, c)
+}
+
+// buildCTE plans a reference to a CTE: its body, in the scope it was
+// defined in, with its column names.
+func buildCTE(e *cteEnv, c buildCtx) (*Plan, error) {
+	if e.pending {
+		if e.recursive {
+			return nil, fmt.Errorf("%w: recursive CTEs (%s refers to itself)", ErrNotImplemented, e.cte.Name)
+		}
+		return nil, binderError("Circular reference to CTE \"%s\", use WITH RECURSIVE to use recursive CTEs.", e.cte.Name)
+	}
+	c = c.deeper()
+	c.env = &cteEnv{cte: e.cte, pending: true, recursive: e.recursive, next: e.def}
+	sub, err := buildQuery(e.cte.Query, c)
+	if err != nil {
+		return nil, err
+	}
+	// DuckDB renames as many columns as names are given, ignoring extra names.
+	for i, name := range e.cte.Columns {
+		if i < len(sub.Columns) {
+			sub.Columns[i].Name = name
+		}
+	}
+	return sub, nil
+}
+
+func build(sel *sql.Select, stmt sqlparser.SelectStatement, c buildCtx) (*Plan, error) {
+	if c.depth > maxViewDepth {
 		return nil, fmt.Errorf("%w: views nested deeper than %d (a view that refers to itself?)", ErrBinder, maxViewDepth)
 	}
 	switch s := stmt.(type) {
 	case *sqlparser.ParenSelect:
-		return build(sel, s.Select, cat, depth)
+		return build(sel, s.Select, c)
 	case *sqlparser.Union:
-		return nil, fmt.Errorf("%w: UNION", ErrNotImplemented)
+		return buildSetOp(sel, s, c)
 	case *sqlparser.Select:
-		return buildSelect(sel, s, cat, depth)
+		return buildSelect(sel, s, c)
 	}
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, stmt)
 }
 
 // source plans the FROM clause.
-func source(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Scan, []Column, error) {
+func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, error) {
 	if len(s.From) != 1 {
 		return nil, nil, fmt.Errorf("%w: joins (more than one FROM source)", ErrNotImplemented)
 	}
@@ -50,7 +121,7 @@ func source(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Scan
 	}
 	switch t := at.Expr.(type) {
 	case *sqlparser.Subquery:
-		sub, err := build(sel, t.Select, cat, depth+1)
+		sub, err := build(sel, t.Select, c.deeper())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -66,9 +137,16 @@ func source(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Scan
 		}
 		switch src.Kind {
 		case sql.SourceView:
+			if e := c.env.lookup(src.Name); e != nil {
+				sub, err := buildCTE(e, c)
+				if err != nil {
+					return nil, nil, err
+				}
+				return &Scan{Subquery: sub, Source: src.Name}, sub.Columns, nil
+			}
 			text, ok := "", false
-			if cat != nil {
-				text, ok = cat.View(src.Name)
+			if c.cat != nil {
+				text, ok = c.cat.View(src.Name)
 			}
 			if !ok {
 				return nil, nil, fmt.Errorf("%w: Table with name %s does not exist!", ErrCatalog, src.Name)
@@ -81,7 +159,10 @@ func source(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Scan
 			if !ok {
 				return nil, nil, fmt.Errorf("%w: view %s is not a query", ErrBinder, src.Name)
 			}
-			sub, err := build(vs, vs.AST, cat, depth+1)
+			// A view's body sees the catalog only, not the CTEs around its use.
+			vc := c.deeper()
+			vc.env = nil
+			sub, err := buildQuery(vs, vc)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -111,14 +192,20 @@ func source(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Scan
 	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
 }
 
-func buildSelect(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (*Plan, error) {
-	scan, cols, err := source(sel, s, cat, depth)
+func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error) {
+	scan, cols, err := source(sel, s, c)
 	if err != nil {
 		return nil, err
 	}
+	return finishSelect(sel, s, scan, cols)
+}
+
+// finishSelect plans everything of a SELECT after its FROM clause, whose
+// rows have the layout cols.
+func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column) (*Plan, error) {
 	p := &Plan{Scan: scan, Input: cols, Limit: -1}
 	needed := make([]bool, len(cols))
-	in := &binder{cols: cols, needed: needed}
+	in := &binder{cols: cols, needed: needed, sel: sel}
 
 	if s.Where != nil {
 		if hasAgg(s.Where.Expr) {
@@ -146,7 +233,14 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (
 		case *sqlparser.AliasedExpr:
 			name := se.As.String()
 			if name == "" {
-				name = nameOf(se.Expr)
+				name = nameOf(sel, se.Expr)
+				// A bare column is named as the column is, whatever the case
+				// or qualifier it was written with.
+				if c, ok := unparen(se.Expr).(*sqlparser.ColName); ok {
+					if i := in.lookup(c.Name.String()); i >= 0 {
+						name = cols[i].Name
+					}
+				}
 			}
 			items = append(items, item{se.Expr, name})
 		default:
@@ -198,7 +292,7 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (
 			st.keys = append(st.keys, k)
 			st.keyStr = append(st.keyStr, k.String())
 		}
-		post = &binder{agg: st}
+		post = &binder{agg: st, sel: sel}
 	}
 
 	for _, it := range items {
@@ -267,7 +361,8 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (
 
 	if s.Limit != nil {
 		var err error
-		if s.Limit.Rowcount != nil {
+		// LIMIT NULL (and LIMIT ALL, which package sql writes so) is no limit.
+		if _, null := s.Limit.Rowcount.(*sqlparser.NullVal); s.Limit.Rowcount != nil && !null {
 			if p.Limit, err = constInt(s.Limit.Rowcount, "LIMIT"); err != nil {
 				return nil, err
 			}
@@ -284,7 +379,7 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, cat Catalog, depth int) (
 			markNeeded(x, needed)
 		}
 	}
-	if scan.Subquery == nil {
+	if scan.Subquery == nil && scan.SetOp == nil {
 		copy(scan.Needed, needed)
 		if p.Where != nil {
 			scan.Pushdown = Pushdown(p.Where, scan.Fields)
@@ -318,7 +413,10 @@ func constInt(e sqlparser.Expr, what string) (int64, error) {
 		return 0, fmt.Errorf("%w: %s must be an integer constant", ErrNotImplemented, what)
 	}
 	n, err := strconv.ParseInt(string(v.Val), 10, 64)
-	if err != nil || n < 0 {
+	if err == nil && n < 0 {
+		return 0, binderError("LIMIT/OFFSET cannot be negative")
+	}
+	if err != nil {
 		return 0, binderError("%s must be a non-negative integer, found %s", what, v.Val)
 	}
 	return n, nil

@@ -10,6 +10,25 @@
 // evaluator exec uses ([Eval]), so a folded constant and a computed value
 // never disagree.
 //
+// Views and common table expressions become subquery scans. A query's
+// CTEs are in scope for it and for the CTEs after them (naming a CTE in its
+// own body is DuckDB's circular-reference error); they hide views of the
+// same name, a view's body never sees them, and a CTE is planned where it is
+// used, so one never used is never checked, as in DuckDB.
+//
+// agg(x) FILTER (WHERE c) is planned as agg(CASE WHEN c THEN x END) (and
+// count(*) as count(CASE WHEN c THEN 1 END)), exact since every aggregate
+// skips NULLs; AggCall.Filter keeps the condition for display only.
+//
+// UNION, INTERSECT and EXCEPT are planned as a Scan of a SetOp, with both
+// sides cast to common column types (VARCHAR absorbs anything, as in
+// DuckDB), but Build refuses them with ErrNotImplemented until exec runs
+// Scan.SetOp (see execRunsSetOps).
+//
+// Result columns are named as DuckDB names them: an unaliased expression is
+// printed as DuckDB prints its parse tree (count_star(), (a + 1),
+// CAST(x AS "DOUBLE"), CASE  WHEN ... ELSE NULL END, (s ~~ 'a%')).
+//
 // WHERE conjuncts of the form column op literal (and IN, BETWEEN, IS NULL,
 // LIKE, starts_with under NOT/AND/OR) become pushdown leaves; everything
 // else becomes a pushdown.Residual. Pushdown only prunes: exec still

@@ -19,4 +19,7 @@ var (
 	ErrNotImplemented = errors.New("Not implemented Error")
 	// ErrCatalog means a view that does not exist.
 	ErrCatalog = errors.New("Catalog Error")
+	// ErrInvalidInput means a construct used where DuckDB refuses it, such
+	// as FILTER or DISTINCT on a scalar function.
+	ErrInvalidInput = errors.New("Invalid Input Error")
 )

@@ -394,19 +394,27 @@ func evalCall(e *Call, row []Datum) (Datum, error) {
 		}
 		return Datum{S: b.String()}, nil
 	case "substr":
+		if err := substrRange(args); err != nil {
+			return Datum{}, err
+		}
 		rs := []rune(args[0].S)
-		start := args[1].I
-		n := int64(len(rs)) + 1
+		size := int64(len(rs))
+		// DuckDB: the start is 1-based, counts from the end when negative,
+		// and 0 is one before the first character; a negative length takes
+		// the characters before the start. The span is clipped last.
+		lo := args[1].I - 1
+		if args[1].I < 0 {
+			lo = size + args[1].I
+		}
+		hi := int64(math.MaxInt64)
 		if len(args) > 2 {
-			n = args[2].I
+			n := args[2].I
+			hi = satAdd(lo, n)
+			if n < 0 {
+				lo, hi = hi, lo
+			}
 		}
-		// DuckDB: 1-based; a start of 0 or less still counts its length from there.
-		lo, hi := start-1, start-1+n
-		if start < 0 {
-			lo = int64(len(rs)) + start
-			hi = lo + n
-		}
-		lo, hi = max(lo, 0), min(hi, int64(len(rs)))
+		lo, hi = min(max(lo, 0), size), min(max(hi, 0), size)
 		if lo >= hi {
 			return Datum{S: ""}, nil
 		}
@@ -542,4 +550,33 @@ func dateTrunc(part string, d Datum, t, out Type) (Datum, error) {
 		return Datum{I: (days*microsPerDay + us) * 1000}, nil
 	}
 	return Datum{I: days*microsPerDay + us}, nil
+}
+
+// satAdd is a + b, held to the int64 range instead of wrapping.
+func satAdd(a, b int64) int64 {
+	c := a + b
+	switch {
+	case a > 0 && b > 0 && c < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && c >= 0:
+		return math.MinInt64
+	}
+	return c
+}
+
+// substrRange applies DuckDB's limits on substr's start and length.
+func substrRange(args []Datum) error {
+	const lo, hi = -1 << 32, 1<<32 - 1
+	for i, what := range []string{"offset", "length"} {
+		if i+1 >= len(args) {
+			break
+		}
+		switch v := args[i+1].I; {
+		case v > hi:
+			return fmt.Errorf("%w: Substring %s outside of supported range (> %d)", ErrOutOfRange, what, int64(hi))
+		case v < lo:
+			return fmt.Errorf("%w: Substring %s outside of supported range (< %d)", ErrOutOfRange, what, int64(lo))
+		}
+	}
+	return nil
 }

@@ -61,11 +61,28 @@ type Scan struct {
 	Pushdown pushdown.Expr
 	// Subquery, when set, replaces the files.
 	Subquery *Plan
+	// SetOp, when set, replaces the files: the rows are the result of a
+	// UNION, INTERSECT or EXCEPT.
+	SetOp *SetOp
 	// Source is the source as written, for EXPLAIN.
 	Source string
 	// CountOnly says only the row count is needed (count(*) without WHERE),
 	// so metadata answers it.
 	CountOnly bool
+}
+
+// A SetOp is a set operation over the results of two queries. Both have
+// the same number of columns, already cast to the result's column types
+// (those of the plan scanning it), so rows compare column by column as
+// GROUP BY keys do (NULL equals NULL).
+type SetOp struct {
+	// Op is "UNION", "INTERSECT" or "EXCEPT".
+	Op string
+	// All keeps duplicates: UNION ALL appends; INTERSECT ALL keeps a row
+	// min(l, r) times and EXCEPT ALL max(l-r, 0) times, where l and r count
+	// it on each side. Without All the result has no duplicate rows.
+	All         bool
+	Left, Right *Plan
 }
 
 // An AggCall is an aggregate function over input rows.
@@ -74,17 +91,50 @@ type AggCall struct {
 	Arg      Expr   // nil for count_star
 	Distinct bool
 	T        Type
+	// Filter is the FILTER (WHERE ...) condition over input rows, nil when
+	// none was written. The planner has already folded it into Func and
+	// Arg: agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END) and
+	// count_star() FILTER (WHERE c) is count(CASE WHEN c THEN 1 END), exact
+	// because every aggregate pqsql has skips NULLs. Exec need not evaluate
+	// Filter; skipping rows where it is not TRUE as well changes nothing.
+	Filter Expr
+
+	label string // String() as written, before the FILTER was folded in
 }
 
 func (a *AggCall) String() string {
-	if a.Arg == nil {
-		return "count_star()"
+	if a.label != "" {
+		return a.label
 	}
-	d := ""
-	if a.Distinct {
-		d = "DISTINCT "
+	s := "count_star()"
+	if a.Arg != nil {
+		d := ""
+		if a.Distinct {
+			d = "DISTINCT "
+		}
+		s = a.Func + "(" + d + a.Arg.String() + ")"
 	}
-	return a.Func + "(" + d + a.Arg.String() + ")"
+	if a.Filter != nil {
+		s += " FILTER (WHERE " + a.Filter.String() + ")"
+	}
+	return s
+}
+
+// foldFilter rewrites a into the equivalent call without FILTER, keeping
+// its printed form.
+func (a *AggCall) foldFilter() error {
+	a.label = a.String()
+	val := a.Arg
+	if a.Func == "count_star" {
+		a.Func = "count"
+		val = &Const{Value: Datum{I: 1}, T: Type{ID: TypeInteger}}
+	}
+	x, err := fold(&Case{Whens: []When{{Cond: a.Filter, Val: val}}, T: val.Type()})
+	if err != nil {
+		return err
+	}
+	a.Arg = x
+	return nil
 }
 
 // A SortKey orders by one projected column.
@@ -119,8 +169,11 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		fmt.Fprintf(b, ind+format+"\n", args...)
 		ind += "  "
 	}
-	if p.Limit >= 0 || p.Offset > 0 {
+	switch {
+	case p.Limit >= 0:
 		line("LIMIT %d OFFSET %d", p.Limit, p.Offset)
+	case p.Offset > 0:
+		line("OFFSET %d", p.Offset)
 	}
 	if len(p.Order) > 0 {
 		parts := make([]string, len(p.Order))
@@ -166,6 +219,16 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		line("FILTER %s", p.Where)
 	}
 	s := p.Scan
+	if s.SetOp != nil {
+		all := ""
+		if s.SetOp.All {
+			all = " ALL"
+		}
+		line("%s%s", s.SetOp.Op, all)
+		s.SetOp.Left.explain(b, ind)
+		s.SetOp.Right.explain(b, ind)
+		return
+	}
 	if s.Subquery != nil && s.Subquery.Single {
 		line("DUMMY_SCAN")
 		return

@@ -58,6 +58,7 @@ func (p *parser) lowerCasts(out []otok) ([]otok, error) {
 			continue // INTERVAL '1' DAY is sqlparser's own IntervalExpr
 		}
 		ct := castType{name: typeNames[k]}
+		ct.display = typeDisplay(ct.name, k, nil)
 		rep := []otok{invented("cast", out[i].orig), invented("(", out[i].orig), out[i+1], invented("as", out[i].orig)}
 		rep = append(rep, p.castMarker(ct, out[i].orig)...)
 		rep = append(rep, invented(")", out[i].orig))
@@ -168,6 +169,8 @@ func (p *parser) parseType(out []otok, i int) (castType, int, error) {
 	var ct castType
 	end := i + 1
 	found := false
+	spelling := out[i].kw
+	var params []string
 	for _, words := range multiWordTypes {
 		if i+len(words) > len(out) {
 			continue
@@ -180,7 +183,8 @@ func (p *parser) parseType(out []otok, i int) (castType, int, error) {
 			}
 		}
 		if match {
-			ct.name, end, found = typeNames[strings.Join(words, " ")], i+len(words), true
+			spelling = strings.Join(words, " ")
+			ct.name, end, found = typeNames[spelling], i+len(words), true
 			break
 		}
 	}
@@ -192,7 +196,6 @@ func (p *parser) parseType(out []otok, i int) (castType, int, error) {
 		ct.name = name
 	}
 	if isOpTok(out, end, "(") {
-		var params []string
 		j := end + 1
 		for {
 			if j >= len(out) || out[j].kind != tkNumber || strings.ContainsAny(out[j].val, ".eE") {
@@ -238,5 +241,6 @@ func (p *parser) parseType(out []otok, i int) (castType, int, error) {
 	if isOpTok(out, end, "[") {
 		return castType{}, 0, p.errOut(out, end, ErrUnsupported, "list types are not supported")
 	}
+	ct.display = typeDisplay(ct.name, spelling, params)
 	return ct, end, nil
 }

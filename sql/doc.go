@@ -64,8 +64,29 @@
 //   - ORDER BY ... NULLS FIRST|LAST: the clause is removed from the AST and
 //     recorded in Select.Nulls, keyed by the *sqlparser.Order (see NullsOf).
 //     Order.Direction is sqlparser's ("asc" when none was written).
-//   - LIMIT n OFFSET m: sqlparser's Limit{Rowcount: n, Offset: m}.
-//   - EXTRACT(part FROM x) is FuncExpr date_part('part', x), as in DuckDB.
+//   - LIMIT n OFFSET m: sqlparser's Limit{Rowcount: n, Offset: m}. OFFSET m
+//     LIMIT n is the same. LIMIT ALL is LIMIT NULL (DuckDB's own "no
+//     limit"), and a lone OFFSET m is LIMIT NULL OFFSET m: Rowcount is a
+//     *sqlparser.NullVal.
+//   - EXTRACT(part FROM x) is FuncExpr main.date_part('part', x) (Qualifier
+//     main, as DuckDB names the column), part a word or a string.
+//   - substr(...) and substring(...) are plain FuncExprs (never sqlparser's
+//     SubstrExpr), with any first argument; substring(s FROM a FOR b) is
+//     substring(s, a, b) and substring(s FOR b) is substring(s, 1, b).
+//   - agg(...) FILTER (WHERE cond) (WHERE may be left out): the call's
+//     FuncExpr as written, without the condition, which Select.Filters
+//     holds (see FilterOf). FILTER after anything but a function call is a
+//     syntax error; the planner rejects it on scalar functions.
+//   - A FROM subquery without an alias (DuckDB allows it) has an empty
+//     AliasedTableExpr.As.
+//   - INTERSECT [ALL|DISTINCT] and EXCEPT [ALL|DISTINCT] are a *sqlparser.Union
+//     whose Type is IntersectStr, IntersectAllStr, ExceptStr or ExceptAllStr
+//     (UNION keeps sqlparser's own types). INTERSECT binds tighter than UNION
+//     and EXCEPT in DuckDB while sqlparser reads every chain left to right,
+//     so mixing them without parentheses is unsupported, as is UNION BY NAME.
+//   - Casts keep how their type was written for column names:
+//     Select.CastTypeText gives "DOUBLE" (quoted), DECIMAL(10, 2), DECIMAL,
+//     VARCHAR(1) for CHAR, ... as DuckDB prints them.
 //   - FROM-first queries: "FROM src" is SELECT * FROM src and
 //     "FROM src SELECT list ..." is SELECT list FROM src ....
 //
@@ -73,12 +94,21 @@
 // "dual", not a placeholder). Beware: sqlparser.Walk does not visit a
 // Union's OrderBy and Limit.
 //
+// # Common table expressions
+//
+// "WITH [RECURSIVE] name [(col, ...)] AS [[NOT] MATERIALIZED] (query), ...
+// query" parses each CTE's query on its own (its own Sources, Nulls and
+// Filters) into Select.With, in the order written; the main query's FROM
+// names a CTE as a SourceView, and the planner resolves it (CTEs before
+// views). Select.Text covers the WITH clause. A CTE's query may start with
+// its own WITH; a WITH inside a FROM or expression subquery is unsupported.
+//
 // # Statements
 //
-//	SELECT ...                    *Select (UNION gives AST *sqlparser.Union)
+//	[WITH ...] SELECT ...         *Select (UNION, INTERSECT, EXCEPT give AST *sqlparser.Union)
 //	EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(FORMAT JSON|TEXT, ANALYZE, ...)] query
 //	DESCRIBE source | DESCRIBE query
-//	CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name AS query
+//	CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name AS query   (query may have WITH)
 //	DROP VIEW [IF EXISTS] name
 //	SET name = value | SET name TO value
 //

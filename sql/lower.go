@@ -72,20 +72,42 @@ var mysqlOnly = map[string]bool{
 
 // query lowers and parses the query made of tokens lo..end of the statement.
 func (p *parser) query(lo int) (*Select, error) {
+	return p.queryRange(lo, len(p.toks))
+}
+
+// queryRange lowers and parses the query made of tokens lo..hi-1.
+func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	switch {
 	case p.kw(lo) == "with":
-		return nil, p.errAt(lo, ErrUnsupported, "WITH (common table expressions) is not supported: expected SELECT")
+		return p.with(lo, hi)
 	case p.isOp(lo, "("):
 		return nil, p.errAt(lo, ErrUnsupported, "a parenthesized query at the start of a statement is not supported: expected SELECT")
 	case p.kw(lo) != "select" && p.kw(lo) != "from":
 		return nil, p.errAt(lo, ErrSyntax, "expected SELECT")
 	}
-	out, err := p.convert(lo, len(p.toks))
+	// Past the last token is "end of input" for errors: the ")" closing a
+	// CTE's query, or the end of the statement.
+	defer func(end int) { p.end = end }(p.end)
+	p.end = hi
+	out, err := p.convert(lo, hi)
 	if err != nil {
 		return nil, err
 	}
+	for i := range out {
+		if out[i].kw == "with" && isOpTok(out, i-1, "(") {
+			return nil, p.errOut(out, i, ErrUnsupported, "WITH inside a subquery is not supported: put the common table expressions before the outer SELECT")
+		}
+	}
 	out = fromFirst(out)
 	out = lowerExtract(out)
+	out = lowerSubstr(out)
+	if out, err = p.lowerFilter(out); err != nil {
+		return nil, err
+	}
+	if out, err = p.lowerSetOps(out); err != nil {
+		return nil, err
+	}
+	out = lowerLimits(out)
 	out, sources, err := p.lowerSources(out)
 	if err != nil {
 		return nil, err
@@ -109,7 +131,7 @@ func (p *parser) query(lo int) (*Select, error) {
 	if !ok {
 		return nil, p.errAt(lo, ErrSyntax, "expected a query")
 	}
-	last := p.toks[len(p.toks)-1]
+	last := p.toks[hi-1]
 	sel := &Select{
 		AST:     ast,
 		Sources: sources,
@@ -320,14 +342,20 @@ func fromFirst(out []otok) []otok {
 }
 
 // lowerExtract rewrites EXTRACT(part FROM x), which sqlparser lacks, into
-// DuckDB's equivalent date_part('part', x).
+// DuckDB's equivalent main.date_part('part', x).
 func lowerExtract(out []otok) []otok {
 	for i := 0; i+3 < len(out); i++ {
-		if out[i].kw != "extract" || !isOpTok(out, i+1, "(") || out[i+2].kw == "" || out[i+3].kw != "from" {
+		if out[i].kw != "extract" || !isOpTok(out, i+1, "(") || out[i+2].kw == "" && out[i+2].kind != tkString || out[i+3].kw != "from" {
 			continue
 		}
-		part := otok{text: mysqlString(out[i+2].kw), kind: tkString, val: out[i+2].kw, orig: out[i+2].orig}
-		out = splice(out, i, i+4, invented("date_part", out[i].orig), out[i+1], part, invented(",", out[i+3].orig))
+		v := out[i+2].kw
+		if out[i+2].kind == tkString {
+			v = out[i+2].val
+		}
+		part := otok{text: mysqlString(v), kind: tkString, val: v, orig: out[i+2].orig}
+		// DuckDB names the column main.date_part(...), so the call is qualified.
+		out = splice(out, i, i+4, invented("main", out[i].orig), invented(".", out[i].orig),
+			invented("date_part", out[i].orig), out[i+1], part, invented(",", out[i+3].orig))
 	}
 	return out
 }
@@ -341,6 +369,7 @@ func (p *parser) lowerSources(out []otok) ([]otok, map[string]*Source, error) {
 	sources := map[string]*Source{}
 	res := make([]otok, 0, len(out))
 	expect := false // the next token starts a FROM item
+	unnamed := map[int]bool{}
 	for i := 0; i < len(out); i++ {
 		o := out[i]
 		cur := &stack[len(stack)-1]
@@ -353,6 +382,10 @@ func (p *parser) lowerSources(out []otok) ([]otok, map[string]*Source, error) {
 				if k := kwAt(out, i+1); k != "select" && k != "from" {
 					inner = level{selectSeen: true, inFrom: true}
 					expect = true
+				} else if end := matchClose(out, i); end > 0 && !hasAlias(out, end) {
+					// DuckDB lets a FROM subquery go unnamed; sqlparser wants
+					// an alias, which fixAST removes again.
+					unnamed[end] = true
 				}
 				stack = append(stack, inner)
 				continue
@@ -391,6 +424,9 @@ func (p *parser) lowerSources(out []otok) ([]otok, map[string]*Source, error) {
 			cur.inFrom = false
 		}
 		res = append(res, o)
+		if unnamed[i] {
+			res = append(res, invented("as", o.orig), invented(unnamedMarker, o.orig))
+		}
 	}
 	if expect {
 		return nil, nil, p.errOut(out, len(out), ErrSyntax, expectSource)
@@ -507,7 +543,7 @@ func emit(out []otok) (string, []int) {
 // errOut builds an *Error at lowered token i (len(out) means end of input).
 func (p *parser) errOut(out []otok, i int, kind error, msg string) *Error {
 	if i < 0 || i >= len(out) {
-		return p.errAt(len(p.toks), kind, msg)
+		return p.errAt(p.end, kind, msg)
 	}
 	return p.errAt(out[i].orig, kind, msg)
 }

@@ -19,6 +19,7 @@ type parser struct {
 	base  Position // where text starts in its script; zero when parsed alone
 	toks  []token  // the statement's tokens, trailing ";" removed
 	eof   int      // byte offset reported for "end of input"
+	end   int      // token index errOut reports for "past the last lowered token"
 	nsrc  int      // sources numbered so far
 	casts []castType
 }
@@ -42,7 +43,7 @@ func parseAt(text string, base Position) (st Statement, err error) {
 	for n > 0 && toks[n-1].kind == tkOp && toks[n-1].val == ";" {
 		n--
 	}
-	p := &parser{text: text, base: base, toks: toks[:n]}
+	p := &parser{text: text, base: base, toks: toks[:n], end: n}
 	if n > 0 {
 		p.eof = toks[n-1].end
 	}

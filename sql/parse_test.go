@@ -17,6 +17,16 @@ func dump(st Statement) string {
 	switch s := st.(type) {
 	case *Select:
 		var b strings.Builder
+		if s.Recursive {
+			b.WriteString("RECURSIVE ")
+		}
+		for _, c := range s.With {
+			fmt.Fprintf(&b, "WITH %s", c.Name)
+			if c.Columns != nil {
+				fmt.Fprintf(&b, "%q", c.Columns)
+			}
+			fmt.Fprintf(&b, " AS [%s] ", dump(c.Query))
+		}
 		b.WriteString(sqlparser.String(s.AST))
 		for _, src := range s.SourceList() {
 			fmt.Fprintf(&b, " | %s = %s", src.Placeholder, dumpSource(src))
@@ -27,6 +37,12 @@ func dump(st Statement) string {
 		}
 		sort.Strings(nulls)
 		b.WriteString(strings.Join(nulls, ""))
+		var filters []string
+		for f, c := range s.Filters {
+			filters = append(filters, fmt.Sprintf(" | %s FILTER %s", sqlparser.String(f), sqlparser.String(c)))
+		}
+		sort.Strings(filters)
+		b.WriteString(strings.Join(filters, ""))
 		return b.String()
 	case *Explain:
 		var flags []string
@@ -119,7 +135,9 @@ var valid = []struct {
 	{`SELECT a FROM 'x.parquet' WHERE a IN (SELECT b FROM 'y.parquet') AND EXISTS (SELECT 1 FROM v)`,
 		`select a from __pqsql_src_0 where a in (select b from __pqsql_src_1) and exists (select 1 from __pqsql_src_2) | __pqsql_src_0 = files["x.parquet"] | __pqsql_src_1 = files["y.parquet"] | __pqsql_src_2 = view "v"`},
 	{`SELECT extract(year FROM d) FROM 'x.parquet'`,
-		`select date_part('year', d) from __pqsql_src_0 | __pqsql_src_0 = files["x.parquet"]`},
+		`select main.date_part('year', d) from __pqsql_src_0 | __pqsql_src_0 = files["x.parquet"]`},
+	{`SELECT EXTRACT('month' FROM d) FROM 'x.parquet'`,
+		`select main.date_part('month', d) from __pqsql_src_0 | __pqsql_src_0 = files["x.parquet"]`},
 	{`FROM 'x.parquet'`,
 		`select * from __pqsql_src_0 | __pqsql_src_0 = files["x.parquet"]`},
 	{`FROM 'x.parquet' SELECT a WHERE a > 1 LIMIT 2`,
@@ -182,6 +200,40 @@ var valid = []struct {
 		`select nulls from __pqsql_src_0 order by nulls asc, t.nulls desc | __pqsql_src_0 = view "t" | t.nulls desc NULLS LAST`},
 	{`SELECT a FROM t UNION ALL SELECT b FROM 'u.parquet' ORDER BY 1 NULLS FIRST LIMIT 3`,
 		`select a from __pqsql_src_0 union all select b from __pqsql_src_1 order by 1 asc limit 3 | __pqsql_src_0 = view "t" | __pqsql_src_1 = files["u.parquet"] | 1 asc NULLS FIRST`},
+
+	// FILTER, substr, LIMIT forms, unnamed subqueries, set operations.
+	{`SELECT count(*) FILTER (WHERE a > 1), sum(b) FILTER (c = 'x'), count(DISTINCT x) FILTER (WHERE y ILIKE 'a'), count() FILTER (true) FROM t`,
+		`select count(*), sum(b), count(distinct x), count() from __pqsql_src_0 | __pqsql_src_0 = view "t" | count() FILTER true | count(*) FILTER a > 1 | count(distinct x) FILTER y ilike 'a' | sum(b) FILTER c = 'x'`},
+	{`SELECT max(a) FILTER (WHERE b::INT IN (SELECT c FROM 'y.parquet')) FROM 'x.parquet'`,
+		`select max(a) from __pqsql_src_1 | __pqsql_src_0 = files["y.parquet"] | __pqsql_src_1 = files["x.parquet"] | max(a) FILTER convert(b, INTEGER) in (select c from __pqsql_src_0)`},
+	{`SELECT substr('hello', 2), substring('hello' FROM 2 FOR 3), substring(x FROM 2), substring('a' FOR 2), SUBSTR(a || 'b', 1, 2) FROM t`,
+		`select substr('hello', 2), substring('hello', 2, 3), substring(x, 2), substring('a', 1, 2), SUBSTR(a || 'b', 1, 2) from __pqsql_src_0 | __pqsql_src_0 = view "t"`},
+	{`SELECT a FROM t ORDER BY a OFFSET 3`,
+		`select a from __pqsql_src_0 order by a asc limit 3, null | __pqsql_src_0 = view "t"`},
+	{`SELECT a FROM t LIMIT ALL`, `select a from __pqsql_src_0 limit null | __pqsql_src_0 = view "t"`},
+	{`SELECT a FROM t LIMIT ALL OFFSET 2`, `select a from __pqsql_src_0 limit 2, null | __pqsql_src_0 = view "t"`},
+	{`SELECT a FROM t OFFSET 2 LIMIT 5`, `select a from __pqsql_src_0 limit 2, 5 | __pqsql_src_0 = view "t"`},
+	{`SELECT * FROM (SELECT a FROM t OFFSET 1) OFFSET 2`,
+		`select * from (select a from __pqsql_src_0 limit 1, null) limit 2, null | __pqsql_src_0 = view "t"`},
+	{`SELECT * FROM (SELECT 1) WHERE true`, `select * from (select 1 from dual) where true`},
+	{`FROM (SELECT 1)`, `select * from (select 1 from dual)`},
+	{`SELECT * FROM (SELECT 1), (SELECT 2) AS b, (SELECT 3) c JOIN (SELECT 4) ON true`,
+		`select * from (select 1 from dual), (select 2 from dual) as b, (select 3 from dual) as c join (select 4 from dual) on true`},
+	{`SELECT 1 INTERSECT SELECT 2`, `select 1 from dual intersect select 2 from dual`},
+	{`SELECT 1 INTERSECT DISTINCT SELECT 2 INTERSECT ALL (SELECT 3)`,
+		`select 1 from dual intersect select 2 from dual intersect all (select 3 from dual)`},
+	{`SELECT 1 EXCEPT ALL (SELECT 2 INTERSECT ALL SELECT 3) UNION DISTINCT SELECT 4 EXCEPT SELECT 5 ORDER BY 1 LIMIT 2`,
+		`select 1 from dual except all (select 2 from dual intersect all select 3 from dual) union distinct select 4 from dual except select 5 from dual order by 1 asc limit 2`},
+
+	// Common table expressions.
+	{`WITH a AS (SELECT 1 AS x), b(y) AS MATERIALIZED (SELECT x + 1 FROM a) SELECT * FROM b`,
+		`WITH a AS [select 1 as x from dual] WITH b["y"] AS [select x + 1 from __pqsql_src_0 | __pqsql_src_0 = view "a"] select * from __pqsql_src_1 | __pqsql_src_1 = view "b"`},
+	{`with recursive "A b" (p, "q r") as not materialized (with c as (select 1) from c) from "A b"`,
+		`RECURSIVE WITH A b["p" "q r"] AS [WITH c AS [select 1 from dual] select * from __pqsql_src_0 | __pqsql_src_0 = view "c"] select * from __pqsql_src_1 | __pqsql_src_1 = view "A b"`},
+	{`EXPLAIN WITH a AS (SELECT 1) SELECT * FROM a`,
+		`EXPLAIN  format=text: WITH a AS [select 1 from dual] select * from __pqsql_src_0 | __pqsql_src_0 = view "a"`},
+	{`CREATE VIEW v AS WITH a AS (SELECT 1) FROM a`,
+		`CREATE VIEW "v" replace=false ifnotexists=false temp=false text="WITH a AS (SELECT 1) FROM a": WITH a AS [select 1 from dual] select * from __pqsql_src_0 | __pqsql_src_0 = view "a"`},
 
 	// Other statements.
 	{`EXPLAIN SELECT 1`, `EXPLAIN  format=text: select 1 from dual`},
@@ -287,7 +339,22 @@ var invalid = []struct {
 	{`SELECT a FROM t ORDER BY a DESC NULLS`, 1, 38, ``, ErrSyntax, `expected FIRST or LAST`},
 	{`SELECT a FROM t ORDER BY a NULLS MIDDLE`, 1, 34, `MIDDLE`, ErrSyntax, `expected FIRST or LAST`},
 	{`SELECT "__pqsql_src_0" FROM t`, 1, 8, `"__pqsql_src_0"`, ErrUnsupported, `names starting with __pqsql_ are reserved by pqsql`},
-	{`WITH x AS (SELECT 1) SELECT * FROM x`, 1, 1, `WITH`, ErrUnsupported, `WITH (common table expressions) is not supported: expected SELECT`},
+	{`SELECT (x) FILTER (WHERE y) FROM t`, 1, 12, `FILTER`, ErrSyntax, `FILTER must follow an aggregate function call`},
+	{`SELECT count(*) FILTER (WHERE) FROM t`, 1, 30, `)`, ErrSyntax, `expected a condition`},
+	{`SELECT count(*) FILTER (WHERE a FROM t`, 1, 39, ``, ErrSyntax, `expected ")"`},
+	{`SELECT 1 EXCEPT SELECT 2 INTERSECT SELECT 3`, 1, 26, `INTERSECT`, ErrUnsupported, `INTERSECT mixed with UNION or EXCEPT needs parentheses`},
+	{`SELECT 1 UNION BY NAME SELECT 2`, 1, 10, `UNION`, ErrUnsupported, `UNION BY NAME is not supported`},
+	{`SELECT * FROM (WITH a AS (SELECT 1) SELECT * FROM a)`, 1, 16, `WITH`, ErrUnsupported, `WITH inside a subquery is not supported: put the common table expressions before the outer SELECT`},
+	{`WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 1`, 1, 23, `A`, ErrSyntax, `duplicate CTE name "A"`},
+	{`WITH a AS (SELECT 1 SELECT 2`, 1, 29, ``, ErrSyntax, `expected ")"`},
+	{`WITH a AS (SELECT 1 +) SELECT 1`, 1, 22, `)`, ErrSyntax, `expected expression`},
+	{`WITH a AS (1) SELECT 1`, 1, 12, `1`, ErrSyntax, `expected SELECT`},
+	{`WITH a AS SELECT 1`, 1, 11, `SELECT`, ErrSyntax, `expected "("`},
+	{`WITH a (SELECT 1) SELECT 1`, 1, 9, `SELECT`, ErrSyntax, `expected column name`},
+	{`WITH a(x y) AS (SELECT 1) SELECT 1`, 1, 10, `y`, ErrSyntax, `expected "," or ")"`},
+	{`WITH a AS (SELECT 1) a`, 1, 22, `a`, ErrSyntax, `expected "," or SELECT`},
+	{`WITH a AS (SELECT 1)`, 1, 21, ``, ErrSyntax, `expected "," or SELECT`},
+	{`WITH __pqsql_x AS (SELECT 1) SELECT 1`, 1, 6, `__pqsql_x`, ErrUnsupported, `names starting with __pqsql_ are reserved by pqsql`},
 	{`SELECT 1; SELECT 2`, 1, 9, `;`, ErrSyntax, `expected end of statement: Parse takes one statement, SplitScript splits scripts`},
 	{``, 1, 1, ``, ErrEmpty, `expected a statement`},
 	{"  -- just a comment\n ;", 1, 1, ``, ErrEmpty, `expected a statement`},
@@ -453,8 +520,10 @@ func TestRandomTokenSequences(t *testing.T) {
 		'a.parquet' read_parquet parquet_metadata [ ] hive_partitioning = := true 1 2.5 a b "c d" :: INT
 		DECIMAL ( 10 ) CAST DATE '2020-01-01' NULLS FIRST LAST DESC ASC ILIKE NOT LIKE || + - * / CASE
 		WHEN THEN ELSE END IN BETWEEN AND OR IS NULL DISTINCT count extract year UNION ALL . ; x t
-		INTERVAL day`)
+		INTERVAL day FILTER FILTER ( WITH a AS RECURSIVE MATERIALIZED INTERSECT EXCEPT substr substring
+		FOR ALL OFFSET LIMIT sum`)
 	starts := []string{"SELECT", "FROM", "SELECT * FROM", "EXPLAIN SELECT", "DESCRIBE"}
+	starts = append(starts, "WITH a AS (SELECT 1)", "SELECT count(*) FILTER (", "SELECT * FROM (SELECT 1)")
 	r := rand.New(rand.NewSource(1))
 	for n := 0; n < 20000; n++ {
 		parts := []string{starts[r.Intn(len(starts))]}
@@ -474,5 +543,41 @@ func TestRandomTokenSequences(t *testing.T) {
 		if strings.Contains(d, reservedPrefix) || strings.Contains(d, "regexp") {
 			t.Fatalf("Parse(%q) left a marker: %s", src, d)
 		}
+	}
+}
+
+// TestClauseDetails checks the side tables and AST shapes of the clause
+// lowerings: FILTER, cast spellings, LIMIT NULL, unnamed subqueries and CTEs.
+func TestClauseDetails(t *testing.T) {
+	st, err := Parse("WITH a(x) AS (SELECT 1), b AS (SELECT 2)\nSELECT count(*) FILTER (WHERE y > 1), CAST(z AS DOUBLE), z::DECIMAL, z::numeric(5), z::char, DATE '2024-01-01', z::int8\nFROM (SELECT 1) OFFSET 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := st.(*Select)
+	if len(sel.With) != 2 || sel.With[0].Name != "a" || sel.With[1].Pos != (Position{Offset: 25, Line: 1, Column: 26}) ||
+		sel.With[0].Query.Text != "SELECT 1" || sel.Pos.Offset != 0 || !strings.HasPrefix(sel.Text, "WITH a(x)") {
+		t.Errorf("CTEs: %+v %+v, text %q", sel.With[0], sel.With[1], sel.Text)
+	}
+	s := sel.AST.(*sqlparser.Select)
+	exprs := s.SelectExprs
+	count := exprs[0].(*sqlparser.AliasedExpr).Expr.(*sqlparser.FuncExpr)
+	if f := sel.FilterOf(count); f == nil || sqlparser.String(f) != "y > 1" || len(count.Exprs) != 1 {
+		t.Errorf("FILTER of %s = %v", sqlparser.String(count), f)
+	}
+	want := []string{`"DOUBLE"`, "DECIMAL", "DECIMAL(5)", "VARCHAR(1)", `"DATE"`, "BIGINT"}
+	for i, w := range want {
+		c := exprs[i+1].(*sqlparser.AliasedExpr).Expr.(*sqlparser.ConvertExpr)
+		if got := sel.CastTypeText(c); got != w {
+			t.Errorf("CastTypeText(%s) = %s, want %s", sqlparser.String(c), got, w)
+		}
+	}
+	if got := sel.CastTypeText(&sqlparser.ConvertExpr{Type: &sqlparser.ConvertType{Type: TypeDate}}); got != TypeDate {
+		t.Errorf("CastTypeText of a foreign cast = %s", got)
+	}
+	if _, ok := s.Limit.Rowcount.(*sqlparser.NullVal); !ok || sqlparser.String(s.Limit.Offset) != "2" {
+		t.Errorf("OFFSET 2 = %s", sqlparser.String(s.Limit))
+	}
+	if at := s.From[0].(*sqlparser.AliasedTableExpr); !at.As.IsEmpty() {
+		t.Errorf("unnamed subquery has alias %q", at.As.String())
 	}
 }

@@ -21,6 +21,18 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 	visit = func(node sqlparser.SQLNode) (bool, error) {
 		switch n := node.(type) {
 		case *sqlparser.Union:
+			if n.Lock != "" {
+				return fail("for", ErrUnsupported, "locking clauses are not supported")
+			}
+			// INTERSECT and EXCEPT left a marker on the right operand.
+			if first := leftmostSelect(n.Right); first != nil && len(first.Comments) == 1 {
+				c := string(first.Comments[0])
+				if !strings.HasPrefix(c, setOpMarkerPre) || !strings.HasSuffix(c, " */") {
+					return fail("", ErrInternal, "unexpected comment in the query")
+				}
+				n.Type = strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(c, setOpMarkerPre), " */"), "_", " ")
+				first.Comments = nil
+			}
 			// sqlparser's Walk skips a Union's ORDER BY and LIMIT.
 			if err := sqlparser.Walk(visit, n.OrderBy, n.Limit); err != nil {
 				return false, err
@@ -31,6 +43,9 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			}
 			if n.Cache != "" || n.Hints != "" {
 				return fail("select", ErrUnsupported, "MySQL select options are not supported")
+			}
+			if len(n.Comments) > 0 {
+				return fail("", ErrInternal, "set operation marker left in the query")
 			}
 		case *sqlparser.Order:
 			if f, ok := n.Expr.(*sqlparser.FuncExpr); ok && f.Qualifier.IsEmpty() && len(f.Exprs) == 1 {
@@ -50,8 +65,32 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 		case *sqlparser.FuncExpr:
 			// An Order unwraps its marker before its children are walked, so
 			// a marker seen here sits where NULLS cannot go.
-			if strings.HasPrefix(n.Name.Lowered(), reservedPrefix) {
+			switch name := n.Name.Lowered(); {
+			case name == filterMarker:
+				return fail("filter", ErrInternal, "FILTER marker outside a function call")
+			case strings.HasPrefix(name, reservedPrefix):
 				return fail("nulls", ErrSyntax, "NULLS FIRST/LAST is only allowed after an ORDER BY item")
+			}
+			if k := len(n.Exprs) - 1; k >= 0 {
+				ae, ok := n.Exprs[k].(*sqlparser.AliasedExpr)
+				if f, isF := funcOf(ae, ok); isF && f.Name.Lowered() == filterMarker {
+					if len(f.Exprs) != 1 || f.Distinct {
+						return fail("filter", ErrSyntax, "expected one condition in FILTER")
+					}
+					cond, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+					if !ok {
+						return fail("filter", ErrSyntax, "expected a condition in FILTER")
+					}
+					n.Exprs = n.Exprs[:k]
+					if sel.Filters == nil {
+						sel.Filters = map[*sqlparser.FuncExpr]sqlparser.Expr{}
+					}
+					sel.Filters[n] = cond.Expr
+					// The condition is no longer under the call: walk it here.
+					if err := sqlparser.Walk(visit, cond.Expr); err != nil {
+						return false, err
+					}
+				}
 			}
 		case *sqlparser.ConvertExpr:
 			if n.Type == nil || n.Type.Charset != castMarker || n.Type.Length == nil {
@@ -63,6 +102,10 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			}
 			ct := p.casts[k]
 			n.Type = &sqlparser.ConvertType{Type: ct.name}
+			if sel.castText == nil {
+				sel.castText = map[*sqlparser.ConvertExpr]string{}
+			}
+			sel.castText[n] = ct.display
 			if ct.name == TypeDecimal {
 				n.Type.Length = sqlparser.NewIntVal([]byte(ct.width))
 				n.Type.Scale = sqlparser.NewIntVal([]byte(ct.scale))
@@ -79,6 +122,9 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 				n.Operator = ConcatStr
 			}
 		case *sqlparser.AliasedTableExpr:
+			if _, ok := n.Expr.(*sqlparser.Subquery); ok && n.As.String() == unnamedMarker {
+				n.As = sqlparser.NewTableIdent("")
+			}
 			t, ok := n.Expr.(sqlparser.TableName)
 			if !ok || !t.Qualifier.IsEmpty() {
 				break
@@ -111,6 +157,32 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 		}
 	}
 	return nil
+}
+
+// funcOf returns the function call an aliased select expression holds.
+func funcOf(ae *sqlparser.AliasedExpr, ok bool) (*sqlparser.FuncExpr, bool) {
+	if !ok || !ae.As.IsEmpty() {
+		return nil, false
+	}
+	f, ok := ae.Expr.(*sqlparser.FuncExpr)
+	return f, ok && f.Qualifier.IsEmpty()
+}
+
+// leftmostSelect returns the first SELECT of a query: the one right after a
+// set operator, where lowerSetOps puts its marker.
+func leftmostSelect(s sqlparser.SelectStatement) *sqlparser.Select {
+	for {
+		switch n := s.(type) {
+		case *sqlparser.Select:
+			return n
+		case *sqlparser.ParenSelect:
+			s = n.Select
+		case *sqlparser.Union:
+			s = n.Left
+		default:
+			return nil
+		}
+	}
 }
 
 // findKw returns the first lowered token with keyword kw, or 0.

@@ -41,10 +41,55 @@ type Select struct {
 	// Nulls holds the NULLS FIRST/LAST written after ORDER BY items, keyed by
 	// the item's node in AST. Items without one are absent (NullsDefault).
 	Nulls map[*sqlparser.Order]NullsOrder
-	// Text is the query as written in the original text.
+	// Filters holds the FILTER (WHERE cond) written after a function call,
+	// keyed by the call's node in AST (see FilterOf). The condition is not
+	// part of the call's Exprs.
+	Filters map[*sqlparser.FuncExpr]sqlparser.Expr
+	// With lists the common table expressions of a leading WITH clause, in
+	// the order written. FROM refers to them by name, as SourceView sources.
+	With []*CTE
+	// Recursive says WITH RECURSIVE was written.
+	Recursive bool
+	// Text is the query as written in the original text (its WITH clause
+	// included).
 	Text string
 	// Pos is where the query starts.
 	Pos Position
+
+	castText map[*sqlparser.ConvertExpr]string
+}
+
+// A CTE is one "name [(columns)] AS (query)" of a WITH clause.
+type CTE struct {
+	// Name is as written; DuckDB matches it case-insensitively.
+	Name string
+	// Columns renames the query's first columns; nil when not given.
+	Columns []string
+	// Query is the CTE's body, parsed on its own: its sources and side
+	// tables are its own.
+	Query *Select
+	// Pos is where the name starts.
+	Pos Position
+}
+
+// FilterOf returns the FILTER condition written after a function call of
+// the AST, or nil.
+func (s *Select) FilterOf(f *sqlparser.FuncExpr) sqlparser.Expr {
+	return s.Filters[f]
+}
+
+// CastTypeText returns a cast's target type as DuckDB prints it in a column
+// name: as written up to aliases, some names double-quoted (CAST(x AS
+// "DOUBLE"), CAST(x AS DECIMAL(10, 2)), CAST(x AS DECIMAL)). It falls back to
+// the canonical Type for a cast the parser did not make.
+func (s *Select) CastTypeText(c *sqlparser.ConvertExpr) string {
+	if t, ok := s.castText[c]; ok {
+		return t
+	}
+	if c.Type == nil {
+		return ""
+	}
+	return c.Type.Type
 }
 
 // SourceOf returns the source a table name of the AST stands for, or nil when

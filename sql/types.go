@@ -1,5 +1,7 @@
 package sql
 
+import "strings"
+
 // Canonical DuckDB type names, as they appear in sqlparser.ConvertType.Type
 // after lowering. Aliases (INT, INT8, TEXT, FLOAT8, NUMERIC, ...) are mapped
 // onto these.
@@ -77,4 +79,27 @@ const maxDecimalWidth = 38
 type castType struct {
 	name         string // canonical
 	width, scale string // DECIMAL(width, scale); "" when absent
+	display      string // as DuckDB prints the type in a column name
+}
+
+// quotedTypes are the types DuckDB prints double-quoted in the name of a
+// cast column (CAST(x AS "DOUBLE")); the others print bare.
+var quotedTypes = map[string]bool{
+	TypeTinyint: true, TypeUTinyint: true, TypeUSmallint: true, TypeUInteger: true, TypeUBigint: true,
+	TypeHugeint: true, TypeUHugeint: true, TypeDouble: true, TypeDate: true, TypeBlob: true,
+	TypeTimestampTZ: true, TypeTimestampS: true, TypeTimestampMS: true, TypeTimestampNS: true, TypeUUID: true,
+}
+
+// typeDisplay is how DuckDB prints a cast's type in a column name, given
+// the spelling (lower case) and the parameters as written.
+func typeDisplay(name, spelling string, params []string) string {
+	switch {
+	case quotedTypes[name]:
+		return `"` + name + `"`
+	case len(params) > 0:
+		return name + "(" + strings.Join(params, ", ") + ")"
+	case name == TypeVarchar && (spelling == "char" || spelling == "character"):
+		return TypeVarchar + "(1)"
+	}
+	return name
 }

@@ -1,0 +1,237 @@
+package sql
+
+import "strings"
+
+// Markers of the clause lowerings below; fixAST removes every one of them.
+const (
+	filterMarker   = reservedPrefix + "filter"
+	unnamedMarker  = reservedPrefix + "unnamed_subquery"
+	setOpMarkerPre = "/* " + reservedPrefix + "setop "
+)
+
+// Set-operation types written into sqlparser.Union.Type, next to sqlparser's
+// own "union", "union all" and "union distinct".
+const (
+	// IntersectStr is the Union.Type of INTERSECT (and INTERSECT DISTINCT).
+	IntersectStr = "intersect"
+	// IntersectAllStr is the Union.Type of INTERSECT ALL.
+	IntersectAllStr = "intersect all"
+	// ExceptStr is the Union.Type of EXCEPT (and EXCEPT DISTINCT).
+	ExceptStr = "except"
+	// ExceptAllStr is the Union.Type of EXCEPT ALL.
+	ExceptAllStr = "except all"
+)
+
+// lowerFilter moves "agg(args) FILTER (WHERE cond)" (WHERE may be left
+// out, as DuckDB allows) into a last argument __pqsql_filter(cond), which
+// sqlparser parses as part of the call; fixAST takes it out again and
+// records the condition in Select.Filters.
+func (p *parser) lowerFilter(out []otok) ([]otok, error) {
+	for i := 0; i < len(out); i++ {
+		if out[i].kw != "filter" || !isOpTok(out, i+1, "(") || !isOpTok(out, i-1, ")") {
+			continue
+		}
+		open := matchOpen(out, i-1)
+		if open < 1 || !isCallee(out[open-1]) || out[open-1].kw == "" && out[open-1].kind != tkQIdent {
+			return nil, p.errOut(out, i, ErrSyntax, "FILTER must follow an aggregate function call")
+		}
+		end := matchClose(out, i+1)
+		if end < 0 {
+			return nil, p.errOut(out, len(out), ErrSyntax, `expected ")"`)
+		}
+		lo := i + 2
+		if out[lo].kw == "where" {
+			lo++
+		}
+		if lo >= end {
+			return nil, p.errOut(out, end, ErrSyntax, "expected a condition")
+		}
+		rep := []otok{}
+		if open+1 < i-1 {
+			rep = append(rep, invented(",", out[i].orig))
+		}
+		rep = append(rep, invented(filterMarker, out[i].orig), invented("(", out[i+1].orig))
+		rep = append(rep, out[lo:end]...)
+		rep = append(rep, invented(")", out[end].orig), out[i-1])
+		out = splice(out, i-1, end+1, rep...)
+		// Scanning goes on inside the condition, where a nested FILTER is
+		// lowered too (and rejected later as a nested aggregate).
+	}
+	return out, nil
+}
+
+// lowerSubstr makes substr and substring ordinary function calls: sqlparser
+// knows them as keywords that want a column name first, where DuckDB takes
+// any expression. substring(s FROM a FOR b) becomes substring(s, a, b) and
+// substring(s FOR b) becomes substring(s, 1, b), as in DuckDB.
+func lowerSubstr(out []otok) []otok {
+	for i := 0; i+1 < len(out); i++ {
+		k := out[i].kw
+		if k != "substr" && k != "substring" || !isOpTok(out, i+1, "(") || isOpTok(out, i-1, ".") {
+			continue
+		}
+		out[i].text = backquote(out[i].val)
+		end := matchClose(out, i+1)
+		if end < 0 {
+			continue
+		}
+		depth, sawFrom := 0, false
+		for j := i + 1; j < end; j++ {
+			switch {
+			case isOpTok(out, j, "("):
+				depth++
+			case isOpTok(out, j, ")"):
+				depth--
+			case depth == 1 && out[j].kw == "from":
+				out[j] = invented(",", out[j].orig)
+				sawFrom = true
+			case depth == 1 && out[j].kw == "for":
+				if sawFrom {
+					out[j] = invented(",", out[j].orig)
+					continue
+				}
+				one := otok{text: "1", kind: tkNumber, val: "1", orig: out[j].orig}
+				out = splice(out, j, j+1, invented(",", out[j].orig), one, invented(",", out[j].orig))
+				end += 2
+				j += 2
+			}
+		}
+	}
+	return out
+}
+
+// lowerLimits rewrites DuckDB's LIMIT forms onto sqlparser's LIMIT n
+// [OFFSET m], at every nesting level: LIMIT ALL is LIMIT NULL (DuckDB's own
+// "no limit"), a lone OFFSET m gets LIMIT NULL before it, and OFFSET m
+// LIMIT n is swapped.
+func lowerLimits(out []otok) []otok {
+	res := make([]otok, 0, len(out)+2)
+	limit, offset := -1, -1 // positions in res at this level
+	for i := 0; i < len(out); i++ {
+		if isOpTok(out, i, "(") {
+			end := matchClose(out, i)
+			if end < 0 {
+				res = append(res, out[i:]...)
+				break
+			}
+			res = append(res, out[i])
+			res = append(res, lowerLimits(out[i+1:end])...)
+			res = append(res, out[end])
+			i = end
+			continue
+		}
+		o := out[i]
+		switch o.kw {
+		case "limit":
+			if limit < 0 {
+				limit = len(res)
+			}
+			if kwAt(out, i+1) == "all" {
+				res = append(res, o, otok{text: "null", kind: tkWord, val: "null", orig: out[i+1].orig})
+				i++
+				continue
+			}
+		case "offset":
+			if offset < 0 {
+				offset = len(res)
+			}
+		case "union", "except", "intersect":
+			// LIMIT belongs to the last operand's level only when
+			// parenthesized; at this level it ends the whole set operation.
+			limit, offset = -1, -1
+		}
+		res = append(res, o)
+	}
+	switch {
+	case offset < 0:
+	case limit < 0:
+		lim := invented("limit", res[offset].orig)
+		lim.kw = "limit"
+		null := otok{text: "null", kind: tkWord, val: "null", orig: res[offset].orig}
+		res = splice(res, offset, offset, lim, null)
+	case limit > offset:
+		// OFFSET m LIMIT n: the LIMIT clause runs to the end of this level.
+		moved := append([]otok{}, res[limit:]...)
+		tail := append([]otok{}, res[offset:limit]...)
+		res = append(append(res[:offset], moved...), tail...)
+	}
+	return res
+}
+
+// lowerSetOps writes INTERSECT and EXCEPT, which sqlparser lacks, as UNION
+// [ALL] with a comment marker after the first SELECT of the right operand;
+// fixAST turns the Union's Type back. INTERSECT binds tighter than UNION and
+// EXCEPT in DuckDB, while sqlparser reads every chain left to right, so a
+// chain that mixes them must be parenthesized.
+func (p *parser) lowerSetOps(out []otok) ([]otok, error) {
+	type level struct{ intersect, other int } // first operator of each kind, or -1
+	stack := []level{{-1, -1}}
+	for i := 0; i < len(out); i++ {
+		top := &stack[len(stack)-1]
+		switch k := out[i].kw; {
+		case isOpTok(out, i, "("):
+			stack = append(stack, level{-1, -1})
+		case isOpTok(out, i, ")"):
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+		case k == "union" || k == "except" || k == "intersect":
+			if kwAt(out, i+1) == "by" {
+				return nil, p.errOut(out, i, ErrUnsupported, "UNION BY NAME is not supported")
+			}
+			if k == "intersect" {
+				if top.intersect < 0 {
+					top.intersect = i
+				}
+			} else if top.other < 0 {
+				top.other = i
+			}
+			if top.intersect >= 0 && top.other >= 0 {
+				return nil, p.errOut(out, max(top.intersect, top.other), ErrUnsupported,
+					"INTERSECT mixed with UNION or EXCEPT needs parentheses")
+			}
+			if k == "union" {
+				continue
+			}
+			typ := ExceptStr
+			if k == "intersect" {
+				typ = IntersectStr
+			}
+			rep := []otok{invented("union", out[i].orig)}
+			rep[0].kw = "union"
+			n := 1
+			switch kwAt(out, i+1) {
+			case "all":
+				typ += " all"
+				rep = append(rep, out[i+1])
+				n = 2
+			case "distinct":
+				rep = append(rep, out[i+1])
+				n = 2
+			}
+			// The marker goes after the first SELECT of the right operand.
+			j := i + n
+			for isOpTok(out, j, "(") {
+				j++
+			}
+			if kwAt(out, j) != "select" {
+				continue // sqlparser reports what is wrong there
+			}
+			marker := invented(setOpMarkerPre+strings.ReplaceAll(typ, " ", "_")+" */", out[i].orig)
+			out = splice(out, i, i+n, rep...)
+			j += len(rep) - n
+			out = splice(out, j+1, j+1, marker)
+		}
+	}
+	return out, nil
+}
+
+// hasAlias reports whether the FROM subquery ending with ")" at end is
+// followed by an alias.
+func hasAlias(out []otok, end int) bool {
+	if end+1 >= len(out) {
+		return false
+	}
+	o := out[end+1]
+	return o.kind == tkQIdent || o.kw == "as" || o.kind == tkWord && o.kw != "" && !structural[o.kw]
+}
