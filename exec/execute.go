@@ -76,29 +76,20 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, st)
 }
 
-// result runs a plan and packs its rows into batches.
+// result runs a plan and hands its batches over as the result's.
 func (x *executor) result(ctx context.Context, p *planner.Plan) (*Result, error) {
-	rows, err := x.run(ctx, p)
+	batches, err := x.run(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	x.stats.RowsReturned = int64(len(rows))
 	res := &Result{}
 	for _, c := range p.Columns {
 		res.Columns = append(res.Columns, c.Name)
 		res.Types = append(res.Types, c.Type)
 	}
-	for start := 0; start < len(rows); start += BatchSize {
-		end := min(start+BatchSize, len(rows))
-		b := &Batch{Len: end - start}
-		for c, t := range res.Types {
-			v := newResultVector(t, end-start)
-			for _, r := range rows[start:end] {
-				v.appendDatum(r[c])
-			}
-			b.Vectors = append(b.Vectors, v)
-		}
-		res.Batches = append(res.Batches, b)
+	for _, b := range packBatches(batches) {
+		res.Batches = append(res.Batches, &Batch{Vectors: b.cols[:len(p.Columns)], Len: b.n})
+		x.stats.RowsReturned += int64(b.n)
 	}
 	return res, nil
 }
@@ -205,6 +196,9 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 			}
 		}
 		fmt.Fprintf(&b, "\nfiles: %d, row groups read: %d, skipped: %d\n", x.stats.Files, x.stats.RowGroups, x.stats.RowGroupsSkipped)
+		if n := x.stats.RowGroupsFromMetadata; n > 0 {
+			fmt.Fprintf(&b, "row groups answered from statistics, unread: %d\n", n)
+		}
 		fmt.Fprintf(&b, "rows decoded: %d, rows returned: %d\n", x.stats.RowsDecoded, x.stats.RowsReturned)
 		fmt.Fprintf(&b, "bytes read: %d in %d requests\n", x.stats.IO.Bytes, x.stats.IO.Requests)
 		fmt.Fprintf(&b, "time: %s\n", el.Round(time.Microsecond))
@@ -234,16 +228,7 @@ func explainScans(b *strings.Builder, p *planner.Plan, opt pushdown.Options, ver
 			closer.Close()
 			return err
 		}
-		var leaves []int
-		for _, fl := range fields {
-			if fl != nil {
-				for _, l := range fl.Leaves {
-					leaves = append(leaves, l.Index)
-				}
-			}
-		}
-		sort.Ints(leaves)
-		fp, err := pushdown.Plan(f, p.Scan.Pushdown, leaves, opt)
+		fp, err := pushdown.Plan(f, p.Scan.Pushdown, neededLeaves(fields), opt)
 		closer.Close()
 		if err != nil {
 			return err

@@ -3,7 +3,6 @@ package exec
 import (
 	"container/heap"
 	"context"
-	"math/big"
 	"sort"
 
 	"github.com/pqsql/pqsql/planner"
@@ -15,259 +14,147 @@ type executor struct {
 	stats    runStats
 }
 
-// aggState accumulates one aggregate of one group.
-type aggState struct {
-	n      int64
-	isum   *big.Int
-	fsum   float64
-	best   planner.Datum
-	has    bool
-	distin map[string]bool
-}
-
-// group is one GROUP BY group.
-type group struct {
-	keys []planner.Datum
-	aggs []aggState
-}
-
-func (x *executor) update(a *planner.AggCall, s *aggState, row []planner.Datum) error {
-	if a.Arg == nil {
-		s.n++
-		return nil
+// input passes the plan's input to consume in order, filtered by the
+// WHERE and, for a plan without aggregates, projected: from a subquery's
+// result, or from a parallel scan of the files.
+func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFunc) error {
+	q := newScanQuery(p, x.settings)
+	sub := p.Scan.Subquery
+	if sub == nil {
+		return x.scanFiles(ctx, q, consume)
 	}
-	d, err := planner.Eval(a.Arg, row)
-	if err != nil || d.Null {
-		return err
-	}
-	t := a.Arg.Type()
-	if a.Distinct {
-		if s.distin == nil {
-			s.distin = map[string]bool{}
+	var batches []*batch
+	if sub.Single {
+		batches = []*batch{{n: 1}}
+	} else {
+		var err error
+		if batches, err = x.run(ctx, sub); err != nil {
+			return err
 		}
-		k := string(planner.AppendKey(nil, d, t))
-		if s.distin[k] {
-			return nil
-		}
-		s.distin[k] = true
 	}
-	s.n++
-	switch a.Func {
-	case "sum", "avg":
-		switch {
-		case t.ID == TypeFloat || t.ID == TypeDouble:
-			s.fsum += d.F
-		default:
-			if s.isum == nil {
-				s.isum = new(big.Int)
-			}
-			v := d.Big
-			switch {
-			case v != nil:
-			case t.ID == TypeUBigInt:
-				v = new(big.Int).SetUint64(uint64(d.I))
-			case t.ID == TypeBoolean:
-				if d.B {
-					v = big.NewInt(1)
-				} else {
-					v = new(big.Int)
+	for _, b := range batches {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var err error
+		if q.where != nil {
+			var sel []int32
+			sel, err = q.where.apply(b)
+			b = b.take(sel)
+		}
+		if b.n > 0 {
+			out, perr := q.project(b)
+			if out.n > 0 {
+				if stop, cerr := consume(scanMsg{b: out}); stop || cerr != nil {
+					return cerr
 				}
-			default:
-				v = big.NewInt(d.I)
 			}
-			s.isum.Add(s.isum, v)
+			if perr != nil {
+				return perr
+			}
 		}
-	case "min", "max":
-		if !s.has {
-			s.best, s.has = d, true
-			return nil
-		}
-		c := planner.Compare(d, s.best, t)
-		if (a.Func == "min" && c < 0) || (a.Func == "max" && c > 0) {
-			s.best = d
+		if err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func finish(a *planner.AggCall, s *aggState) planner.Datum {
-	switch a.Func {
-	case "count", "count_star":
-		return planner.Datum{I: s.n}
-	case "min", "max":
-		if !s.has {
-			return planner.NullDatum
-		}
-		return s.best
-	}
-	if s.n == 0 {
-		return planner.NullDatum
-	}
-	t := a.Arg.Type()
-	isFloat := t.ID == TypeFloat || t.ID == TypeDouble
-	if a.Func == "sum" {
-		if isFloat {
-			return planner.Datum{F: s.fsum}
-		}
-		return planner.Datum{Big: new(big.Int).Set(s.isum)}
-	}
-	if isFloat {
-		return planner.Datum{F: s.fsum / float64(s.n)}
-	}
-	scale := 0
-	if t.ID == TypeDecimal {
-		scale = t.Scale
-	}
-	r := new(big.Rat).SetFrac(s.isum, new(big.Int).Mul(big.NewInt(s.n), pow10(scale)))
-	f, _ := r.Float64()
-	return planner.Datum{F: f}
-}
-
-func pow10(n int) *big.Int {
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
-}
-
-// input emits the plan's input rows: a subquery's result or a file scan.
-func (x *executor) input(ctx context.Context, p *planner.Plan, emit emitFunc) error {
-	if sub := p.Scan.Subquery; sub != nil && sub.Single {
-		_, err := emit(nil)
-		return err
-	}
-	if p.Scan.Subquery != nil {
-		rows, err := x.run(ctx, p.Scan.Subquery)
+// run executes a plan and returns its result in batches of the visible
+// columns.
+func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
+	if p.Aggregate {
+		ag, ok, err := x.metaAggregate(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, r := range rows {
-			if stop, err := emit(r); stop || err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return x.scanFiles(ctx, p, emit)
-}
-
-// run executes a plan and returns its result rows (visible columns only).
-func (x *executor) run(ctx context.Context, p *planner.Plan) ([][]planner.Datum, error) {
-	var rows [][]planner.Datum
-	project := func(row []planner.Datum) ([]planner.Datum, error) {
-		out := make([]planner.Datum, len(p.Project))
-		for i, e := range p.Project {
-			d, err := planner.Eval(e, row)
-			if err != nil {
+		if !ok {
+			ag = newAggregator(p)
+			if err := x.input(ctx, p, ag.consume); err != nil {
 				return nil, err
 			}
-			out[i] = d
 		}
-		return out, nil
-	}
-	// Without sorting, aggregation or DISTINCT the scan can stop as soon as
-	// LIMIT + OFFSET rows passed the filter.
-	streaming := !p.Aggregate && len(p.Order) == 0 && !p.Distinct && p.Limit >= 0
-	want := p.Limit + p.Offset
-	var top *topK
-	if len(p.Order) > 0 && p.Limit >= 0 && !p.Aggregate && !p.Distinct {
-		top = &topK{keys: p.Order, types: projTypes(p), k: int(want)}
-	}
-	groups := map[string]*group{}
-	var order []*group
-	var keyBuf []byte
-	err := x.input(ctx, p, func(row []planner.Datum) (bool, error) {
-		if p.Where != nil {
-			d, err := planner.Eval(p.Where, row)
-			if err != nil {
-				return false, err
-			}
-			if !planner.IsTrue(d) {
-				return false, nil
-			}
-		}
-		if p.Aggregate {
-			keyBuf = keyBuf[:0]
-			keys := make([]planner.Datum, len(p.GroupBy))
-			for i, k := range p.GroupBy {
-				d, err := planner.Eval(k, row)
-				if err != nil {
-					return false, err
-				}
-				keys[i] = d
-				keyBuf = planner.AppendKey(keyBuf, d, k.Type())
-			}
-			g := groups[string(keyBuf)]
-			if g == nil {
-				g = &group{keys: keys, aggs: make([]aggState, len(p.Aggs))}
-				groups[string(keyBuf)] = g
-				order = append(order, g)
-			}
-			for i, a := range p.Aggs {
-				if err := x.update(a, &g.aggs[i], row); err != nil {
-					return false, err
-				}
-			}
-			return false, nil
-		}
-		out, err := project(row)
+		rows, err := ag.rows()
 		if err != nil {
-			return false, err
+			return nil, err
 		}
-		if top != nil {
-			top.add(out)
-			return false, nil
+		return x.finishRows(p, rows), nil
+	}
+	want := p.Limit + p.Offset
+	switch {
+	case len(p.Order) > 0 && p.Limit >= 0 && !p.Distinct:
+		// A sorted limit keeps only the best rows, in a heap.
+		top := &topK{keys: p.Order, types: projTypes(p), k: int(want)}
+		err := x.input(ctx, p, func(m scanMsg) (bool, error) {
+			if m.b != nil {
+				for _, r := range rowsOf(m.b) {
+					top.add(r)
+				}
+			}
+			return false, m.err
+		})
+		if err != nil {
+			return nil, err
 		}
-		rows = append(rows, out)
-		return streaming && int64(len(rows)) >= want, nil
+		return x.finishRows(p, top.sorted()), nil
+	case len(p.Order) > 0 || p.Distinct:
+		var rows [][]planner.Datum
+		err := x.input(ctx, p, func(m scanMsg) (bool, error) {
+			if m.b != nil {
+				rows = append(rows, rowsOf(m.b)...)
+			}
+			return false, m.err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return x.finishRows(p, rows), nil
+	}
+	// Streaming: batches pass through, and a LIMIT stops the scan as soon
+	// as LIMIT + OFFSET rows are in.
+	var out []*batch
+	total := int64(0)
+	err := x.input(ctx, p, func(m scanMsg) (bool, error) {
+		if b := m.b; b != nil {
+			if p.Limit >= 0 && total+int64(b.n) >= want {
+				b = b.head(int(want - total))
+				out = append(out, b)
+				total += int64(b.n)
+				return true, nil
+			}
+			out = append(out, b)
+			total += int64(b.n)
+		}
+		return false, m.err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if p.Aggregate {
-		if len(order) == 0 && len(p.GroupBy) == 0 {
-			order = append(order, &group{aggs: make([]aggState, len(p.Aggs))})
-		}
-		for _, g := range order {
-			arow := make([]planner.Datum, 0, len(g.keys)+len(p.Aggs))
-			arow = append(arow, g.keys...)
-			for i, a := range p.Aggs {
-				arow = append(arow, finish(a, &g.aggs[i]))
-			}
-			if p.Having != nil {
-				d, err := planner.Eval(p.Having, arow)
-				if err != nil {
-					return nil, err
-				}
-				if !planner.IsTrue(d) {
-					continue
-				}
-			}
-			out, err := project(arow)
-			if err != nil {
-				return nil, err
-			}
-			rows = append(rows, out)
-		}
-	}
-	if top != nil {
-		rows = top.sorted()
-	}
+	return limitBatches(out, p.Offset, p.Limit, len(p.Columns)), nil
+}
+
+// finishRows applies DISTINCT, ORDER BY, OFFSET and LIMIT to projected rows
+// and packs the visible columns into batches.
+func (x *executor) finishRows(p *planner.Plan, rows [][]planner.Datum) []*batch {
+	types := projTypes(p)
 	if p.Distinct {
 		seen := map[string]bool{}
-		types := projTypes(p)
+		var key []byte
 		kept := rows[:0]
 		for _, r := range rows {
-			keyBuf = keyBuf[:0]
+			key = key[:0]
 			for i, d := range r {
-				keyBuf = planner.AppendKey(keyBuf, d, types[i])
+				key = planner.AppendKey(key, d, types[i])
 			}
-			if !seen[string(keyBuf)] {
-				seen[string(keyBuf)] = true
+			if !seen[string(key)] {
+				seen[string(key)] = true
 				kept = append(kept, r)
 			}
 		}
 		rows = kept
 	}
-	if len(p.Order) > 0 && top == nil {
-		less := rowLess(p.Order, projTypes(p))
+	if len(p.Order) > 0 {
+		less := rowLess(p.Order, types)
 		sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
 	}
 	if p.Offset > 0 {
@@ -277,10 +164,41 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([][]planner.Datum,
 		rows = rows[:p.Limit]
 	}
 	n := len(p.Columns)
-	for i, r := range rows {
-		rows[i] = r[:n]
+	var out []*batch
+	for start := 0; start < len(rows); start += BatchSize {
+		b := batchOfRows(rows[start:min(start+BatchSize, len(rows))], types[:n])
+		out = append(out, b)
 	}
-	return rows, nil
+	return out
+}
+
+// limitBatches drops offset rows, keeps at most limit (all when negative)
+// and the first n columns.
+func limitBatches(bs []*batch, offset, limit int64, n int) []*batch {
+	var out []*batch
+	for _, b := range bs {
+		if offset >= int64(b.n) {
+			offset -= int64(b.n)
+			continue
+		}
+		if offset > 0 {
+			sel := make([]int32, 0, b.n-int(offset))
+			for i := int(offset); i < b.n; i++ {
+				sel = append(sel, int32(i))
+			}
+			b = b.take(sel)
+			offset = 0
+		}
+		if limit >= 0 {
+			if limit == 0 {
+				break
+			}
+			b = b.head(int(min(limit, int64(b.n))))
+			limit -= int64(b.n)
+		}
+		out = append(out, &batch{cols: b.cols[:min(n, len(b.cols))], n: b.n})
+	}
+	return out
 }
 
 func projTypes(p *planner.Plan) []Type {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/planner"
@@ -14,13 +17,12 @@ import (
 // runStats are what EXPLAIN ANALYZE reports.
 type runStats struct {
 	Files, RowGroups, RowGroupsSkipped int
-	RowsDecoded, RowsReturned          int64
-	IO                                 format.IOStats
-	Plans                              []*pushdown.FilePlan
+	// RowGroupsFromMetadata were answered by their statistics, unread.
+	RowGroupsFromMetadata     int
+	RowsDecoded, RowsReturned int64
+	IO                        format.IOStats
+	Plans                     []*pushdown.FilePlan
 }
-
-// emitFunc receives one input row; it returns true to stop the scan.
-type emitFunc func(row []planner.Datum) (stop bool, err error)
 
 // openCounted opens a file through a CountingSource, so that EXPLAIN
 // ANALYZE can report the bytes and requests the query made.
@@ -41,6 +43,14 @@ func openCounted(path string) (*format.File, *format.CountingSource, io.Closer, 
 // options maps the session's switches onto pushdown's.
 func (s *Settings) options() pushdown.Options {
 	return pushdown.Options{Statistics: s.Statistics, PageIndex: s.PageIndex, Bloom: s.Bloom, Dictionary: s.Dictionary}
+}
+
+// threads is how many row groups may be read at once.
+func (s *Settings) threads() int {
+	if s.Threads > 0 {
+		return s.Threads
+	}
+	return max(runtime.GOMAXPROCS(0), 1)
 }
 
 // fieldMap matches the plan's fields (from the first file) to f's fields.
@@ -67,48 +77,8 @@ func fieldMap(scan *planner.Scan, f *format.File) ([]*format.Field, error) {
 	return out, nil
 }
 
-// scanFiles reads the plan's files row group by row group, following each
-// file's pushdown plan and nothing else, and emits the kept rows.
-func (x *executor) scanFiles(ctx context.Context, p *planner.Plan, emit emitFunc) error {
-	scan := p.Scan
-	width := len(p.Input)
-	for _, path := range scan.Files {
-		stop, err := x.scanFile(ctx, p, path, width, emit)
-		if err != nil || stop {
-			return err
-		}
-	}
-	return nil
-}
-
-func (x *executor) scanFile(ctx context.Context, p *planner.Plan, path string, width int, emit emitFunc) (bool, error) {
-	scan := p.Scan
-	f, cs, closer, err := openCounted(path)
-	if err != nil {
-		return false, err
-	}
-	defer func() {
-		st := cs.Stats()
-		x.stats.IO.Bytes += st.Bytes
-		x.stats.IO.Requests += st.Requests
-		closer.Close()
-	}()
-	x.stats.Files++
-	if scan.CountOnly {
-		for _, rg := range f.Meta.RowGroups {
-			x.stats.RowGroups++
-			for r := int64(0); r < rg.NumRows; r++ {
-				if stop, err := emit(make([]planner.Datum, width)); stop || err != nil {
-					return stop, err
-				}
-			}
-		}
-		return false, nil
-	}
-	fields, err := fieldMap(scan, f)
-	if err != nil {
-		return false, err
-	}
+// neededLeaves lists the leaves of fields, sorted.
+func neededLeaves(fields []*format.Field) []int {
 	var leaves []int
 	for _, fl := range fields {
 		if fl != nil {
@@ -118,107 +88,759 @@ func (x *executor) scanFile(ctx context.Context, p *planner.Plan, path string, w
 		}
 	}
 	sort.Ints(leaves)
-	fp, err := pushdown.Plan(f, scan.Pushdown, leaves, x.settings.options())
-	if err != nil {
-		return false, err
-	}
-	x.stats.Plans = append(x.stats.Plans, fp)
-	for _, rg := range fp.RowGroups {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		if rg.Verdict == pushdown.Skip {
-			x.stats.RowGroupsSkipped++
-			continue
-		}
-		x.stats.RowGroups++
-		stop, err := x.scanRowGroup(f, rg, fields, width, emit)
-		if err != nil || stop {
-			return stop, err
-		}
-	}
-	return false, nil
+	return leaves
 }
 
-// scanRowGroup reads the columns of one kept row group as its plan says and
-// emits the rows inside the plan's row ranges.
-func (x *executor) scanRowGroup(f *format.File, rg pushdown.RowGroupPlan, fields []*format.Field, width int, emit emitFunc) (bool, error) {
-	var ranges []format.Range
-	for _, c := range rg.Columns {
-		if c.Whole {
+// A scanQuery says what the workers do with each row group's rows.
+type scanQuery struct {
+	p     *planner.Plan
+	width int
+	// where filters the rows (nil: keep all); whereCols are the input
+	// columns it reads, otherCols the other columns the query reads, and
+	// needCols both.
+	where                          *filter
+	whereCols, otherCols, needCols []int
+	// proj projects the kept rows; nil for an aggregate plan, which gets
+	// the filtered input rows.
+	proj *projector
+	// countProof: the plan only counts rows, so a row group whose
+	// statistics prove the WHERE for every row is counted unread.
+	countProof bool
+	// streamLimit: the plan stops after LIMIT rows in scan order, so
+	// parallelism starts at one row group and grows only while more rows
+	// are wanted.
+	streamLimit bool
+	// partial: workers aggregate their row groups and pass the partial
+	// aggregates on, which merge exactly.
+	partial bool
+}
+
+func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
+	width := len(p.Input)
+	q := &scanQuery{p: p, width: width}
+	whereSet := map[int]bool{}
+	if p.Where != nil {
+		q.where = newFilter(p.Where, width)
+		planner.Columns(p.Where, whereSet)
+	}
+	if p.Scan.Subquery == nil {
+		// The planner marks every column the query reads as needed, the
+		// WHERE's included; fieldMap maps only those.
+		for i, need := range p.Scan.Needed {
+			switch {
+			case !need:
+				continue
+			case whereSet[i]:
+				q.whereCols = append(q.whereCols, i)
+			default:
+				q.otherCols = append(q.otherCols, i)
+			}
+			q.needCols = append(q.needCols, i)
+		}
+	}
+	if !p.Aggregate {
+		q.proj = newProjector(p.Project, width)
+	}
+	q.countProof = p.Aggregate && p.Where != nil && len(p.GroupBy) == 0 && len(p.Aggs) > 0 && s.Statistics
+	for _, a := range p.Aggs {
+		q.countProof = q.countProof && a.Func == "count_star"
+	}
+	q.streamLimit = !p.Aggregate && len(p.Order) == 0 && !p.Distinct && p.Limit >= 0
+	q.partial = mergeable(p)
+	return q
+}
+
+// A scanMsg is one piece of a row group's result, in order: a batch, a
+// count of rows answered from metadata, or the error that ends the scan.
+type scanMsg struct {
+	b     *batch
+	count int64
+	err   error
+	// partial is a row group's aggregate, to merge.
+	partial *aggregator
+	// panicked carries a worker's panic to the caller's goroutine, where
+	// it is raised again as it would have been without workers.
+	panicked any
+}
+
+// consumeFunc takes the scan's messages in file order; it returns true to
+// stop the scan.
+type consumeFunc func(m scanMsg) (stop bool, err error)
+
+// A scanFile is an open file of a scan, closed when its last row group is done.
+type scanFile struct {
+	f      *format.File
+	cs     *format.CountingSource
+	closer io.Closer
+	fields []*format.Field
+	refs   atomic.Int32
+	sc     *scanner
+}
+
+func (sf *scanFile) release() {
+	if sf.refs.Add(-1) != 0 {
+		return
+	}
+	st := sf.cs.Stats()
+	sf.closer.Close()
+	sf.sc.mu.Lock()
+	sf.sc.io.Bytes += st.Bytes
+	sf.sc.io.Requests += st.Requests
+	sf.sc.mu.Unlock()
+}
+
+// A scanTask is one row group to read, or a message ready to pass on.
+type scanTask struct {
+	file *scanFile
+	rg   pushdown.RowGroupPlan
+	out  chan scanMsg
+	// limit caps the rows the task passes on (-1: no cap): a LIMIT without
+	// WHERE needs only the first rows.
+	limit int64
+}
+
+// taskBuffer is how many batches a worker may get ahead of the consumer on
+// one row group.
+const taskBuffer = 8
+
+// A scanner runs one scan: a dispatcher opens and plans the files in order,
+// workers read row groups in parallel, and the caller takes their results
+// back in file order.
+type scanner struct {
+	x *executor
+	q *scanQuery
+	// remaining counts the rows a LIMIT without WHERE still wants from the
+	// row groups not yet dispatched; the dispatcher alone uses it.
+	capped      bool
+	remaining   int64
+	rowGroups   atomic.Int64
+	rowsDecoded atomic.Int64
+	// partialOff turns the workers' partial aggregation off for the row
+	// groups not yet started: the groups turned out too many.
+	partialOff atomic.Bool
+	mu         sync.Mutex
+	io         format.IOStats
+	// dispatchPanic is a panic of the dispatcher, raised again by scanFiles.
+	dispatchPanic any
+}
+
+// scanFiles reads the plan's files, following each file's pushdown plan and
+// nothing else, and passes the results to consume in file order.
+func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeFunc) error {
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	threads := x.settings.threads()
+	window := 2 * threads
+	granted := window
+	if q.streamLimit {
+		granted = 1
+	}
+	// A token is a row group in flight: dispatched and not yet consumed.
+	tokens := make(chan struct{}, window)
+	for range granted {
+		tokens <- struct{}{}
+	}
+	order := make(chan *scanTask, window)
+	work := make(chan *scanTask)
+	s := &scanner{x: x, q: q}
+	if q.streamLimit && q.where == nil {
+		// A row-at-a-time loop projects at least one row even for LIMIT 0,
+		// and fails if that row does.
+		s.capped, s.remaining = true, max(q.p.Limit+q.p.Offset, 1)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1 + threads)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.dispatchPanic = r
+			}
+		}()
+		s.dispatch(ctx, tokens, order, work)
+	}()
+	for range threads {
+		go func() {
+			defer wg.Done()
+			for t := range work {
+				s.work(ctx, t)
+			}
+		}()
+	}
+	var panicked any
+	err := func() error {
+		for t := range order {
+			for m := range t.out {
+				if m.panicked != nil {
+					panicked = m.panicked
+					return nil
+				}
+				stop, err := consume(m)
+				if err != nil || stop {
+					return err
+				}
+			}
+			tokens <- struct{}{}
+			if granted < window {
+				tokens <- struct{}{}
+				granted++
+			}
+		}
+		return parent.Err()
+	}()
+	cancel()
+	wg.Wait()
+	if panicked == nil {
+		panicked = s.dispatchPanic
+	}
+	if panicked != nil {
+		panic(panicked)
+	}
+	x.stats.RowGroups += int(s.rowGroups.Load())
+	x.stats.RowsDecoded += s.rowsDecoded.Load()
+	x.stats.IO.Bytes += s.io.Bytes
+	x.stats.IO.Requests += s.io.Requests
+	return err
+}
+
+// dispatch opens and plans the files in order and hands out their row
+// groups, at most as many at a time as there are tokens.
+func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, work chan *scanTask) {
+	defer close(order)
+	defer close(work)
+	// pass queues a message that needs no worker.
+	pass := func(m scanMsg) bool {
+		t := &scanTask{out: make(chan scanMsg, 1)}
+		t.out <- m
+		close(t.out)
+		select {
+		case <-tokens:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case order <- t:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	scan := s.q.p.Scan
+	for _, path := range scan.Files {
+		if ctx.Err() != nil {
+			return
+		}
+		f, cs, closer, err := openCounted(path)
+		if err != nil {
+			pass(scanMsg{err: err})
+			return
+		}
+		s.x.stats.Files++
+		sf := &scanFile{f: f, cs: cs, closer: closer, sc: s}
+		sf.refs.Store(1)
+		if !s.dispatchFile(ctx, sf, tokens, order, work, pass) {
+			sf.release()
+			return
+		}
+		sf.release()
+	}
+}
+
+// dispatchFile plans one file and hands out its row groups; false stops
+// the scan.
+func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan struct{}, order, work chan *scanTask, pass func(scanMsg) bool) bool {
+	q, f := s.q, sf.f
+	if q.p.Scan.CountOnly {
+		var n int64
+		for _, rg := range f.Meta.RowGroups {
+			s.rowGroups.Add(1)
+			n += rg.NumRows
+		}
+		return pass(scanMsg{count: n})
+	}
+	fields, err := fieldMap(q.p.Scan, f)
+	if err != nil {
+		pass(scanMsg{err: err})
+		return false
+	}
+	sf.fields = fields
+	fp, err := pushdown.Plan(f, q.p.Scan.Pushdown, neededLeaves(fields), s.x.settings.options())
+	if err != nil {
+		pass(scanMsg{err: err})
+		return false
+	}
+	s.x.stats.Plans = append(s.x.stats.Plans, fp)
+	var proof *statsProof
+	if q.countProof {
+		proof = newStatsProof(f)
+	}
+	for _, rg := range fp.RowGroups {
+		if rg.Verdict == pushdown.Skip {
+			s.x.stats.RowGroupsSkipped++
 			continue
 		}
-		if c.Dict.Length > 0 {
-			ranges = append(ranges, c.Dict)
+		if proof != nil && rg.Verdict == pushdown.Scan && proof.allTrue(fp.Predicate, rg.Index) {
+			s.x.stats.RowGroupsFromMetadata++
+			if !pass(scanMsg{count: rg.NumRows}) {
+				return false
+			}
+			continue
 		}
-		for _, pg := range c.Pages {
-			ranges = append(ranges, pg.Range)
+		t := &scanTask{file: sf, rg: rg, out: make(chan scanMsg, taskBuffer), limit: -1}
+		if s.capped {
+			t.limit = s.remaining
+			if rg.Rows != nil {
+				s.remaining -= rg.Rows.Count()
+			} else {
+				s.remaining -= rg.NumRows
+			}
+		}
+		select {
+		case <-tokens:
+		case <-ctx.Done():
+			return false
+		}
+		sf.refs.Add(1)
+		select {
+		case order <- t:
+		case <-ctx.Done():
+			sf.release()
+			return false
+		}
+		select {
+		case work <- t:
+		case <-ctx.Done():
+			close(t.out)
+			sf.release()
+			return false
+		}
+		if s.capped && s.remaining <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// work reads one row group and passes its results on.
+func (s *scanner) work(ctx context.Context, t *scanTask) {
+	defer t.file.release()
+	defer close(t.out)
+	if ctx.Err() != nil {
+		return
+	}
+	s.rowGroups.Add(1)
+	send := func(m scanMsg) bool {
+		select {
+		case t.out <- m:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			send(scanMsg{panicked: r})
+		}
+	}()
+	if !s.q.partial || s.partialOff.Load() {
+		if err := s.scanRowGroup(ctx, t, send); err != nil {
+			send(scanMsg{err: err})
+		}
+		return
+	}
+	// Aggregate here; the first error, of the aggregate or of the scan,
+	// ends the row group.
+	ag := newAggregator(s.q.p)
+	var aggErr error
+	err := s.scanRowGroup(ctx, t, func(m scanMsg) bool {
+		if _, aggErr = ag.consume(m); aggErr != nil {
+			return false
+		}
+		return ctx.Err() == nil
+	})
+	if aggErr != nil {
+		err = aggErr
+	}
+	if int64(len(ag.groups))*partialRowsPerGroup > ag.consumed {
+		// With this many groups, building them twice (here and when
+		// merging) costs more than the parallel aggregation saves.
+		s.partialOff.Store(true)
+	}
+	send(scanMsg{partial: ag, err: err})
+}
+
+// partialRowsPerGroup is how many rows per group a row group's partial
+// aggregate must fold to be worth merging.
+const partialRowsPerGroup = 256
+
+// scanRowGroup reads one kept row group as its plan says. With a WHERE
+// whose columns are not all the query reads, it materializes late: it
+// decodes the WHERE's columns first, finds the rows that pass, and fetches
+// and decodes the other columns only in the pages that hold such rows.
+func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanMsg) bool) error {
+	q, rg := s.q, t.rg
+	kept := rg.Rows
+	if kept == nil {
+		kept = pushdown.AllRows(rg.NumRows)
+	}
+	// rows are the rows the task needs when they are fewer than kept.
+	var rows []rowRange
+	if t.limit >= 0 && pushdown.RowRanges(kept).Count() > t.limit {
+		kept = firstRows(kept, t.limit)
+		rows = kept
+	}
+	readers := make([]colReader, q.width)
+	late := q.where != nil && len(q.otherCols) > 0
+	first := q.needCols
+	if late {
+		first = q.whereCols
+	}
+	if err := s.load(t, first, rows, readers); err != nil {
+		return err
+	}
+	if !late {
+		return s.emit(ctx, t, kept, q.needCols, readers, q.where, send)
+	}
+	var survivors []rowRange
+	var whereErr error
+	for c := (runCursor{rs: kept}); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		runs := c.next(BatchSize)
+		if runs == nil {
+			break
+		}
+		b, err := s.gather(t, runs, q.whereCols, readers)
+		if err != nil {
+			return err
+		}
+		sel, err := q.where.apply(b)
+		b.release()
+		survivors = appendSelected(survivors, runs, sel)
+		if err != nil {
+			whereErr = err
+			break
+		}
+	}
+	if len(survivors) > 0 {
+		if err := s.load(t, q.otherCols, survivors, readers); err != nil {
+			return err
+		}
+		for _, c := range q.whereCols {
+			readers[c].rewind()
+		}
+		if err := s.emit(ctx, t, survivors, q.needCols, readers, nil, send); err != nil {
+			return err
+		}
+	}
+	return whereErr
+}
+
+// emit gathers the rows of ranges in batches, filters them with where
+// (when not nil) and passes them on, projected if the query projects.
+func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols []int, readers []colReader, where *filter, send func(scanMsg) bool) error {
+	for c := (runCursor{rs: ranges}); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		runs := c.next(BatchSize)
+		if runs == nil {
+			return nil
+		}
+		b, err := s.gather(t, runs, cols, readers)
+		if err != nil {
+			return err
+		}
+		var whereErr error
+		if where != nil {
+			var sel []int32
+			sel, whereErr = where.apply(b)
+			if kept := b.take(sel); kept != b {
+				b.release()
+				b = kept
+			}
+		}
+		if b.n > 0 {
+			out, err := s.q.project(b)
+			if out.n > 0 && !send(scanMsg{b: out}) {
+				return ctx.Err()
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if whereErr != nil {
+			return whereErr
+		}
+	}
+}
+
+// project applies the query's projection, if any, to filtered rows.
+func (q *scanQuery) project(b *batch) (*batch, error) {
+	if q.proj == nil {
+		return b, nil
+	}
+	return q.proj.apply(b)
+}
+
+// gather builds the batch of the rows in runs for the columns cols.
+func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []colReader) (*batch, error) {
+	n := 0
+	for _, r := range runs {
+		n += int(r.Len())
+	}
+	b := &batch{cols: make([]*Vector, s.q.width), n: n, pooled: true}
+	for _, c := range cols {
+		fl := t.file.fields[c]
+		v := scanVector(typeOfField(fl), n)
+		if err := readers[c].gather(v, runs); err != nil {
+			return nil, fmt.Errorf("%s: row group %d: %w", t.file.f.Name, t.rg.Index, err)
+		}
+		b.cols[c] = v
+	}
+	return b, nil
+}
+
+// load fetches and decodes the columns cols of the task's row group: what
+// the plan lists or, given the rows needed (late materialization, a LIMIT),
+// only the pages that hold one of them. All byte ranges are fetched in one
+// go.
+func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colReader) error {
+	f, rg := t.file.f, t.rg
+	reads := make(map[int]*pushdown.ColumnRead, len(rg.Columns))
+	for i := range rg.Columns {
+		reads[rg.Columns[i].Leaf] = &rg.Columns[i]
+	}
+	plan := map[int]*leafRead{}
+	var ranges []format.Range
+	for _, c := range cols {
+		fl := t.file.fields[c]
+		flat := fl.Kind == format.ScalarField && fl.Leaf.MaxRep == 0
+		for _, l := range fl.Leaves {
+			cr := reads[l.Index]
+			if cr == nil {
+				return fmt.Errorf("exec: %s: row group %d: the scan plan does not read column %s", f.Name, rg.Index, l.Path)
+			}
+			lr := &leafRead{whole: cr.Whole, dict: cr.Dict, pages: cr.Pages}
+			switch {
+			case !flat || rows == nil:
+			case cr.Whole:
+				// The plan reads the chunk whole; its offset index, if
+				// sound, says which pages hold the rows.
+				if pages, spans, dict, ok := indexPages(f, rg.Index, l.Index, cr.Chunk, rows, rg.NumRows); ok {
+					lr.whole, lr.pages, lr.spans, lr.dict = false, pages, spans, dict
+				}
+			default:
+				lr.pages = pagesWith(cr.Pages, rows, rg.NumRows)
+			}
+			if lr.whole {
+				ranges = append(ranges, cr.Chunk)
+			} else {
+				if len(lr.pages) == 0 {
+					lr.dict = format.Range{}
+				}
+				if lr.dict.Length > 0 {
+					ranges = append(ranges, lr.dict)
+				}
+				for _, pg := range lr.pages {
+					ranges = append(ranges, pg.Range)
+				}
+			}
+			plan[l.Index] = lr
 		}
 	}
 	var fetched *format.Fetched
 	if len(ranges) > 0 {
 		var err error
 		if fetched, err = format.Fetch(f.Source, ranges, 0); err != nil {
-			return false, err
+			return err
 		}
 	}
-	data := map[int]*format.ColumnData{}
-	for _, c := range rg.Columns {
-		var cd *format.ColumnData
-		var err error
-		if c.Whole {
-			cd, err = f.ReadColumn(rg.Index, c.Leaf)
-		} else {
-			cd, err = f.ReadPages(rg.Index, c.Leaf, c.Dict, c.Pages, fetched)
+	// A whole chunk is decoded by ReadColumn, which reads through the
+	// file's source: serve it the fetched bytes.
+	whole := *f
+	whole.Source = fetchedSource{fetched: fetched, src: f.Source}
+	for _, c := range cols {
+		fl := t.file.fields[c]
+		data := make(map[int]*format.ColumnData, len(fl.Leaves))
+		for _, l := range fl.Leaves {
+			lr := plan[l.Index]
+			var cd *format.ColumnData
+			var err error
+			if lr.whole {
+				cd, err = whole.ReadColumn(rg.Index, l.Index)
+			} else {
+				cd, err = f.ReadPages(rg.Index, l.Index, lr.dict, lr.pages, fetched)
+				if err == nil && lr.spans != nil && !spansMatch(cd, lr.spans) {
+					// The offset index misplaces rows: read as the plan says.
+					cd, err = f.ReadColumn(rg.Index, l.Index)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			data[l.Index] = cd
 		}
+		r, err := newColReader(fl, data)
 		if err != nil {
-			return false, err
+			return fmt.Errorf("%s: row group %d: %w", f.Name, rg.Index, err)
 		}
-		data[c.Leaf] = cd
+		readers[c] = r
+		var n int64
+		for _, p := range data[fl.Leaves[0].Index].Pages {
+			n += p.NumRows
+		}
+		s.rowsDecoded.Add(n)
 	}
-	kept := rg.Rows
-	if kept == nil {
-		kept = pushdown.AllRows(rg.NumRows)
+	return nil
+}
+
+// A leafRead is what load reads of one leaf.
+type leafRead struct {
+	whole bool
+	dict  format.Range
+	pages []format.PageRef
+	// spans are the pages' row counts by the offset index, checked after
+	// decoding; nil when the pages come from the plan.
+	spans []int64
+}
+
+// indexPages picks, by the chunk's offset index, the pages holding rows,
+// with the dictionary page. ok is false when the index is absent, does not
+// fit the chunk, or leaves nothing to skip.
+func indexPages(f *format.File, rg, leaf int, chunk format.Range, rows []rowRange, numRows int64) (pages []format.PageRef, spans []int64, dict format.Range, ok bool) {
+	oi, err := f.ReadOffsetIndex(rg, leaf)
+	if err != nil || oi == nil || len(oi.PageLocations) == 0 {
+		return nil, nil, format.Range{}, false
 	}
-	type col struct {
-		pos  int
-		vec  *Vector
-		rows []int64
-		at   int
+	prevEnd := chunk.Offset
+	rs := pushdown.RowRanges(rows)
+	for i, loc := range oi.PageLocations {
+		first, end := format.PageRows(oi, i, numRows)
+		r := format.Range{Offset: loc.Offset, Length: int64(loc.CompressedPageSize)}
+		if (i == 0 && first != 0) || end <= first || end > numRows || r.Length <= 0 || r.Offset < prevEnd || r.End() > chunk.End() {
+			return nil, nil, format.Range{}, false
+		}
+		prevEnd = r.End()
+		if rs.Overlaps(first, end) {
+			pages = append(pages, format.PageRef{Range: r, FirstRow: first})
+			spans = append(spans, end-first)
+		}
 	}
-	var cols []*col
-	for i, fl := range fields {
-		if fl == nil {
+	if len(pages) == len(oi.PageLocations) {
+		return nil, nil, format.Range{}, false
+	}
+	return pages, spans, f.DictionaryRange(rg, leaf, oi), true
+}
+
+// spansMatch reports whether the decoded pages hold the rows the offset
+// index promised.
+func spansMatch(cd *format.ColumnData, spans []int64) bool {
+	if len(cd.Pages) != len(spans) {
+		return false
+	}
+	for i, p := range cd.Pages {
+		if p.NumRows != spans[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// firstRows is the first n rows of rs.
+func firstRows(rs []rowRange, n int64) []rowRange {
+	var out []rowRange
+	for _, r := range rs {
+		if n <= 0 {
+			break
+		}
+		end := min(r.End, r.First+n)
+		out = append(out, rowRange{First: r.First, End: end})
+		n -= end - r.First
+	}
+	return out
+}
+
+// pagesWith keeps the pages that hold a row of survivors. A page runs to
+// the next listed page (or the row group's end): the rows in between lie
+// in pages the plan left out, which hold no kept row.
+func pagesWith(pages []format.PageRef, survivors []rowRange, numRows int64) []format.PageRef {
+	var out []format.PageRef
+	rs := pushdown.RowRanges(survivors)
+	for j, pg := range pages {
+		end := numRows
+		if j+1 < len(pages) {
+			end = pages[j+1].FirstRow
+		}
+		if rs.Overlaps(pg.FirstRow, end) {
+			out = append(out, pg)
+		}
+	}
+	return out
+}
+
+// fetchedSource serves reads from fetched bytes where they lie, and from
+// the file otherwise.
+type fetchedSource struct {
+	fetched *format.Fetched
+	src     format.Source
+}
+
+func (s fetchedSource) ReadAt(p []byte, off int64) (int, error) {
+	if s.fetched != nil {
+		if b, ok := s.fetched.Slice(format.Range{Offset: off, Length: int64(len(p))}); ok {
+			return copy(p, b), nil
+		}
+	}
+	return s.src.ReadAt(p, off)
+}
+
+func (s fetchedSource) Size() int64 { return s.src.Size() }
+
+// A runCursor walks row ranges in pieces of at most a batch.
+type runCursor struct {
+	rs  []rowRange
+	i   int
+	pos int64 // next row of rs[i]; 0 means its First
+}
+
+// next returns the next runs of up to size rows in all, or nil at the end.
+func (c *runCursor) next(size int) []rowRange {
+	var out []rowRange
+	left := int64(size)
+	for left > 0 && c.i < len(c.rs) {
+		r := c.rs[c.i]
+		from := max(r.First, c.pos)
+		if from >= r.End {
+			c.i++
+			c.pos = 0
 			continue
 		}
-		for _, l := range fl.Leaves {
-			if data[l.Index] == nil {
-				return false, fmt.Errorf("exec: %s: row group %d: the scan plan does not read column %s", f.Name, rg.Index, l.Path)
-			}
-		}
-		v, rows, err := fieldVector(fl, data)
-		if err != nil {
-			return false, fmt.Errorf("%s: row group %d: %w", f.Name, rg.Index, err)
-		}
-		x.stats.RowsDecoded += int64(len(rows))
-		cols = append(cols, &col{pos: i, vec: v, rows: rows})
+		to := min(r.End, from+left)
+		out = append(out, rowRange{First: from, End: to})
+		left -= to - from
+		c.pos = to
 	}
-	for _, r := range kept {
-		for row := r.First; row < r.End; row++ {
-			out := make([]planner.Datum, width)
-			for _, c := range cols {
-				for c.at < len(c.rows) && c.rows[c.at] < row {
-					c.at++
-				}
-				if c.at >= len(c.rows) || c.rows[c.at] != row {
-					return false, fmt.Errorf("exec: %s: row group %d: row %d of column %s was not decoded", f.Name, rg.Index, row, fields[c.pos].Name)
-				}
-				out[c.pos] = datumAt(c.vec, c.at)
-			}
-			if stop, err := emit(out); stop || err != nil {
-				return stop, err
-			}
+	return out
+}
+
+// appendSelected adds to survivors the rows of runs at the batch positions
+// sel, merging neighbours into ranges.
+func appendSelected(survivors, runs []rowRange, sel []int32) []rowRange {
+	ri, base := 0, int32(0)
+	for _, i := range sel {
+		for i-base >= int32(runs[ri].Len()) {
+			base += int32(runs[ri].Len())
+			ri++
 		}
+		row := runs[ri].First + int64(i-base)
+		if n := len(survivors); n > 0 && survivors[n-1].End == row {
+			survivors[n-1].End++
+			continue
+		}
+		survivors = append(survivors, rowRange{First: row, End: row + 1})
 	}
-	return false, nil
+	return survivors
 }

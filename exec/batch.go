@@ -1,0 +1,342 @@
+package exec
+
+import (
+	"math/big"
+	"sync"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
+)
+
+// A batch is up to BatchSize rows in columns, the unit the executor moves
+// between its stages. Before projection cols follow the plan's input layout
+// (a column the query does not read is nil); after it, the projection's.
+type batch struct {
+	cols []*Vector
+	n    int
+	// pooled marks a batch the scan made, whose columns no one else holds:
+	// release may recycle them.
+	pooled bool
+}
+
+// rowRange is the row-group rows [First, End).
+type rowRange = pushdown.RowRange
+
+// take returns the rows sel of v, in that order, as a new vector.
+func (v *Vector) take(sel []int32) *Vector {
+	out := &Vector{Type: v.Type}
+	if v.Nulls != nil {
+		nulls := make([]bool, len(sel))
+		any := false
+		for j, i := range sel {
+			nulls[j] = v.Nulls[i]
+			any = any || nulls[j]
+		}
+		if any {
+			out.Nulls = nulls
+		}
+	}
+	switch {
+	case v.Int != nil:
+		out.Int = takeSlice(v.Int, sel)
+	case v.Float != nil:
+		out.Float = takeSlice(v.Float, sel)
+	case v.Bool != nil:
+		out.Bool = takeSlice(v.Bool, sel)
+	case v.Str != nil:
+		out.Str = takeSlice(v.Str, sel)
+	case v.Bytes != nil:
+		out.Bytes = takeSlice(v.Bytes, sel)
+	case v.Big != nil:
+		out.Big = takeSlice(v.Big, sel)
+	case v.Nested != nil:
+		out.Nested = takeSlice(v.Nested, sel)
+	default:
+		if out.Nulls == nil && v.Nulls != nil {
+			out.Nulls = make([]bool, len(sel))
+		}
+	}
+	return out
+}
+
+func takeSlice[T any](s []T, sel []int32) []T {
+	out := make([]T, len(sel))
+	for j, i := range sel {
+		out[j] = s[i]
+	}
+	return out
+}
+
+// head returns the first n rows of v, sharing its storage.
+func (v *Vector) head(n int) *Vector {
+	out := *v
+	if out.Nulls != nil {
+		out.Nulls = out.Nulls[:n]
+	}
+	switch {
+	case v.Int != nil:
+		out.Int = v.Int[:n]
+	case v.Float != nil:
+		out.Float = v.Float[:n]
+	case v.Bool != nil:
+		out.Bool = v.Bool[:n]
+	case v.Str != nil:
+		out.Str = v.Str[:n]
+	case v.Bytes != nil:
+		out.Bytes = v.Bytes[:n]
+	case v.Big != nil:
+		out.Big = v.Big[:n]
+	case v.Nested != nil:
+		out.Nested = v.Nested[:n]
+	}
+	return &out
+}
+
+// appendRow appends row i of src, a vector of the same type, to v.
+func (v *Vector) appendRow(src *Vector, i int) {
+	if src.IsNull(i) {
+		v.appendNull()
+		return
+	}
+	switch {
+	case src.Int != nil:
+		v.Int = append(v.Int, src.Int[i])
+	case src.Float != nil:
+		v.Float = append(v.Float, src.Float[i])
+	case src.Bool != nil:
+		v.Bool = append(v.Bool, src.Bool[i])
+	case src.Str != nil:
+		v.Str = append(v.Str, src.Str[i])
+	case src.Bytes != nil:
+		v.Bytes = append(v.Bytes, src.Bytes[i])
+	case src.Big != nil:
+		v.Big = append(v.Big, src.Big[i])
+	case src.Nested != nil:
+		v.Nested = append(v.Nested, src.Nested[i])
+	}
+	v.markNotNull()
+}
+
+// take keeps the rows sel of b.
+func (b *batch) take(sel []int32) *batch {
+	if len(sel) == b.n {
+		return b
+	}
+	out := &batch{cols: make([]*Vector, len(b.cols)), n: len(sel), pooled: b.pooled}
+	for i, v := range b.cols {
+		if v != nil {
+			out.cols[i] = v.take(sel)
+		}
+	}
+	return out
+}
+
+// head keeps the first n rows of b.
+func (b *batch) head(n int) *batch {
+	if n >= b.n {
+		return b
+	}
+	out := &batch{cols: make([]*Vector, len(b.cols)), n: n}
+	for i, v := range b.cols {
+		if v != nil {
+			out.cols[i] = v.head(n)
+		}
+	}
+	return out
+}
+
+// A rowBuffer evaluates row-at-a-time expressions over a batch: it holds one
+// input row, filled only in the columns the expressions read.
+type rowBuffer struct {
+	row  []planner.Datum
+	cols []int
+}
+
+// newRowBuffer prepares rows of width columns for the expressions xs.
+func newRowBuffer(width int, xs ...planner.Expr) *rowBuffer {
+	set := map[int]bool{}
+	for _, x := range xs {
+		if x != nil {
+			planner.Columns(x, set)
+		}
+	}
+	rb := &rowBuffer{row: make([]planner.Datum, width)}
+	for c := range set {
+		if c >= 0 && c < width {
+			rb.cols = append(rb.cols, c)
+		}
+	}
+	return rb
+}
+
+// load fills the buffer with row i of b and returns it.
+func (rb *rowBuffer) load(b *batch, i int) []planner.Datum {
+	for _, c := range rb.cols {
+		if c < len(b.cols) && b.cols[c] != nil {
+			rb.row[c] = datumAt(b.cols[c], i)
+		}
+	}
+	return rb.row
+}
+
+// rowsOf returns the rows of b as datums, for the stages that sort or
+// compare whole rows.
+func rowsOf(b *batch) [][]planner.Datum {
+	w := len(b.cols)
+	slab := make([]planner.Datum, b.n*w)
+	rows := make([][]planner.Datum, b.n)
+	for i := range rows {
+		r := slab[i*w : (i+1)*w : (i+1)*w]
+		for c, v := range b.cols {
+			if v != nil {
+				r[c] = datumAt(v, i)
+			}
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// batchOfRows packs datum rows of the given column types into a batch.
+func batchOfRows(rows [][]planner.Datum, types []Type) *batch {
+	b := &batch{cols: make([]*Vector, len(types)), n: len(rows)}
+	for c, t := range types {
+		v := newResultVector(t, len(rows))
+		for _, r := range rows {
+			v.appendDatum(r[c])
+		}
+		b.cols[c] = v
+	}
+	return b
+}
+
+// Batches that only pass through (filtered out, or folded into aggregates)
+// give their columns back to these pools, so a scan does not allocate a
+// batch's worth of memory per batch.
+var (
+	intPool   = sync.Pool{New: func() any { return new([]int64) }}
+	floatPool = sync.Pool{New: func() any { return new([]float64) }}
+	strPool   = sync.Pool{New: func() any { return new([]string) }}
+)
+
+// scanVector is newVector for the scan's batches, drawing on the pools.
+func scanVector(t Type, n int) *Vector {
+	v := &Vector{Type: t}
+	switch {
+	case t.ID == TypeFloat || t.ID == TypeDouble:
+		v.Float = pooled[float64](&floatPool, n)
+	case t.ID == TypeVarchar:
+		v.Str = pooled[string](&strPool, n)
+	case t.ID == TypeBoolean, wideDecimal(t), t.ID == TypeBlob, t.ID == TypeUUID, t.ID == TypeInterval, t.ID == TypeNested:
+		return newVector(t, n)
+	default:
+		v.Int = pooled[int64](&intPool, n)
+	}
+	return v
+}
+
+func pooled[T any](p *sync.Pool, n int) []T {
+	s := *p.Get().(*[]T)
+	if cap(s) < n {
+		return make([]T, 0, max(n, BatchSize))
+	}
+	return s[:0]
+}
+
+// release gives the columns of a batch the scan made back to the pools;
+// nothing may use them afterwards.
+func (b *batch) release() {
+	if !b.pooled {
+		return
+	}
+	for _, v := range b.cols {
+		if v == nil {
+			continue
+		}
+		switch {
+		case v.Int != nil:
+			s := v.Int[:0]
+			intPool.Put(&s)
+		case v.Float != nil:
+			s := v.Float[:0]
+			floatPool.Put(&s)
+		case v.Str != nil:
+			clear(v.Str)
+			s := v.Str[:0]
+			strPool.Put(&s)
+		}
+	}
+	b.pooled = false
+}
+
+// packBatches drops empty batches and copies runs of small ones (a
+// selective filter leaves many) into full ones, so that a result has about
+// as many batches as its rows fill.
+func packBatches(bs []*batch) []*batch {
+	var out []*batch
+	var pending *batch
+	flush := func() {
+		if pending != nil && pending.n > 0 {
+			out = append(out, pending)
+		}
+		pending = nil
+	}
+	for _, b := range bs {
+		if b.n == 0 {
+			continue
+		}
+		if b.n >= BatchSize/2 {
+			flush()
+			out = append(out, b)
+			continue
+		}
+		if pending != nil && pending.n+b.n > BatchSize {
+			flush()
+		}
+		if pending == nil {
+			pending = &batch{cols: make([]*Vector, len(b.cols))}
+			for c, v := range b.cols {
+				if v != nil {
+					pending.cols[c] = emptyLike(v, BatchSize)
+				}
+			}
+		}
+		for c, v := range b.cols {
+			if v == nil {
+				continue
+			}
+			for i := range b.n {
+				pending.cols[c].appendRow(v, i)
+			}
+		}
+		pending.n += b.n
+	}
+	flush()
+	return out
+}
+
+// emptyLike is an empty vector of v's type and representation, with room
+// for n rows.
+func emptyLike(v *Vector, n int) *Vector {
+	out := &Vector{Type: v.Type}
+	switch {
+	case v.Int != nil:
+		out.Int = make([]int64, 0, n)
+	case v.Float != nil:
+		out.Float = make([]float64, 0, n)
+	case v.Bool != nil:
+		out.Bool = make([]bool, 0, n)
+	case v.Str != nil:
+		out.Str = make([]string, 0, n)
+	case v.Bytes != nil:
+		out.Bytes = make([][]byte, 0, n)
+	case v.Big != nil:
+		out.Big = make([]*big.Int, 0, n)
+	case v.Nested != nil:
+		out.Nested = make([]format.Value, 0, n)
+	default:
+		return newResultVector(v.Type, n)
+	}
+	return out
+}

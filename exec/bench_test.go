@@ -1,0 +1,227 @@
+package exec
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/planner"
+)
+
+// benchOrdersFile returns a 1M-row orders file made by the fixture
+// generator, writing it once into the temp directory (the same file
+// format's decode benchmark uses).
+func benchOrdersFile(b *testing.B) string {
+	b.Helper()
+	path := filepath.Join(os.TempDir(), "pqsql-bench-orders-1m.parquet")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", ".", "-big", "1000000", "-big-out", path)
+	cmd.Dir = filepath.Join(root, "fixtures", "gen")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Skipf("cannot generate the benchmark file with fixtures/gen: %v\n%s", err, out)
+	}
+	return path
+}
+
+// queryBytes is the compressed size of the column chunks q reads: what
+// MB/s is measured against.
+func queryBytes(b *testing.B, q, path string) int64 {
+	b.Helper()
+	st, err := planner.Parse(q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := planner.Build(st.(*planner.Select), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := format.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	leaves := map[int]bool{}
+	for _, l := range p.Scan.NeededLeaves() {
+		leaves[l] = true
+	}
+	if p.Where != nil {
+		set := map[int]bool{}
+		planner.Columns(p.Where, set)
+		for i := range set {
+			for _, l := range p.Scan.Fields[i].Leaves {
+				leaves[l.Index] = true
+			}
+		}
+	}
+	var n int64
+	for rg := range f.Meta.RowGroups {
+		for l := range leaves {
+			n += f.Chunk(rg, l).MetaData.TotalCompressedSize
+		}
+	}
+	if n == 0 {
+		n = 1
+	}
+	return n
+}
+
+// benchQueries are the queries the executor benchmarks run on the 1M-row
+// orders file; {f} stands for the file.
+var benchQueries = []struct{ name, q string }{
+	// Five NaN discounts, all in row group 0: the filter column is read in
+	// full, the other columns only where rows survive.
+	{"SelectiveQuery", "SELECT * FROM {f} WHERE discount = 'NaN'::DOUBLE"},
+	// About 1 % of the rows, spread over every page.
+	{"SelectiveSpread", "SELECT order_id, status, amount FROM {f} WHERE quantity = 42 AND status = 'returned'"},
+	{"FullScanAggregate", "SELECT status, count(*), sum(amount), avg(quantity), min(order_date), max(discount) FROM {f} GROUP BY status"},
+	{"Aggregate", "SELECT count(*), sum(quantity), min(amount), max(shipped_at), avg(discount) FROM {f}"},
+	// About 4,400 groups: too many for partial aggregates per row group.
+	{"GroupByManyGroups", "SELECT customer_id, sum(amount), max(city) FROM {f} GROUP BY customer_id"},
+	{"CountWhere", "SELECT count(*) FROM {f} WHERE order_id > 500000"},
+	{"CountWhereResidual", "SELECT count(*) FROM {f} WHERE quantity % 7 = 3 AND city LIKE 'Z%'"},
+	{"MinMax", "SELECT min(order_id), max(amount), min(customer_id) FROM {f}"},
+	{"Limit", "SELECT * FROM {f} LIMIT 10"},
+	{"SelectAll", "SELECT order_id, customer_id, status, amount FROM {f}"},
+}
+
+func BenchmarkQueries(b *testing.B) { benchQueriesThreads(b, 0) }
+
+// BenchmarkQueriesOneThread runs the queries on one worker, to tell the
+// gains of batches from those of parallelism.
+func BenchmarkQueriesOneThread(b *testing.B) { benchQueriesThreads(b, 1) }
+
+func benchQueriesThreads(b *testing.B, threads int) {
+	path := benchOrdersFile(b)
+	for _, bq := range benchQueries {
+		q := strings.ReplaceAll(bq.q, "{f}", "'"+path+"'")
+		b.Run(bq.name, func(b *testing.B) {
+			b.SetBytes(queryBytes(b, q, path))
+			b.ReportAllocs()
+			s := NewSession()
+			s.Settings.Threads = threads
+			for b.Loop() {
+				if _, err := s.Execute(context.Background(), q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSelectiveQuery and BenchmarkFullScanAggregate are the two
+// headline numbers.
+func BenchmarkSelectiveQuery(b *testing.B) { benchOne(b, "SelectiveQuery") }
+
+func BenchmarkFullScanAggregate(b *testing.B) { benchOne(b, "FullScanAggregate") }
+
+func benchOne(b *testing.B, name string) {
+	path := benchOrdersFile(b)
+	for _, bq := range benchQueries {
+		if bq.name != name {
+			continue
+		}
+		q := strings.ReplaceAll(bq.q, "{f}", "'"+path+"'")
+		b.SetBytes(queryBytes(b, q, path))
+		b.ReportAllocs()
+		s := NewSession()
+		for b.Loop() {
+			if _, err := s.Execute(context.Background(), q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkPeakHeap reports the largest live heap seen while a streaming
+// aggregate runs over the 1M-row file, for the columnar executor and for
+// the row-at-a-time one it replaced.
+func BenchmarkPeakHeap(b *testing.B) {
+	path := benchOrdersFile(b)
+	q := strings.ReplaceAll("SELECT status, count(*), sum(amount), max(city) FROM {f} GROUP BY status", "{f}", "'"+path+"'")
+	stmt, err := planner.Parse(q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := planner.Build(stmt.(*planner.Select), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := map[string]func() error{
+		"columnar": func() error {
+			_, err := (&executor{settings: NewSession().Settings}).result(context.Background(), p)
+			return err
+		},
+		"row-at-a-time": func() error {
+			_, err := (&refExecutor{settings: NewSession().Settings}).refRun(context.Background(), p)
+			return err
+		},
+	}
+	for _, name := range []string{"columnar", "row-at-a-time"} {
+		b.Run(name, func(b *testing.B) {
+			var peak uint64
+			for b.Loop() {
+				runtime.GC()
+				done := make(chan struct{})
+				sampled := make(chan uint64)
+				go func() {
+					sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+					var max uint64
+					for {
+						metrics.Read(sample)
+						max = maxOf(max, sample[0].Value.Uint64())
+						select {
+						case <-done:
+							sampled <- max
+							return
+						case <-time.After(200 * time.Microsecond):
+						}
+					}
+				}()
+				if err := run[name](); err != nil {
+					b.Fatal(err)
+				}
+				close(done)
+				peak = maxOf(peak, <-sampled)
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
+}
+
+func maxOf(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// BenchmarkRowAtATime runs the same queries through the row-at-a-time
+// executor this package replaced, for comparison.
+func BenchmarkRowAtATime(b *testing.B) {
+	path := benchOrdersFile(b)
+	for _, bq := range benchQueries {
+		q := strings.ReplaceAll(bq.q, "{f}", "'"+path+"'")
+		b.Run(bq.name, func(b *testing.B) {
+			b.SetBytes(queryBytes(b, q, path))
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := refAnswer(q, NewSession().Settings); strings.HasPrefix(got, "error") {
+					b.Fatal(got)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,38 @@
+// Package exec runs planned statements over Parquet files and returns their
+// results as columnar batches.
+//
+// A scan follows each file's pushdown plan exactly: skipped row groups are
+// never touched, and a kept row group's byte ranges are fetched in one
+// coalesced request set before its pages are decoded. Rows move as batches
+// of up to BatchSize rows, one Vector per column, from the scan to the
+// WHERE, the projection and the aggregates.
+//
+// The WHERE runs vectorized for the common shapes (a column against a
+// constant, IN, BETWEEN, IS NULL, LIKE, starts_with, integer and float
+// arithmetic, under AND, OR and NOT), with SQL's three-valued logic and
+// planner.Compare's order (NaN equals NaN and sorts above every number; -0
+// equals +0). Anything else, and any batch where vectorized arithmetic would
+// overflow or divide by zero, is evaluated by planner.Eval one row at a
+// time, and only for the rows the other conditions have not decided.
+//
+// Materialization is late: the WHERE's columns are decoded first, and the
+// other columns are fetched and decoded only in the pages that still hold a
+// passing row (using the offset index when the plan reads a chunk whole),
+// so a row group the WHERE empties reads nothing more.
+//
+// Row groups, of one file or many, are read by Settings.Threads workers
+// in parallel; their results are merged back in file order, so answers do
+// not depend on the thread count. A LIMIT without ORDER BY starts with one
+// row group in flight and stops reading once it has its rows. Aggregates
+// consume the batches in that order, so float sums add up as a
+// row-at-a-time loop would.
+//
+// Some aggregates need no data pages: count(*) without WHERE, count(*)
+// over row groups whose statistics prove the WHERE for every row, and
+// count, min and max of columns whose statistics are trusted and exact
+// (package format/stats decides which are).
+//
+// Memory follows the row group, not the file: each worker holds one row
+// group's decoded columns, and at most a few batches per row group wait for
+// the consumer. Result still collects the final rows.
+package exec

@@ -1,0 +1,997 @@
+package exec
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pqsql/pqsql/planner"
+)
+
+// Truth values in three-valued logic, one byte per row.
+const (
+	tFalse uint8 = 0
+	tTrue  uint8 = 1
+	tNull  uint8 = 2
+)
+
+func and3(a, b uint8) uint8 {
+	switch {
+	case a == tFalse || b == tFalse:
+		return tFalse
+	case a == tNull || b == tNull:
+		return tNull
+	}
+	return tTrue
+}
+
+func or3(a, b uint8) uint8 {
+	switch {
+	case a == tTrue || b == tTrue:
+		return tTrue
+	case a == tNull || b == tNull:
+		return tNull
+	}
+	return tFalse
+}
+
+func not3(a uint8) uint8 {
+	if a == tNull {
+		return tNull
+	}
+	return 1 - a
+}
+
+func truthOf(d planner.Datum) uint8 {
+	switch {
+	case d.Null:
+		return tNull
+	case d.B:
+		return tTrue
+	}
+	return tFalse
+}
+
+// A filter evaluates a WHERE over batches. The common shapes (a column
+// against a constant, IN, BETWEEN, IS NULL, LIKE and starts_with under
+// AND, OR and NOT) run as loops over the columns; anything else is handed
+// to planner.Eval one row at a time, and only for the rows the cheaper
+// conditions beside it have not already decided. A filter holds no state,
+// so workers share one.
+type filter struct {
+	root  pnode
+	width int
+}
+
+// newFilter compiles where for input rows of width columns.
+func newFilter(where planner.Expr, width int) *filter {
+	return &filter{root: compile(where, width), width: width}
+}
+
+// A pnode evaluates one predicate for the rows sel of a batch, writing each
+// one's truth to res (indexed by batch row).
+type pnode interface {
+	eval(b *batch, sel []int32, res []uint8) error
+	// cheap reports whether the node never evaluates row by row, so an AND
+	// or OR tries it first.
+	cheap() bool
+}
+
+// rowError is an error of one row's evaluation.
+type rowError struct {
+	row int32
+	err error
+}
+
+func (e *rowError) Error() string { return e.err.Error() }
+func (e *rowError) Unwrap() error { return e.err }
+
+// apply returns the rows of b for which the WHERE is TRUE, in order. When a
+// row fails to evaluate, it returns the rows before it that passed and the
+// error, so that a LIMIT met earlier never sees the error.
+func (f *filter) apply(b *batch) ([]int32, error) {
+	sel := make([]int32, b.n)
+	for i := range sel {
+		sel[i] = int32(i)
+	}
+	res := make([]uint8, b.n)
+	if err := f.root.eval(b, sel, res); err != nil {
+		return f.applyRows(b, res)
+	}
+	out := sel[:0]
+	for i := range b.n {
+		if res[i] == tTrue {
+			out = append(out, int32(i))
+		}
+	}
+	return out, nil
+}
+
+// applyRows evaluates row by row until the first row that fails.
+func (f *filter) applyRows(b *batch, res []uint8) ([]int32, error) {
+	var out []int32
+	one := make([]int32, 1)
+	for i := range b.n {
+		one[0] = int32(i)
+		if err := f.root.eval(b, one, res); err != nil {
+			if re, ok := err.(*rowError); ok {
+				err = re.err
+			}
+			return out, err
+		}
+		if res[i] == tTrue {
+			out = append(out, int32(i))
+		}
+	}
+	return out, nil
+}
+
+// compile turns a bound boolean expression into a pnode.
+func compile(e planner.Expr, width int) pnode {
+	switch x := e.(type) {
+	case *planner.Logic:
+		var cheap, costly []pnode
+		for _, y := range x.Xs {
+			n := compile(y, width)
+			if n.cheap() {
+				cheap = append(cheap, n)
+			} else {
+				costly = append(costly, n)
+			}
+		}
+		// Conditions that cannot fail go first: a row the cheap ones
+		// decide is never evaluated by the costly ones, which only
+		// narrows where errors can arise, as pruning already does.
+		return &logicNode{and: x.And, xs: append(cheap, costly...)}
+	case *planner.Not:
+		return &notNode{x: compile(x.X, width)}
+	case *planner.Const:
+		if x.T.ID == TypeBoolean || x.T.ID == TypeNull {
+			return &constNode{t: truthOf(x.Value)}
+		}
+	case *planner.ColRef:
+		if x.T.ID == TypeBoolean && x.Index >= 0 && x.Index < width {
+			return &boolColNode{col: x.Index}
+		}
+	case *planner.Binary:
+		if n := compileCompare(x.Op, x.L, x.R, width); n != nil {
+			return n
+		}
+	case *planner.IsNull:
+		if c, ok := x.X.(*planner.ColRef); ok && c.Index >= 0 && c.Index < width {
+			return &isNullNode{col: c.Index, not: x.Not}
+		}
+	case *planner.InList:
+		if n := compileIn(x, width); n != nil {
+			return n
+		}
+	case *planner.Between:
+		lo := compileCompare(">=", x.X, x.Lo, width)
+		hi := compileCompare("<=", x.X, x.Hi, width)
+		if lo != nil && hi != nil {
+			return &betweenNode{lo: lo, hi: hi, not: x.Not}
+		}
+	case *planner.Like:
+		if n := compileLike(x, width); n != nil {
+			return n
+		}
+	case *planner.Call:
+		if n := compileCall(x, width); n != nil {
+			return n
+		}
+	}
+	return newRowNode(e, width)
+}
+
+func newRowNode(e planner.Expr, width int) *rowNode {
+	return &rowNode{e: e, rb: newRowBuffer(width, e)}
+}
+
+// logicNode is AND or OR in three-valued logic. Like planner.Eval it stops
+// at a row's first FALSE (AND) or TRUE (OR): later conditions are evaluated
+// only for the rows still undecided.
+type logicNode struct {
+	and bool
+	xs  []pnode
+}
+
+func (n *logicNode) cheap() bool {
+	for _, x := range n.xs {
+		if !x.cheap() {
+			return false
+		}
+	}
+	return true
+}
+
+func (n *logicNode) eval(b *batch, sel []int32, res []uint8) error {
+	start, decided := tTrue, tFalse
+	if !n.and {
+		start, decided = tFalse, tTrue
+	}
+	for _, i := range sel {
+		res[i] = start
+	}
+	active := append([]int32(nil), sel...)
+	tmp := make([]uint8, b.n)
+	for _, x := range n.xs {
+		if len(active) == 0 {
+			break
+		}
+		err := x.eval(b, active, tmp)
+		if err != nil {
+			return err
+		}
+		kept := active[:0]
+		for _, i := range active {
+			var r uint8
+			if n.and {
+				r = and3(res[i], tmp[i])
+			} else {
+				r = or3(res[i], tmp[i])
+			}
+			res[i] = r
+			if r != decided {
+				kept = append(kept, i)
+			}
+		}
+		active = kept
+	}
+	return nil
+}
+
+type notNode struct{ x pnode }
+
+func (n *notNode) cheap() bool { return n.x.cheap() }
+
+func (n *notNode) eval(b *batch, sel []int32, res []uint8) error {
+	if err := n.x.eval(b, sel, res); err != nil {
+		return err
+	}
+	for _, i := range sel {
+		res[i] = not3(res[i])
+	}
+	return nil
+}
+
+type constNode struct{ t uint8 }
+
+func (n *constNode) cheap() bool { return true }
+
+func (n *constNode) eval(b *batch, sel []int32, res []uint8) error {
+	for _, i := range sel {
+		res[i] = n.t
+	}
+	return nil
+}
+
+type boolColNode struct{ col int }
+
+func (n *boolColNode) cheap() bool { return true }
+
+func (n *boolColNode) eval(b *batch, sel []int32, res []uint8) error {
+	v := b.cols[n.col]
+	for _, i := range sel {
+		switch {
+		case v.IsNull(int(i)):
+			res[i] = tNull
+		case v.Bool[i]:
+			res[i] = tTrue
+		default:
+			res[i] = tFalse
+		}
+	}
+	return nil
+}
+
+type isNullNode struct {
+	col int
+	not bool
+}
+
+func (n *isNullNode) cheap() bool { return true }
+
+func (n *isNullNode) eval(b *batch, sel []int32, res []uint8) error {
+	v := b.cols[n.col]
+	for _, i := range sel {
+		if v.IsNull(int(i)) != n.not {
+			res[i] = tTrue
+		} else {
+			res[i] = tFalse
+		}
+	}
+	return nil
+}
+
+// rowNode evaluates any expression with planner.Eval, row by row.
+type rowNode struct {
+	e  planner.Expr
+	rb *rowBuffer
+}
+
+func (n *rowNode) cheap() bool { return false }
+
+func (n *rowNode) eval(b *batch, sel []int32, res []uint8) error {
+	// Workers share the node, so each call fills its own row.
+	rb := &rowBuffer{row: make([]planner.Datum, len(n.rb.row)), cols: n.rb.cols}
+	for _, i := range sel {
+		d, err := planner.Eval(n.e, rb.load(b, int(i)))
+		if err != nil {
+			return &rowError{row: i, err: err}
+		}
+		res[i] = truthOf(d)
+	}
+	return nil
+}
+
+// betweenNode is x BETWEEN lo AND hi: x >= lo AND x <= hi, both evaluated.
+type betweenNode struct {
+	lo, hi pnode
+	not    bool
+}
+
+func (n *betweenNode) cheap() bool { return n.lo.cheap() && n.hi.cheap() }
+
+func (n *betweenNode) eval(b *batch, sel []int32, res []uint8) error {
+	tmp := make([]uint8, b.n)
+	if err := n.lo.eval(b, sel, res); err != nil {
+		return err
+	}
+	if err := n.hi.eval(b, sel, tmp); err != nil {
+		return err
+	}
+	for _, i := range sel {
+		r := and3(res[i], tmp[i])
+		if n.not {
+			r = not3(r)
+		}
+		res[i] = r
+	}
+	return nil
+}
+
+// A scalar is an operand the loops read as a column: a constant, or a
+// vectorized expression (a column, a cast of one that cannot fail,
+// arithmetic).
+type scalar struct {
+	vx vexpr // nil for a constant
+	k  planner.Datum
+	t  Type
+}
+
+// scalarOf recognises the operands the loops handle.
+func scalarOf(e planner.Expr, width int) (scalar, bool) {
+	if c, ok := e.(*planner.Const); ok {
+		return scalar{k: c.Value, t: c.T}, true
+	}
+	if vx := compileVec(e, width); vx != nil {
+		return scalar{vx: vx, t: e.Type()}, true
+	}
+	return scalar{}, false
+}
+
+func (s scalar) isConst() bool { return s.vx == nil }
+
+// safe reports whether reading the scalar never needs the fallback.
+func (s scalar) safe() bool { return s.vx == nil || s.vx.safe() }
+
+// vector is the scalar's values in b; ok is false when some row needs
+// planner.Eval.
+func (s scalar) vector(b *batch) (*Vector, bool) {
+	return s.vx.eval(b)
+}
+
+// intRanges are the value ranges of the integer types of up to 64 bits that
+// hold their value in Vector.Int as a signed number.
+var intRanges = map[TypeID][2]int64{
+	TypeTinyInt: {math.MinInt8, math.MaxInt8}, TypeSmallInt: {math.MinInt16, math.MaxInt16},
+	TypeInteger: {math.MinInt32, math.MaxInt32}, TypeBigInt: {math.MinInt64, math.MaxInt64},
+	TypeUTinyInt: {0, math.MaxUint8}, TypeUSmallInt: {0, math.MaxUint16}, TypeUInteger: {0, math.MaxUint32},
+}
+
+// decimalDigits is how many decimal digits an integer type may need.
+var decimalDigits = map[TypeID]int{TypeTinyInt: 3, TypeSmallInt: 5, TypeInteger: 10, TypeBigInt: 19,
+	TypeUTinyInt: 3, TypeUSmallInt: 5, TypeUInteger: 10}
+
+// safeCast returns a vector conversion doing what planner.CastDatum does
+// from type from to type to, for the casts that never fail; nil otherwise.
+func safeCast(from, to Type) func(*Vector) *Vector {
+	fr, fromInt := intRanges[from.ID]
+	switch {
+	case fromInt && to.ID == TypeUBigInt && fr[0] >= 0:
+		return retype(to)
+	case fromInt:
+		if tr, ok := intRanges[to.ID]; ok && tr[0] <= fr[0] && tr[1] >= fr[1] {
+			return retype(to)
+		}
+	}
+	switch {
+	case fromInt && to.ID == TypeDouble:
+		return mapInts(to, func(x int64) float64 { return float64(x) })
+	case fromInt && to.ID == TypeFloat:
+		return mapInts(to, func(x int64) float64 { return float64(float32(float64(x))) })
+	case from.ID == TypeUBigInt && to.ID == TypeDouble:
+		return mapInts(to, func(x int64) float64 { return float64(uint64(x)) })
+	case from.ID == TypeUBigInt && to.ID == TypeFloat:
+		return mapInts(to, func(x int64) float64 { return float64(float32(float64(uint64(x)))) })
+	case from.ID == TypeFloat && to.ID == TypeDouble:
+		return retype(to)
+	case fromInt && to.ID == TypeDecimal && !wideDecimal(to) && decimalDigits[from.ID]+to.Scale <= to.Precision:
+		m := int64(1)
+		for range to.Scale {
+			m *= 10
+		}
+		return func(v *Vector) *Vector {
+			out := &Vector{Type: to, Nulls: v.Nulls, Int: make([]int64, len(v.Int))}
+			for i, x := range v.Int {
+				out.Int[i] = x * m
+			}
+			return out
+		}
+	case from.ID == TypeDate && (to.ID == TypeTimestamp || to.ID == TypeTimestampTZ):
+		return func(v *Vector) *Vector {
+			out := &Vector{Type: to, Nulls: v.Nulls, Int: make([]int64, len(v.Int))}
+			for i, x := range v.Int {
+				out.Int[i] = x * 86400 * 1000000
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func retype(to Type) func(*Vector) *Vector {
+	return func(v *Vector) *Vector {
+		out := *v
+		out.Type = to
+		return &out
+	}
+}
+
+func mapInts(to Type, f func(int64) float64) func(*Vector) *Vector {
+	return func(v *Vector) *Vector {
+		out := &Vector{Type: to, Nulls: v.Nulls, Float: make([]float64, len(v.Int))}
+		for i, x := range v.Int {
+			out.Float[i] = f(x)
+		}
+		return out
+	}
+}
+
+// A cmpKind is how values of a type compare, as planner.Compare orders them.
+type cmpKind int8
+
+const (
+	cmpNone   cmpKind = iota
+	cmpInt            // Vector.Int, signed
+	cmpUint           // Vector.Int holding uint64
+	cmpFloat          // Vector.Float, NaN greatest, -0 = +0
+	cmpString         // Vector.Str, bytewise
+	cmpBool           // Vector.Bool
+	cmpBytes          // Vector.Bytes, bytewise
+)
+
+func cmpKindOf(t Type) cmpKind {
+	switch t.ID {
+	case TypeBoolean:
+		return cmpBool
+	case TypeFloat, TypeDouble:
+		return cmpFloat
+	case TypeDecimal:
+		if wideDecimal(t) {
+			return cmpNone
+		}
+		return cmpInt
+	case TypeUBigInt:
+		return cmpUint
+	case TypeVarchar:
+		return cmpString
+	case TypeBlob, TypeUUID, TypeInterval:
+		return cmpBytes
+	case TypeHugeInt, TypeNested, TypeNull:
+		return cmpNone
+	}
+	return cmpInt
+}
+
+// A cmpOp is a comparison operator.
+type cmpOp int8
+
+const (
+	opEq cmpOp = iota
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+)
+
+var cmpOps = map[string]cmpOp{"=": opEq, "!=": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe}
+
+// flip is the operator with its operands swapped.
+func (o cmpOp) flip() cmpOp {
+	switch o {
+	case opLt:
+		return opGt
+	case opLe:
+		return opGe
+	case opGt:
+		return opLt
+	case opGe:
+		return opLe
+	}
+	return o
+}
+
+func (o cmpOp) holds(c int) bool {
+	switch o {
+	case opEq:
+		return c == 0
+	case opNe:
+		return c != 0
+	case opLt:
+		return c < 0
+	case opLe:
+		return c <= 0
+	case opGt:
+		return c > 0
+	}
+	return c >= 0
+}
+
+// cmpNode compares two scalars; at most one is a constant (two constants
+// fold at plan time, and are left to rowNode otherwise).
+type cmpNode struct {
+	op   cmpOp
+	kind cmpKind
+	l, r scalar
+	// fallback evaluates the comparison row by row when an operand must.
+	fallback pnode
+}
+
+func (n *cmpNode) cheap() bool { return n.l.safe() && n.r.safe() }
+
+// compileCompare compiles l op r, or returns nil when it is not a shape
+// the loops handle.
+func compileCompare(opText string, l, r planner.Expr, width int) *cmpNode {
+	op, ok := cmpOps[opText]
+	if !ok {
+		return nil
+	}
+	ls, ok1 := scalarOf(l, width)
+	rs, ok2 := scalarOf(r, width)
+	if !ok1 || !ok2 || (ls.isConst() && rs.isConst()) {
+		return nil
+	}
+	// The binder casts both operands to one type; anything else is left
+	// to planner.Compare, which reads both by the left operand's type.
+	kind := cmpKindOf(l.Type())
+	if kind == cmpNone || !sameType(l.Type(), r.Type()) {
+		return nil
+	}
+	fallback := newRowNode(&planner.Binary{Op: opText, L: l, R: r, T: Type{ID: TypeBoolean}}, width)
+	if ls.isConst() {
+		ls, rs, op = rs, ls, op.flip()
+	}
+	if rs.isConst() {
+		if rs.k, ok = normConst(rs.k, rs.t); !ok {
+			return nil
+		}
+	}
+	return &cmpNode{op: op, kind: kind, l: ls, r: rs, fallback: fallback}
+}
+
+// sameType reports whether values of a and b compare as one type.
+func sameType(a, b Type) bool {
+	return a.ID == b.ID && a.Precision == b.Precision && a.Scale == b.Scale
+}
+
+// normConst puts a constant where the loops read it: a DECIMAL's unscaled
+// value in I, as its column's vector holds it.
+func normConst(d planner.Datum, t Type) (planner.Datum, bool) {
+	if d.Null || t.ID != TypeDecimal {
+		return d, true
+	}
+	if d.Big == nil {
+		d.I = 0
+		return d, true
+	}
+	if !d.Big.IsInt64() {
+		return d, false
+	}
+	d.I = d.Big.Int64()
+	return d, true
+}
+
+func b2t(b bool) uint8 {
+	if b {
+		return tTrue
+	}
+	return tFalse
+}
+
+// floatKey maps a float to an integer that orders as planner.CompareFloat:
+// every NaN equal and above everything, -0 equal to +0.
+func floatKey(f float64) uint64 {
+	if f != f {
+		return math.MaxUint64
+	}
+	if f == 0 {
+		return 1 << 63
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+func (n *cmpNode) eval(b *batch, sel []int32, res []uint8) error {
+	x, ok := n.l.vector(b)
+	if !ok {
+		return n.fallback.eval(b, sel, res)
+	}
+	if n.r.isConst() {
+		if n.r.k.Null {
+			for _, i := range sel {
+				res[i] = tNull
+			}
+			return nil
+		}
+		k := n.r.k
+		switch n.kind {
+		case cmpInt:
+			cmpConst(n.op, x.Int, k.I, x.Nulls, sel, res)
+		case cmpUint:
+			cmpConstKey(n.op, x.Int, uint64(k.I), func(v int64) uint64 { return uint64(v) }, x.Nulls, sel, res)
+		case cmpFloat:
+			cmpConstKey(n.op, x.Float, floatKey(k.F), floatKey, x.Nulls, sel, res)
+		case cmpString:
+			cmpConst(n.op, x.Str, k.S, x.Nulls, sel, res)
+		case cmpBool:
+			cmpConstKey(n.op, x.Bool, boolKey(k.B), boolKey, x.Nulls, sel, res)
+		case cmpBytes:
+			for _, i := range sel {
+				if x.IsNull(int(i)) {
+					res[i] = tNull
+					continue
+				}
+				res[i] = b2t(n.op.holds(bytes.Compare(x.Bytes[i], k.Bytes)))
+			}
+		}
+		return nil
+	}
+	y, ok := n.r.vector(b)
+	if !ok {
+		return n.fallback.eval(b, sel, res)
+	}
+	for _, i := range sel {
+		if x.IsNull(int(i)) || y.IsNull(int(i)) {
+			res[i] = tNull
+			continue
+		}
+		var c int
+		switch n.kind {
+		case cmpInt:
+			c = cmp3(x.Int[i], y.Int[i])
+		case cmpUint:
+			c = cmp3(uint64(x.Int[i]), uint64(y.Int[i]))
+		case cmpFloat:
+			c = planner.CompareFloat(x.Float[i], y.Float[i])
+		case cmpString:
+			c = strings.Compare(x.Str[i], y.Str[i])
+		case cmpBool:
+			c = cmp3(boolKey(x.Bool[i]), boolKey(y.Bool[i]))
+		case cmpBytes:
+			c = bytes.Compare(x.Bytes[i], y.Bytes[i])
+		}
+		res[i] = b2t(n.op.holds(c))
+	}
+	return nil
+}
+
+func boolKey(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func cmp3[T int64 | uint64 | string](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpConst compares xs[i] op k for the rows sel.
+func cmpConst[T int64 | string](op cmpOp, xs []T, k T, nulls []bool, sel []int32, res []uint8) {
+	if nulls != nil {
+		for _, i := range sel {
+			if nulls[i] {
+				res[i] = tNull
+				continue
+			}
+			res[i] = b2t(holdsOrdered(op, xs[i], k))
+		}
+		return
+	}
+	switch op {
+	case opEq:
+		for _, i := range sel {
+			res[i] = b2t(xs[i] == k)
+		}
+	case opNe:
+		for _, i := range sel {
+			res[i] = b2t(xs[i] != k)
+		}
+	case opLt:
+		for _, i := range sel {
+			res[i] = b2t(xs[i] < k)
+		}
+	case opLe:
+		for _, i := range sel {
+			res[i] = b2t(xs[i] <= k)
+		}
+	case opGt:
+		for _, i := range sel {
+			res[i] = b2t(xs[i] > k)
+		}
+	case opGe:
+		for _, i := range sel {
+			res[i] = b2t(xs[i] >= k)
+		}
+	}
+}
+
+func holdsOrdered[T int64 | uint64 | string](op cmpOp, x, k T) bool {
+	switch op {
+	case opEq:
+		return x == k
+	case opNe:
+		return x != k
+	case opLt:
+		return x < k
+	case opLe:
+		return x <= k
+	case opGt:
+		return x > k
+	}
+	return x >= k
+}
+
+// cmpConstKey compares key(xs[i]) op k for the rows sel.
+func cmpConstKey[T any](op cmpOp, xs []T, k uint64, key func(T) uint64, nulls []bool, sel []int32, res []uint8) {
+	for _, i := range sel {
+		if nulls != nil && nulls[i] {
+			res[i] = tNull
+			continue
+		}
+		res[i] = b2t(holdsOrdered(op, key(xs[i]), k))
+	}
+}
+
+// inNode is x [NOT] IN (constants).
+type inNode struct {
+	x        scalar
+	fallback pnode
+	kind     cmpKind
+	not      bool
+	hasNull  bool
+	ints     map[int64]bool
+	strs     map[string]bool
+	bytes    [][]byte
+}
+
+func (n *inNode) cheap() bool { return n.x.safe() }
+
+func compileIn(e *planner.InList, width int) pnode {
+	x, ok := scalarOf(e.X, width)
+	if !ok || x.isConst() {
+		return nil
+	}
+	kind := cmpKindOf(e.X.Type())
+	if kind == cmpNone {
+		return nil
+	}
+	n := &inNode{x: x, kind: kind, not: e.Not, fallback: newRowNode(e, width)}
+	for _, l := range e.List {
+		c, ok := l.(*planner.Const)
+		if !ok || (!c.Value.Null && !sameType(c.T, e.X.Type())) {
+			return nil
+		}
+		if c.Value.Null {
+			n.hasNull = true
+			continue
+		}
+		d, ok := normConst(c.Value, c.T)
+		if !ok {
+			return nil
+		}
+		switch kind {
+		case cmpInt, cmpUint:
+			n.addInt(d.I)
+		case cmpFloat:
+			n.addInt(int64(floatKey(d.F)))
+		case cmpBool:
+			n.addInt(int64(boolKey(d.B)))
+		case cmpString:
+			if n.strs == nil {
+				n.strs = map[string]bool{}
+			}
+			n.strs[d.S] = true
+		case cmpBytes:
+			n.bytes = append(n.bytes, d.Bytes)
+		}
+	}
+	return n
+}
+
+func (n *inNode) addInt(v int64) {
+	if n.ints == nil {
+		n.ints = map[int64]bool{}
+	}
+	n.ints[v] = true
+}
+
+func (n *inNode) eval(b *batch, sel []int32, res []uint8) error {
+	v, ok := n.x.vector(b)
+	if !ok {
+		return n.fallback.eval(b, sel, res)
+	}
+	for _, i := range sel {
+		if v.IsNull(int(i)) {
+			res[i] = tNull
+			continue
+		}
+		var found bool
+		switch n.kind {
+		case cmpInt, cmpUint:
+			found = n.ints[v.Int[i]]
+		case cmpFloat:
+			found = n.ints[int64(floatKey(v.Float[i]))]
+		case cmpBool:
+			found = n.ints[int64(boolKey(v.Bool[i]))]
+		case cmpString:
+			found = n.strs[v.Str[i]]
+		case cmpBytes:
+			for _, l := range n.bytes {
+				if bytes.Equal(v.Bytes[i], l) {
+					found = true
+					break
+				}
+			}
+		}
+		r := tFalse
+		switch {
+		case found:
+			r = tTrue
+		case n.hasNull:
+			r = tNull
+		}
+		if n.not {
+			r = not3(r)
+		}
+		res[i] = r
+	}
+	return nil
+}
+
+// A likeShape is how a LIKE pattern can be matched without LikeMatch.
+type likeShape int8
+
+const (
+	likeGeneral likeShape = iota
+	likeExact
+	likePrefix
+	likeSuffix
+	likeContains
+	likeAny
+)
+
+// shapeOfLike classifies pat; lit is the literal part of the simple shapes.
+// The shortcuts hold only for valid UTF-8 literals, whose first byte always
+// starts a character of the string matched, as LikeMatch steps through it.
+func shapeOfLike(pat string) (likeShape, string) {
+	if strings.ContainsRune(pat, '_') || !utf8.ValidString(pat) {
+		return likeGeneral, ""
+	}
+	core := strings.Trim(pat, "%")
+	if strings.Contains(core, "%") {
+		return likeGeneral, ""
+	}
+	lead, trail := strings.HasPrefix(pat, "%"), strings.HasSuffix(pat, "%")
+	switch {
+	case core == "" && (lead || trail):
+		return likeAny, ""
+	case lead && trail:
+		return likeContains, core
+	case lead:
+		return likeSuffix, core
+	case trail:
+		return likePrefix, core
+	}
+	return likeExact, core
+}
+
+// likeNode is x [NOT] LIKE|ILIKE pattern, starts_with and contains.
+type likeNode struct {
+	x        scalar
+	fallback pnode
+	null     bool // the pattern is NULL
+	pat      string
+	shape    likeShape
+	lit      string
+	fold     bool
+	not      bool
+}
+
+func (n *likeNode) cheap() bool { return n.x.safe() }
+
+func compileLike(e *planner.Like, width int) pnode {
+	x, ok := scalarOf(e.X, width)
+	p, ok2 := e.Pattern.(*planner.Const)
+	if !ok || !ok2 || x.isConst() || e.X.Type().ID != TypeVarchar {
+		return nil
+	}
+	n := &likeNode{x: x, null: p.Value.Null, pat: p.Value.S, fold: e.Fold, not: e.Not, fallback: newRowNode(e, width)}
+	if n.fold {
+		n.pat = strings.ToLower(n.pat)
+	}
+	n.shape, n.lit = shapeOfLike(n.pat)
+	return n
+}
+
+func compileCall(e *planner.Call, width int) pnode {
+	if (e.Name != "starts_with" && e.Name != "contains") || len(e.Args) != 2 {
+		return nil
+	}
+	x, ok := scalarOf(e.Args[0], width)
+	p, ok2 := e.Args[1].(*planner.Const)
+	if !ok || !ok2 || x.isConst() || e.Args[0].Type().ID != TypeVarchar || (!p.Value.Null && p.T.ID != TypeVarchar) {
+		return nil
+	}
+	n := &likeNode{x: x, null: p.Value.Null, lit: p.Value.S, shape: likePrefix, fallback: newRowNode(e, width)}
+	if e.Name == "contains" {
+		n.shape = likeContains
+	}
+	return n
+}
+
+func (n *likeNode) eval(b *batch, sel []int32, res []uint8) error {
+	v, ok := n.x.vector(b)
+	if !ok {
+		return n.fallback.eval(b, sel, res)
+	}
+	for _, i := range sel {
+		if n.null || v.IsNull(int(i)) {
+			res[i] = tNull
+			continue
+		}
+		s := v.Str[i]
+		if n.fold {
+			s = strings.ToLower(s)
+		}
+		var m bool
+		switch n.shape {
+		case likeAny:
+			m = true
+		case likeExact:
+			m = s == n.lit
+		case likePrefix:
+			m = strings.HasPrefix(s, n.lit)
+		case likeSuffix:
+			m = strings.HasSuffix(s, n.lit)
+		case likeContains:
+			m = strings.Contains(s, n.lit)
+		default:
+			m = planner.LikeMatch(s, n.pat)
+		}
+		res[i] = b2t(m != n.not)
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package exec
+
+import (
+	"github.com/pqsql/pqsql/planner"
+)
+
+// A projector computes a plan's projection over batches: a column is
+// passed through as its vector, anything else evaluated row by row. It
+// holds no state, so workers share one.
+type projector struct {
+	exprs []planner.Expr
+	// cols[i] is the input column exprs[i] reads as is, or -1.
+	cols     []int
+	computed []int
+	vx       []vexpr
+	width    int
+	rbCols   []int
+}
+
+func newProjector(exprs []planner.Expr, width int) *projector {
+	pr := &projector{exprs: exprs, cols: make([]int, len(exprs)), vx: make([]vexpr, len(exprs)), width: width}
+	var computed []planner.Expr
+	for i, e := range exprs {
+		pr.cols[i] = -1
+		if c, ok := e.(*planner.ColRef); ok && c.Index >= 0 && c.Index < width {
+			pr.cols[i] = c.Index
+			continue
+		}
+		pr.computed = append(pr.computed, i)
+		computed = append(computed, e)
+		if _, isConst := e.(*planner.Const); !isConst {
+			pr.vx[i] = compileVec(e, width)
+		}
+	}
+	pr.rbCols = newRowBuffer(width, computed...).cols
+	return pr
+}
+
+// apply projects b. When a row fails to evaluate it returns the rows before
+// it and the error, as a row-at-a-time executor would have stopped there.
+func (pr *projector) apply(b *batch) (*batch, error) {
+	out := &batch{cols: make([]*Vector, len(pr.exprs)), n: b.n}
+	for i, c := range pr.cols {
+		if c >= 0 {
+			out.cols[i] = b.cols[c]
+		}
+	}
+	if len(pr.computed) == 0 {
+		return out, nil
+	}
+	var rowwise []int
+	for _, i := range pr.computed {
+		if vx := pr.vx[i]; vx != nil {
+			if v, ok := vx.eval(b); ok {
+				out.cols[i] = v
+				continue
+			}
+		}
+		out.cols[i] = newResultVector(pr.exprs[i].Type(), b.n)
+		rowwise = append(rowwise, i)
+	}
+	if len(rowwise) == 0 {
+		return out, nil
+	}
+	rb := &rowBuffer{row: make([]planner.Datum, pr.width), cols: pr.rbCols}
+	for r := range b.n {
+		row := rb.load(b, r)
+		for _, i := range rowwise {
+			d, err := planner.Eval(pr.exprs[i], row)
+			if err != nil {
+				return out.head(r), err
+			}
+			out.cols[i].appendDatum(d)
+		}
+	}
+	return out, nil
+}
