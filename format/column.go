@@ -70,7 +70,6 @@ func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
 	d := &chunkDecoder{f: f, rg: rg, leaf: leaf, md: f.Chunk(rg, col).MetaData,
 		out:   &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}},
 		where: fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, leaf.Path)}
-	d.reserve(d.md.NumValues)
 	return d, nil
 }
 
@@ -137,6 +136,7 @@ func (f *File) ReadColumn(rg, col int) (*ColumnData, error) {
 	if err != nil {
 		return nil, fmt.Errorf("format: file %s: %w", f.Name, err)
 	}
+	d.reserve(d.md.NumValues)
 	buf, err := readRange(f.Source, r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.where, err)
@@ -154,6 +154,16 @@ func (f *File) ReadPages(rg, col int, dict Range, pages []PageRef, fetched *Fetc
 	d, err := f.newChunkDecoder(rg, col)
 	if err != nil {
 		return nil, err
+	}
+	// Size the output by the share of the chunk's bytes the pages hold.
+	var bytes int64
+	for _, p := range pages {
+		bytes += p.Range.Length
+	}
+	if total := d.md.TotalCompressedSize; total > 0 && bytes < total {
+		d.reserve(d.md.NumValues*bytes/total + 64)
+	} else {
+		d.reserve(d.md.NumValues)
 	}
 	get := func(r Range) ([]byte, error) {
 		if fetched != nil {
