@@ -2,9 +2,6 @@ package exec
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -12,29 +9,9 @@ import (
 	"time"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 	"github.com/pqsql/pqsql/planner"
 )
-
-// benchOrdersFile returns a 1M-row orders file made by the fixture
-// generator, writing it once into the temp directory (the same file
-// format's decode benchmark uses).
-func benchOrdersFile(b *testing.B) string {
-	b.Helper()
-	path := filepath.Join(os.TempDir(), "pqsql-bench-orders-1m.parquet")
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command("go", "run", ".", "-big", "1000000", "-big-out", path)
-	cmd.Dir = filepath.Join(root, "fixtures", "gen")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Skipf("cannot generate the benchmark file with fixtures/gen: %v\n%s", err, out)
-	}
-	return path
-}
 
 // queryBytes is the compressed size of the column chunks q reads: what
 // MB/s is measured against.
@@ -104,7 +81,7 @@ func BenchmarkQueries(b *testing.B) { benchQueriesThreads(b, 0) }
 func BenchmarkQueriesOneThread(b *testing.B) { benchQueriesThreads(b, 1) }
 
 func benchQueriesThreads(b *testing.B, threads int) {
-	path := benchOrdersFile(b)
+	path := testcorpus.BenchOrdersFile(b)
 	for _, bq := range benchQueries {
 		q := strings.ReplaceAll(bq.q, "{f}", "'"+path+"'")
 		b.Run(bq.name, func(b *testing.B) {
@@ -128,7 +105,7 @@ func BenchmarkSelectiveQuery(b *testing.B) { benchOne(b, "SelectiveQuery") }
 func BenchmarkFullScanAggregate(b *testing.B) { benchOne(b, "FullScanAggregate") }
 
 func benchOne(b *testing.B, name string) {
-	path := benchOrdersFile(b)
+	path := testcorpus.BenchOrdersFile(b)
 	for _, bq := range benchQueries {
 		if bq.name != name {
 			continue
@@ -149,7 +126,7 @@ func benchOne(b *testing.B, name string) {
 // aggregate runs over the 1M-row file, for the columnar executor and for
 // the row-at-a-time one it replaced.
 func BenchmarkPeakHeap(b *testing.B) {
-	path := benchOrdersFile(b)
+	path := testcorpus.BenchOrdersFile(b)
 	q := strings.ReplaceAll("SELECT status, count(*), sum(amount), max(city) FROM {f} GROUP BY status", "{f}", "'"+path+"'")
 	stmt, err := planner.Parse(q)
 	if err != nil {
@@ -211,7 +188,7 @@ func maxOf(a, b uint64) uint64 {
 // BenchmarkRowAtATime runs the same queries through the row-at-a-time
 // executor this package replaced, for comparison.
 func BenchmarkRowAtATime(b *testing.B) {
-	path := benchOrdersFile(b)
+	path := testcorpus.BenchOrdersFile(b)
 	for _, bq := range benchQueries {
 		q := strings.ReplaceAll(bq.q, "{f}", "'"+path+"'")
 		b.Run(bq.name, func(b *testing.B) {

@@ -8,26 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-// moduleRoot walks up from the package directory to the directory of go.mod.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the package directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/pqsql/pqsql/internal/testcorpus"
+)
 
 // A record is one sqllogictest entry.
 type record struct {
@@ -151,3 +134,6 @@ func TestSQLLogic(t *testing.T) {
 	}
 	t.Logf("%d records", total)
 }
+
+// moduleRoot is the repository root, where fixture paths in queries resolve.
+func moduleRoot(t *testing.T) string { return testcorpus.ModuleRoot(t) }

@@ -1,36 +1,15 @@
 package format
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
-)
 
-// benchOrdersFile returns a 1M-row orders file made by the fixture
-// generator, writing it once into the temp directory.
-func benchOrdersFile(b *testing.B) string {
-	b.Helper()
-	path := filepath.Join(os.TempDir(), "pqsql-bench-orders-1m.parquet")
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command("go", "run", ".", "-big", "1000000", "-big-out", path)
-	cmd.Dir = filepath.Join(root, "fixtures", "gen")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Skipf("cannot generate the benchmark file with fixtures/gen: %v\n%s", err, out)
-	}
-	return path
-}
+	"github.com/pqsql/pqsql/internal/testcorpus"
+)
 
 // BenchmarkDecodeOrders1M decodes every column of every row group of a
 // 1M-row orders file; MB/s counts the file's column chunk bytes.
 func BenchmarkDecodeOrders1M(b *testing.B) {
-	f, err := Open(benchOrdersFile(b))
+	f, err := Open(testcorpus.BenchOrdersFile(b))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ package testcorpus
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -38,4 +39,21 @@ func Shared(t testing.TB) string {
 		t.Skipf("skipping: the conformance corpus ../shared/parquet-testing is not present (%v)", err)
 	}
 	return shared
+}
+
+// BenchOrdersFile returns a 1M-row orders file made by the fixture
+// generator (fixtures/gen, a nested module using arrow-go), writing it once
+// into the temp directory; benchmarks skip when it cannot be made.
+func BenchOrdersFile(b *testing.B) string {
+	b.Helper()
+	path := filepath.Join(os.TempDir(), "pqsql-bench-orders-1m.parquet")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	cmd := exec.Command("go", "run", ".", "-big", "1000000", "-big-out", path)
+	cmd.Dir = filepath.Join(ModuleRoot(b), "fixtures", "gen")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Skipf("cannot generate the benchmark file with fixtures/gen: %v\n%s", err, out)
+	}
+	return path
 }
