@@ -35,4 +35,16 @@
 // Memory follows the row group, not the file: each worker holds one row
 // group's decoded columns, and at most a few batches per row group wait for
 // the consumer. Result still collects the final rows.
+//
+// EXPLAIN (explain.go) prints the plan tree and each file's pushdown plan,
+// reading footers, indexes, Bloom filters and dictionaries but never a data
+// page. EXPLAIN ANALYZE runs the query with every file read through a
+// meter (iometer.go) that counts bytes by purpose: footer, page index,
+// bloom and dictionary read to plan, data read by the scan, offset indexes
+// the scan read itself. Each purpose balances against the plan exactly;
+// the data the plan lists but the scan did not read is declared, by why
+// (late materialization, a LIMIT, count(*) answered from statistics).
+// EXPLAIN VERIFY runs the query with every pruning mechanism and with none
+// and compares the results. EXPLAIN (FORMAT JSON) prints all of it as one
+// ExplainJSON object.
 package exec

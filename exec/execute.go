@@ -6,10 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/pqsql/pqsql/planner"
-	"github.com/pqsql/pqsql/pushdown"
 )
 
 // sortedKeys returns m's keys in order.
@@ -171,72 +169,4 @@ func (s *Session) describe(st *planner.Describe) (*Result, error) {
 	}
 	res.Batches = []*Batch{b}
 	return res, nil
-}
-
-// explain prints the plan and, per file, the pushdown plan. Without ANALYZE
-// it reads only metadata (footer, indexes, filters), never data pages.
-func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	p, err := planner.Build(st.Query, catalog{s})
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	b.WriteString(p.Explain())
-	if st.Analyze {
-		x := &executor{settings: s.Settings}
-		start := time.Now()
-		if _, err := x.result(ctx, p); err != nil {
-			return nil, err
-		}
-		el := time.Since(start)
-		for _, fp := range x.stats.Plans {
-			b.WriteString("\n")
-			if err := fp.Format(&b, st.Verbose); err != nil {
-				return nil, err
-			}
-		}
-		fmt.Fprintf(&b, "\nfiles: %d, row groups read: %d, skipped: %d\n", x.stats.Files, x.stats.RowGroups, x.stats.RowGroupsSkipped)
-		if n := x.stats.RowGroupsFromMetadata; n > 0 {
-			fmt.Fprintf(&b, "row groups answered from statistics, unread: %d\n", n)
-		}
-		fmt.Fprintf(&b, "rows decoded: %d, rows returned: %d\n", x.stats.RowsDecoded, x.stats.RowsReturned)
-		fmt.Fprintf(&b, "bytes read: %d in %d requests\n", x.stats.IO.Bytes, x.stats.IO.Requests)
-		fmt.Fprintf(&b, "time: %s\n", el.Round(time.Microsecond))
-		return &Result{Explain: b.String()}, nil
-	}
-	if err := explainScans(&b, p, s.Settings.options(), st.Verbose); err != nil {
-		return nil, err
-	}
-	return &Result{Explain: b.String()}, nil
-}
-
-// explainScans writes the pushdown plan of every file the plan scans.
-func explainScans(b *strings.Builder, p *planner.Plan, opt pushdown.Options, verbose bool) error {
-	if p.Scan.Subquery != nil {
-		return explainScans(b, p.Scan.Subquery, opt, verbose)
-	}
-	if p.Scan.CountOnly {
-		return nil
-	}
-	for _, path := range p.Scan.Files {
-		f, _, closer, err := openCounted(path)
-		if err != nil {
-			return err
-		}
-		fields, err := fieldMap(p.Scan, f)
-		if err != nil {
-			closer.Close()
-			return err
-		}
-		fp, err := pushdown.Plan(f, p.Scan.Pushdown, neededLeaves(fields), opt)
-		closer.Close()
-		if err != nil {
-			return err
-		}
-		b.WriteString("\n")
-		if err := fp.Format(b, verbose); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -134,7 +134,7 @@ func (x *executor) metaAggregate(p *planner.Plan) (ag *aggregator, ok bool, err 
 			continue
 		}
 		c, isCol := a.Arg.(*planner.ColRef)
-		if !isCol || c.Index < 0 || c.Index >= len(scan.Fields) {
+		if !isCol || c.Index < 0 || c.Index >= len(scan.Fields) || isPartition(scan, c.Index) {
 			return nil, false, nil
 		}
 		fl := scan.Fields[c.Index]
@@ -159,6 +159,7 @@ func (x *executor) metaAggregate(p *planner.Plan) (ag *aggregator, ok bool, err 
 		if err != nil {
 			return nil, false, err
 		}
+		x.stats.Meters = append(x.stats.Meters, cs)
 		ok, err := x.metaFile(p, f, g)
 		st := cs.Stats()
 		closer.Close()

@@ -16,15 +16,22 @@ type executor struct {
 
 // input passes the plan's input to consume in order, filtered by the
 // WHERE and, for a plan without aggregates, projected: from a subquery's
-// result, or from a parallel scan of the files.
+// result, a set operation, a table function, or a parallel scan of the
+// files.
 func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFunc) error {
 	q := newScanQuery(p, x.settings)
 	sub := p.Scan.Subquery
-	if sub == nil {
+	if sub == nil && !virtualSource(p.Scan) {
 		return x.scanFiles(ctx, q, consume)
 	}
 	var batches []*batch
-	if sub.Single {
+	if sub == nil {
+		// A set operation or a table function (setop.go).
+		var err error
+		if batches, err = x.virtualBatches(ctx, p.Scan); err != nil {
+			return err
+		}
+	} else if sub.Single {
 		batches = []*batch{{n: 1}}
 	} else {
 		var err error

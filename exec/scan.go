@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/planner"
@@ -22,22 +23,11 @@ type runStats struct {
 	RowsDecoded, RowsReturned int64
 	IO                        format.IOStats
 	Plans                     []*pushdown.FilePlan
-}
-
-// openCounted opens a file through a CountingSource, so that EXPLAIN
-// ANALYZE can report the bytes and requests the query made.
-func openCounted(path string) (*format.File, *format.CountingSource, io.Closer, error) {
-	src, closer, err := format.OpenLocal(path)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
-	}
-	cs := format.NewCountingSource(src)
-	f, err := format.OpenSource(cs, path, format.DefaultLimits)
-	if err != nil {
-		closer.Close()
-		return nil, nil, nil, err
-	}
-	return f, cs, closer, nil
+	// Meters are the files opened, in order, with their reads by purpose
+	// (iometer.go); ScanTime is the scans' wall time and ConsumeTime the
+	// part of it spent consuming their results.
+	Meters                []*fileMeter
+	ScanTime, ConsumeTime time.Duration
 }
 
 // options maps the session's switches onto pushdown's.
@@ -57,7 +47,7 @@ func (s *Settings) threads() int {
 func fieldMap(scan *planner.Scan, f *format.File) ([]*format.Field, error) {
 	out := make([]*format.Field, len(scan.Fields))
 	for i, pf := range scan.Fields {
-		if !scan.Needed[i] {
+		if !scan.Needed[i] || isPartition(scan, i) {
 			continue
 		}
 		for _, ff := range f.Schema.Fields {
@@ -128,7 +118,8 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 		// WHERE's included; fieldMap maps only those.
 		for i, need := range p.Scan.Needed {
 			switch {
-			case !need:
+			case !need || isPartition(p.Scan, i):
+				// Hive partition columns come from the path (gather).
 				continue
 			case whereSet[i]:
 				q.whereCols = append(q.whereCols, i)
@@ -170,7 +161,7 @@ type consumeFunc func(m scanMsg) (stop bool, err error)
 // A scanFile is an open file of a scan, closed when its last row group is done.
 type scanFile struct {
 	f      *format.File
-	cs     *format.CountingSource
+	cs     *fileMeter
 	closer io.Closer
 	fields []*format.Field
 	refs   atomic.Int32
@@ -197,6 +188,9 @@ type scanTask struct {
 	// limit caps the rows the task passes on (-1: no cap): a LIMIT without
 	// WHERE needs only the first rows.
 	limit int64
+	// loaded sums the planned bytes of the leaves loaded or given up, for
+	// EXPLAIN ANALYZE's account (iometer.go).
+	loaded int64
 }
 
 // taskBuffer is how many batches a worker may get ahead of the consumer on
@@ -227,6 +221,8 @@ type scanner struct {
 // scanFiles reads the plan's files, following each file's pushdown plan and
 // nothing else, and passes the results to consume in file order.
 func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeFunc) error {
+	defer x.timeScan(time.Now())
+	consume = x.timeConsume(consume)
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -337,6 +333,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 			return
 		}
 		s.x.stats.Files++
+		s.x.stats.Meters = append(s.x.stats.Meters, cs)
 		sf := &scanFile{f: f, cs: cs, closer: closer, sc: s}
 		sf.refs.Store(1)
 		if !s.dispatchFile(ctx, sf, tokens, order, work, pass) {
@@ -371,6 +368,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		return false
 	}
 	s.x.stats.Plans = append(s.x.stats.Plans, fp)
+	sf.cs.planned(fp)
 	var proof *statsProof
 	if q.countProof {
 		proof = newStatsProof(f)
@@ -382,6 +380,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		}
 		if proof != nil && rg.Verdict == pushdown.Scan && proof.allTrue(fp.Predicate, rg.Index) {
 			s.x.stats.RowGroupsFromMetadata++
+			sf.cs.answered(rg)
 			if !pass(scanMsg{count: rg.NumRows}) {
 				return false
 			}
@@ -430,6 +429,7 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 		return
 	}
 	s.rowGroups.Add(1)
+	defer t.file.cs.finish(t, time.Now())
 	send := func(m scanMsg) bool {
 		select {
 		case t.out <- m:
@@ -524,7 +524,9 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			break
 		}
 	}
-	if len(survivors) > 0 {
+	if len(survivors) == 0 {
+		t.file.cs.skipLoad(t, q.otherCols)
+	} else {
 		if err := s.load(t, q.otherCols, survivors, readers); err != nil {
 			return err
 		}
@@ -600,6 +602,7 @@ func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []col
 		}
 		b.cols[c] = v
 	}
+	fillPartitions(s.q.p.Scan, t.file.f.Name, b)
 	return b, nil
 }
 
@@ -609,10 +612,8 @@ func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []col
 // go.
 func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colReader) error {
 	f, rg := t.file.f, t.rg
-	reads := make(map[int]*pushdown.ColumnRead, len(rg.Columns))
-	for i := range rg.Columns {
-		reads[rg.Columns[i].Leaf] = &rg.Columns[i]
-	}
+	acct := t.file.cs.beginLoad(t)
+	reads := leafPlans(rg)
 	plan := map[int]*leafRead{}
 	var ranges []format.Range
 	for _, c := range cols {
@@ -629,12 +630,14 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 			case cr.Whole:
 				// The plan reads the chunk whole; its offset index, if
 				// sound, says which pages hold the rows.
+				acct.offsetIndex(f, rg.Index, l.Index)
 				if pages, spans, dict, ok := indexPages(f, rg.Index, l.Index, cr.Chunk, rows, rg.NumRows); ok {
 					lr.whole, lr.pages, lr.spans, lr.dict = false, pages, spans, dict
 				}
 			default:
 				lr.pages = pagesWith(cr.Pages, rows, rg.NumRows)
 			}
+			first := len(ranges)
 			if lr.whole {
 				ranges = append(ranges, cr.Chunk)
 			} else {
@@ -648,6 +651,7 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 					ranges = append(ranges, pg.Range)
 				}
 			}
+			acct.leaf(cr, ranges[first:])
 			plan[l.Index] = lr
 		}
 	}
@@ -662,6 +666,8 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 	// file's source: serve it the fetched bytes.
 	whole := *f
 	whole.Source = fetchedSource{fetched: fetched, src: f.Source}
+	var pages int64
+	defer func() { acct.end(pages) }()
 	for _, c := range cols {
 		fl := t.file.fields[c]
 		data := make(map[int]*format.ColumnData, len(fl.Leaves))
@@ -675,6 +681,7 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 				cd, err = f.ReadPages(rg.Index, l.Index, lr.dict, lr.pages, fetched)
 				if err == nil && lr.spans != nil && !spansMatch(cd, lr.spans) {
 					// The offset index misplaces rows: read as the plan says.
+					acct.rereadChunk(f, rg.Index, l.Index)
 					cd, err = f.ReadColumn(rg.Index, l.Index)
 				}
 			}
@@ -682,6 +689,7 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 				return err
 			}
 			data[l.Index] = cd
+			pages += int64(len(cd.Pages))
 		}
 		r, err := newColReader(fl, data)
 		if err != nil {

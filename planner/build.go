@@ -168,9 +168,6 @@ func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, 
 			}
 			return &Scan{Subquery: sub, Source: src.Name}, sub.Columns, nil
 		case sql.SourceFiles:
-			if src.HivePartitioning {
-				return nil, nil, fmt.Errorf("%w: hive_partitioning", ErrNotImplemented)
-			}
 			files, err := ExpandPaths(src.Paths)
 			if err != nil {
 				return nil, nil, err
@@ -180,14 +177,18 @@ func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, 
 				return nil, nil, fmt.Errorf("%w: %w", ErrIO, err)
 			}
 			defer f.Close()
-			scan := &Scan{Files: files, Fields: f.Schema.Fields, Needed: make([]bool, len(f.Schema.Fields)), Source: src.Text}
+			scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text}
 			cols := make([]Column, len(scan.Fields))
 			for i, fl := range scan.Fields {
 				cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
 			}
+			if cols, err = addPartitions(src, scan, cols); err != nil {
+				return nil, nil, err
+			}
+			scan.Needed = make([]bool, len(cols))
 			return scan, cols, nil
 		}
-		return nil, nil, fmt.Errorf("%w: %s() as a source", ErrNotImplemented, src.Function)
+		return functionSource(src)
 	}
 	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
 }
@@ -379,10 +380,13 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			markNeeded(x, needed)
 		}
 	}
-	if scan.Subquery == nil && scan.SetOp == nil {
+	if scan.Subquery == nil && scan.SetOp == nil && scan.Function == nil {
 		copy(scan.Needed, needed)
 		if p.Where != nil {
-			scan.Pushdown = Pushdown(p.Where, scan.Fields)
+			if len(scan.Partitions) > 0 {
+				prunePartitions(scan, p.Where, len(cols))
+			}
+			scan.Pushdown = Pushdown(p.Where, scan.fileFields())
 		}
 		scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
 		for _, a := range p.Aggs {
@@ -393,6 +397,22 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		}
 	}
 	return p, nil
+}
+
+// fileFields are the fields pushdown may prune on: the file's, less those
+// a hive partition replaces (nil).
+func (s *Scan) fileFields() []*format.Field {
+	fields := s.Fields
+	copied := false
+	for _, p := range s.Partitions {
+		if p.Index < len(s.Fields) {
+			if !copied {
+				fields, copied = append([]*format.Field(nil), s.Fields...), true
+			}
+			fields[p.Index] = nil
+		}
+	}
+	return fields
 }
 
 // markNeeded marks the input columns x reads.
@@ -443,7 +463,7 @@ func residual(x Expr, fields []*format.Field) pushdown.Expr {
 	Columns(x, set)
 	var paths []string
 	for i := range fields {
-		if set[i] {
+		if set[i] && fields[i] != nil {
 			for _, l := range fields[i].Leaves {
 				paths = append(paths, l.Path)
 			}
@@ -464,7 +484,7 @@ func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 		x = c.X
 	}
 	r, ok := x.(*ColRef)
-	if !ok || r.Index >= len(fields) || fields[r.Index].Kind != format.ScalarField {
+	if !ok || r.Index >= len(fields) || fields[r.Index] == nil || fields[r.Index].Kind != format.ScalarField {
 		return pushdown.Column{}, false
 	}
 	return pushdown.Column{Path: fields[r.Index].Leaf.Path}, true

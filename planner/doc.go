@@ -22,8 +22,20 @@
 //
 // UNION, INTERSECT and EXCEPT are planned as a Scan of a SetOp, with both
 // sides cast to common column types (VARCHAR absorbs anything, as in
-// DuckDB), but Build refuses them with ErrNotImplemented until exec runs
-// Scan.SetOp (see execRunsSetOps).
+// DuckDB); the operation's ORDER BY and LIMIT belong to the plan scanning
+// it.
+//
+// parquet_metadata(...) and parquet_schema(...) are planned as a Scan of a
+// TableFunction with DuckDB's columns; exec reads the files' footers.
+//
+// Hive partitioning (read_parquet's hive_partitioning, or DuckDB's
+// detection when the option is not given) turns key=value directories into
+// Scan.Partitions: input columns after the file's, sorted by key and typed
+// as DuckDB infers them (DATE, TIMESTAMP, BIGINT, else VARCHAR), whose
+// values come from each file's path. A WHERE conjunct that reads only
+// partition columns is evaluated per file at plan time; the files it rules
+// out leave Scan.Files for Scan.PrunedFiles (path, size, reason) unopened.
+// A file named twice in a list is read twice, as in DuckDB.
 //
 // Result columns are named as DuckDB names them: an unaliased expression is
 // printed as DuckDB prints its parse tree (count_star(), (a + 1),

@@ -14,11 +14,11 @@ func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // ExpandPaths expands the globs of a source ('*', '?', '[...]' within a
 // segment, '**' for any number of directories) into existing files, each
-// pattern's matches sorted, duplicates dropped. A pattern that matches
-// nothing is an error, as in DuckDB.
+// pattern's matches sorted. A file named twice (read_parquet(['a', 'a']),
+// or by two overlapping globs) is read twice, as DuckDB does. A pattern
+// that matches nothing is an error, as in DuckDB.
 func ExpandPaths(patterns []string) ([]string, error) {
 	var out []string
-	seen := map[string]bool{}
 	for _, p := range patterns {
 		var matches []string
 		if !hasMeta(p) {
@@ -37,12 +37,7 @@ func ExpandPaths(patterns []string) ([]string, error) {
 				return nil, fmt.Errorf("%w: No files found that match the pattern \"%s\"", ErrIO, p)
 			}
 		}
-		for _, m := range matches {
-			if !seen[m] {
-				seen[m] = true
-				out = append(out, m)
-			}
-		}
+		out = append(out, matches...)
 	}
 	return out, nil
 }

@@ -50,9 +50,11 @@ type Plan struct {
 // A Scan reads either Parquet files or the result of a subquery (a view or
 // a FROM subquery).
 type Scan struct {
-	// Files are the matched paths, globs expanded and sorted.
+	// Files are the matched paths, globs expanded and sorted, less those
+	// partition pruning dropped (see PrunedFiles).
 	Files []string
-	// Fields are the top-level fields of the first file, one per input column.
+	// Fields are the top-level fields of the first file, the first input
+	// columns (hive partition columns may follow).
 	Fields []*format.Field
 	// Needed marks the input columns the query reads.
 	Needed []bool
@@ -64,6 +66,18 @@ type Scan struct {
 	// SetOp, when set, replaces the files: the rows are the result of a
 	// UNION, INTERSECT or EXCEPT.
 	SetOp *SetOp
+	// Function, when set, replaces the files: the rows are those of a
+	// metadata table function (parquet_metadata, parquet_schema).
+	Function *TableFunction
+	// Partitions are the hive partition columns of a files scan; Needed
+	// covers them too (it has one entry per input column). Their values
+	// come from the paths, not from the files.
+	Partitions []*Partition
+	// PrunedFiles are the files the WHERE ruled out by their partition
+	// values: they are not in Files and are never opened.
+	PrunedFiles []PrunedFile
+	// fileIndex maps a path of Files to its position (partitioned scans).
+	fileIndex map[string]int
 	// Source is the source as written, for EXPLAIN.
 	Source string
 	// CountOnly says only the row count is needed (count(*) without WHERE),
@@ -144,11 +158,12 @@ type SortKey struct {
 	NullsFirst bool
 }
 
-// NeededLeaves returns the leaf indexes the scan reads, in schema order.
+// NeededLeaves returns the leaf indexes the scan reads, in schema order;
+// a column a hive partition fills is not read.
 func (s *Scan) NeededLeaves() []int {
 	var out []int
 	for i, f := range s.Fields {
-		if s.Needed[i] {
+		if s.Needed[i] && s.PartitionOf(i) == nil {
 			for _, l := range f.Leaves {
 				out = append(out, l.Index)
 			}
@@ -229,6 +244,10 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		s.SetOp.Right.explain(b, ind)
 		return
 	}
+	if s.Function != nil {
+		line("TABLE_FUNCTION %s (%d file(s))", s.Function.Name, len(s.Function.Files))
+		return
+	}
 	if s.Subquery != nil && s.Subquery.Single {
 		line("DUMMY_SCAN")
 		return
@@ -238,13 +257,22 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		s.Subquery.explain(b, ind)
 		return
 	}
-	var cols []string
+	var cols, keys []string
 	for i, f := range s.Fields {
-		if s.Needed[i] {
+		if s.Needed[i] && s.PartitionOf(i) == nil {
 			cols = append(cols, f.Name)
 		}
 	}
+	for _, p := range s.Partitions {
+		keys = append(keys, p.Key)
+	}
 	line("PARQUET_SCAN %s (%d file(s)) columns [%s]", s.Source, len(s.Files), strings.Join(cols, ", "))
+	if len(keys) > 0 {
+		fmt.Fprintf(b, "%shive partitions [%s]\n", ind, strings.Join(keys, ", "))
+	}
+	if n := len(s.PrunedFiles); n > 0 {
+		fmt.Fprintf(b, "%shive path pruning: %d of %d file(s) skipped, %d bytes\n", ind, n, n+len(s.Files), s.PrunedBytes())
+	}
 	if s.Pushdown != nil {
 		fmt.Fprintf(b, "%spushdown: %s\n", ind, s.Pushdown)
 	}

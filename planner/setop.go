@@ -8,11 +8,6 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// execRunsSetOps says whether exec runs Scan.SetOp. Until it does, a set
-// operation is planned in full (so its binder errors are DuckDB's) and then
-// refused with ErrNotImplemented.
-var execRunsSetOps = false
-
 // setOpKinds maps sqlparser's Union.Type (and package sql's INTERSECT and
 // EXCEPT) to SetOp.Op and All.
 var setOpKinds = map[string]struct {
@@ -78,14 +73,7 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 		OrderBy:     u.OrderBy,
 		Limit:       u.Limit,
 	}
-	p, err := finishSelect(sel, outer, scan, cols)
-	if err != nil {
-		return nil, err
-	}
-	if !execRunsSetOps {
-		return nil, fmt.Errorf("%w: %s", ErrNotImplemented, kind.op)
-	}
-	return p, nil
+	return finishSelect(sel, outer, scan, cols)
 }
 
 // setOpType is the type a column of a set operation takes when its two

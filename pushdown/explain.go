@@ -3,8 +3,22 @@ package pushdown
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/pqsql/pqsql/format"
 )
+
+// ExplainOptions say how much of a plan EXPLAIN shows.
+type ExplainOptions struct {
+	// Verbose adds, per kept row group, every column read and one line per
+	// page of the predicate's columns, and the byte ranges to read.
+	Verbose bool
+	// File, when set, is the file the plan was made for: its footer's
+	// encoding stats count the pages of skipped row groups, which Plan
+	// never looks at. Without it pages are counted in kept row groups only.
+	File *format.File
+}
 
 // String renders the plan as EXPLAIN prints it.
 func (p *FilePlan) String() string {
@@ -13,31 +27,49 @@ func (p *FilePlan) String() string {
 	return b.String()
 }
 
-// Format writes the plan for EXPLAIN: per row group the verdict and why,
-// then the bytes skipped, fetched to decide and left to read. verbose adds
-// every column read and the page index's per-page decisions.
+// Format writes the plan for EXPLAIN without the file at hand (pages are
+// counted in kept row groups only); verbose is ExplainOptions.Verbose.
 func (p *FilePlan) Format(w io.Writer, verbose bool) error {
+	return p.Explain(w, ExplainOptions{Verbose: verbose})
+}
+
+// Explain writes the plan for EXPLAIN: row groups, pages and bytes, total
+// and kept; what each mechanism skipped and fetched to decide; one line per
+// row group with its verdict and reason (per page with Verbose); notes and
+// the statistics-trust report.
+func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 	ew := &errWriter{w: w}
 	ew.printf("file %s: WHERE %s\n", p.File, p.Predicate)
 	ew.printf("  mechanisms: %s\n", p.Options)
-	sum := p.Summary()
-	ew.printf("  row groups: %d total, %d kept", sum.RowGroups, sum.RowGroupsKept)
-	if len(sum.RowGroupsSkipped) > 0 {
-		var by []string
-		for m := Constant; m < numMechanisms; m++ {
-			if n := sum.RowGroupsSkipped[m]; n > 0 {
-				by = append(by, fmt.Sprintf("%s %d", m, n))
-			}
-		}
-		ew.printf(" (skipped by %s)", strings.Join(by, ", "))
+	sum := p.Summarize(o.File)
+	ew.printf("  row groups: %d total -> %d kept\n", sum.RowGroups, sum.RowGroupsKept)
+	what := "pages of the columns read"
+	if !sum.PagesInSkipped {
+		what += ", in kept row groups"
 	}
-	ew.printf("\n")
-	ew.printf("  pages of the columns read, in kept row groups: %d total, %d kept", sum.Pages, sum.PagesKept)
+	ew.printf("  %s: %d total -> %d kept", what, sum.Pages, sum.PagesKept)
 	if sum.Uncounted > 0 {
-		ew.printf(", and %d column chunks read whole whose pages the footer does not count", sum.Uncounted)
+		ew.printf(", and %s whose pages the footer does not count", plural(sum.Uncounted, "column chunk"))
 	}
 	ew.printf("\n")
-	ew.printf("  bytes of column chunks: %d total, %d to read in %d ranges, %s skipped\n", p.ChunkBytes, p.ReadBytes, len(p.ReadRanges), percent(p.ChunkBytes-p.ReadBytes, p.ChunkBytes))
+	ew.printf("  bytes of column chunks: %d total -> %d to read in %s, %s skipped\n", p.ChunkBytes, p.ReadBytes,
+		plural(len(p.ReadRanges), "range"), percent(p.ChunkBytes-p.ReadBytes, p.ChunkBytes))
+	for _, m := range sum.Mechanisms() {
+		if !p.Options.Enables(m) {
+			ew.printf("  %s: disabled\n", skippedBy(m))
+			continue
+		}
+		pages := plural(sum.PagesSkipped[m], "page") + ", "
+		switch {
+		case sum.PagesInSkipped:
+		case m == PageIndex:
+			pages = plural(sum.PagesSkipped[m], "page") + " of kept row groups, "
+		default:
+			pages = "" // uncounted without the file
+		}
+		ew.printf("  %s: %s, %s%d bytes\n", skippedBy(m), plural(sum.RowGroupsSkipped[m], "row group"), pages, p.Skipped[m])
+	}
+	ew.printf("  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", p.IndexBytes, p.FilterBytes, p.DictionaryBytes)
 	for _, rg := range p.RowGroups {
 		switch rg.Verdict {
 		case Skip:
@@ -47,33 +79,17 @@ func (p *FilePlan) Format(w io.Writer, verbose bool) error {
 		default:
 			ew.printf("  row group %d (%d rows): select rows %s, %s\n", rg.Index, rg.NumRows, rg.Rows, rg.Reason)
 		}
-		if verbose && rg.Verdict != Skip {
-			for _, c := range rg.Columns {
-				ew.printf("    read %s\n", c)
-			}
+		if !o.Verbose {
+			continue
 		}
-		if verbose {
-			for _, d := range rg.Pages {
-				verdict := "skip"
-				if d.Keep {
-					verdict = "keep"
-				}
-				ew.printf("    page %d of %s, rows [%d, %d), for %s: %s, %s\n", d.Page, d.Path, d.Rows.First, d.Rows.End, d.Cond, verdict, d.Reason)
-			}
+		for _, c := range rg.Columns {
+			ew.printf("    read %s\n", c)
+		}
+		for _, pg := range p.PageLines(rg) {
+			ew.printf("    %s\n", pg)
 		}
 	}
-	var skipped []string
-	for m := Constant; m < numMechanisms; m++ {
-		if n := p.Skipped[m]; n > 0 {
-			skipped = append(skipped, fmt.Sprintf("%s %d", m, n))
-		}
-	}
-	if len(skipped) == 0 {
-		skipped = []string{"none"}
-	}
-	ew.printf("  skipped bytes by mechanism: %s\n", strings.Join(skipped, ", "))
-	ew.printf("  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", p.IndexBytes, p.FilterBytes, p.DictionaryBytes)
-	if verbose {
+	if o.Verbose {
 		ew.printf("  ranges to read:\n")
 		for _, r := range p.ReadRanges {
 			ew.printf("    [%d, %d)\n", r.Offset, r.End())
@@ -88,24 +104,67 @@ func (p *FilePlan) Format(w io.Writer, verbose bool) error {
 	return ew.err
 }
 
+// skippedBy labels a mechanism's line of the skip report.
+func skippedBy(m Mechanism) string {
+	if m == NoMechanism {
+		return "skipped as empty"
+	}
+	return "skipped by " + m.String()
+}
+
+// Enables reports whether the options let m decide; the predicate's own
+// constants and empty row groups need no mechanism.
+func (o Options) Enables(m Mechanism) bool {
+	switch m {
+	case Statistics:
+		return o.Statistics
+	case BloomFilter:
+		return o.Bloom
+	case PageIndex:
+		return o.PageIndex
+	case Dictionary:
+		return o.Dictionary
+	}
+	return true
+}
+
 // A Summary counts what a plan keeps and skips.
 type Summary struct {
 	RowGroups, RowGroupsKept int
 	// RowGroupsSkipped counts skipped row groups by the mechanism that proved it.
 	RowGroupsSkipped map[Mechanism]int
-	// Pages and PagesKept count the data pages of the columns read in the
-	// row groups kept; a column read whole keeps all its pages.
+	// Pages counts the data pages of the columns read, PagesKept those to
+	// read; a column read whole keeps all its pages. They include the pages
+	// of skipped row groups when PagesInSkipped.
 	Pages, PagesKept int
-	// Uncounted counts chunks read whole whose pages the footer does not count.
+	PagesInSkipped   bool
+	// PagesSkipped counts skipped pages by mechanism: all pages of the row
+	// groups it skipped and, for the page index, the pages it left out of
+	// kept row groups.
+	PagesSkipped map[Mechanism]int
+	// Uncounted counts column chunks whose pages the footer does not count
+	// (no encoding stats), read whole or in skipped row groups.
 	Uncounted int
 }
 
-// Summary counts the plan's row groups and pages.
-func (p *FilePlan) Summary() Summary {
-	s := Summary{RowGroups: len(p.RowGroups), RowGroupsSkipped: map[Mechanism]int{}}
+// Summary counts the plan's row groups, and its pages in kept row groups.
+func (p *FilePlan) Summary() Summary { return p.Summarize(nil) }
+
+// Summarize counts the plan's row groups and pages; with f, the file the
+// plan was made for, it counts the pages of skipped row groups too, from
+// the footer's encoding stats.
+func (p *FilePlan) Summarize(f *format.File) Summary {
+	s := Summary{RowGroups: len(p.RowGroups), RowGroupsSkipped: map[Mechanism]int{},
+		PagesSkipped: map[Mechanism]int{}, PagesInSkipped: f != nil}
 	for _, rg := range p.RowGroups {
 		if rg.Verdict == Skip {
 			s.RowGroupsSkipped[rg.Mechanism]++
+			if f != nil && rg.NumRows > 0 {
+				n, uncounted := skippedPages(f, rg.Index, p.Columns)
+				s.Pages += n
+				s.PagesSkipped[rg.Mechanism] += n
+				s.Uncounted += uncounted
+			}
 			continue
 		}
 		s.RowGroupsKept++
@@ -116,20 +175,230 @@ func (p *FilePlan) Summary() Summary {
 			s.Pages += c.NumPages
 			if c.Whole {
 				s.PagesKept += c.NumPages
-			} else {
-				s.PagesKept += len(c.PageIndexes)
+				continue
 			}
+			s.PagesKept += len(c.PageIndexes)
+			s.PagesSkipped[PageIndex] += c.NumPages - len(c.PageIndexes)
 		}
 	}
 	return s
 }
 
+// skippedPages counts the data pages of the leaves cols in row group rg of
+// f by the footer's encoding stats, and the chunks it cannot count.
+func skippedPages(f *format.File, rg int, cols []int) (pages, uncounted int) {
+	if rg < 0 || rg >= len(f.Meta.RowGroups) {
+		return 0, len(cols)
+	}
+	chunks := f.Meta.RowGroups[rg].Columns
+	for _, c := range cols {
+		if c < 0 || c >= len(chunks) || chunks[c].MetaData == nil {
+			uncounted++
+			continue
+		}
+		n := dataPagesOf(chunks[c].MetaData)
+		if n == 0 {
+			uncounted++
+		}
+		pages += n
+	}
+	return pages, uncounted
+}
+
+// Mechanisms lists the mechanisms a skip report shows, in the order Plan
+// tries them: every switchable one, and the predicate's constants and
+// empty row groups when they skipped something.
+func (s Summary) Mechanisms() []Mechanism {
+	var out []Mechanism
+	for m := NoMechanism; m < numMechanisms; m++ {
+		switch m {
+		case Statistics, BloomFilter, PageIndex, Dictionary:
+			out = append(out, m)
+		default:
+			if s.RowGroupsSkipped[m] > 0 || s.PagesSkipped[m] > 0 {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// PageLines describes row group rg's pages for EXPLAIN VERBOSE. For a kept
+// row group: one line per page of each of the predicate's columns, whether
+// it is read and why, with the page index's decision on it for each
+// condition that judged it. For a skipped row group: the pages the page
+// index judged before the row group was ruled out.
+func (p *FilePlan) PageLines(rg RowGroupPlan) []string {
+	type key struct{ leaf, page int }
+	decided := map[key][]PageDecision{}
+	var order []key
+	for _, d := range rg.Pages {
+		k := key{d.Leaf, d.Page}
+		if decided[k] == nil {
+			order = append(order, k)
+		}
+		decided[k] = append(decided[k], d)
+	}
+	var out []string
+	if rg.Verdict == Skip {
+		sort.SliceStable(order, func(i, j int) bool {
+			if order[i].leaf != order[j].leaf {
+				return order[i].leaf < order[j].leaf
+			}
+			return order[i].page < order[j].page
+		})
+		for _, k := range order {
+			ds := decided[k]
+			out = append(out, pageLine(ds[0].Path, k.page, ds, false, ""))
+		}
+		return out
+	}
+	leaves, paths := predicateColumns(p.Predicate)
+	for _, c := range rg.Columns {
+		if !leaves[c.Leaf] && !paths[c.Path] {
+			continue
+		}
+		n := c.NumPages
+		for _, k := range order {
+			if k.leaf == c.Leaf && k.page >= n {
+				n = k.page + 1
+			}
+		}
+		if n == 0 {
+			out = append(out, fmt.Sprintf("pages of %s: keep, %s (the footer does not count its pages)", c.Path, wholeWhy(rg, c)))
+			continue
+		}
+		keep := make([]bool, n)
+		if c.Whole {
+			for i := range keep {
+				keep[i] = true
+			}
+		}
+		for _, i := range c.PageIndexes {
+			if i >= 0 && i < n {
+				keep[i] = true
+			}
+		}
+		for i := range n {
+			ds := decided[key{c.Leaf, i}]
+			var why string
+			switch {
+			case c.Whole:
+				why = wholeWhy(rg, c)
+			case len(ds) == 0 && keep[i]:
+				why = "holds kept rows"
+			case len(ds) == 0:
+				why = "holds none of the kept rows"
+			case keep[i] && !allKeep(ds):
+				why = "holds rows the rest of the predicate keeps"
+			case !keep[i] && allKeep(ds):
+				why = "holds none of the rows the rest of the predicate keeps"
+			}
+			out = append(out, pageLine(c.Path, i, ds, keep[i], why))
+		}
+	}
+	return out
+}
+
+// pageLine renders one page's verdict: "page 1 of order_id, rows [250,
+// 500): keep; order_id = 431: keep, its bounds cannot rule it out".
+func pageLine(path string, page int, ds []PageDecision, keep bool, why string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "page %d of %s", page, path)
+	if len(ds) > 0 {
+		fmt.Fprintf(&b, ", rows [%d, %d)", ds[0].Rows.First, ds[0].Rows.End)
+	}
+	b.WriteString(": " + verdictWord(keep))
+	if why != "" {
+		b.WriteString(", " + why)
+	}
+	for _, d := range ds {
+		fmt.Fprintf(&b, "; %s: %s, %s", d.Cond, verdictWord(d.Keep), d.Reason)
+	}
+	return b.String()
+}
+
+func verdictWord(keep bool) string {
+	if keep {
+		return "keep"
+	}
+	return "skip"
+}
+
+func allKeep(ds []PageDecision) bool {
+	for _, d := range ds {
+		if !d.Keep {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeWhy says why a chunk read whole keeps every page.
+func wholeWhy(rg RowGroupPlan, c ColumnRead) string {
+	switch {
+	case rg.Verdict == Scan:
+		return "every row of the row group is kept"
+	case c.Note != "":
+		return "the chunk is read whole: " + c.Note
+	}
+	return "the chunk is read whole"
+}
+
+// predicateColumns lists the leaves of a resolved predicate's conditions
+// and the paths its residuals read.
+func predicateColumns(e Expr) (leaves map[int]bool, paths map[string]bool) {
+	leaves, paths = map[int]bool{}, map[string]bool{}
+	var walk func(Expr)
+	walk = func(e Expr) {
+		switch n := e.(type) {
+		case *And:
+			for _, x := range n.Xs {
+				walk(x)
+			}
+		case *Or:
+			for _, x := range n.Xs {
+				walk(x)
+			}
+		case *Not:
+			walk(n.X)
+		case *Cond:
+			if n.Col.Leaf != nil {
+				leaves[n.Col.Leaf.Index] = true
+			}
+			paths[n.Col.Path] = true
+		case *Residual:
+			for _, c := range n.Columns {
+				paths[c] = true
+			}
+		}
+	}
+	if e != nil {
+		walk(e)
+	}
+	return leaves, paths
+}
+
+// plural renders a count with its noun: "1 page", "3 pages".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // percent renders part/whole as a percentage with one decimal.
 func percent(part, whole int64) string {
+	return fmt.Sprintf("%.1f%%", percentOf(part, whole))
+}
+
+// percentOf is part/whole in percent, rounded to one decimal; 0 when whole
+// is not positive.
+func percentOf(part, whole int64) float64 {
 	if whole <= 0 {
-		return "0%"
+		return 0
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
+	return float64(int64(1000*float64(part)/float64(whole)+0.5)) / 10
 }
 
 // String lists the enabled mechanisms.

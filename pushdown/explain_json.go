@@ -4,7 +4,8 @@ import "encoding/json"
 
 // PlanJSON is the JSON form of a FilePlan, as EXPLAIN (FORMAT JSON) prints
 // it. Byte counts are bytes of the file; row ranges are [first, end) row
-// numbers within a row group.
+// numbers within a row group; mechanisms are named as in the text form
+// ("statistics", "bloom", "page index", "dictionary", "predicate", "none").
 type PlanJSON struct {
 	File       string `json:"file"`
 	Predicate  string `json:"predicate"`
@@ -14,16 +15,25 @@ type PlanJSON struct {
 	RowGroups        int            `json:"row_groups"`
 	RowGroupsKept    int            `json:"row_groups_kept"`
 	RowGroupsSkipped map[string]int `json:"row_groups_skipped"`
-	// Pages and PagesKept count data pages of the columns read in kept row groups.
-	Pages     int `json:"pages"`
-	PagesKept int `json:"pages_kept"`
+	// Pages and PagesKept count data pages of the columns read, in every row
+	// group when PagesInSkipped and in kept row groups otherwise;
+	// PagesSkipped counts skipped pages by mechanism name; PagesUncounted
+	// counts column chunks whose pages the footer does not count.
+	Pages          int            `json:"pages"`
+	PagesKept      int            `json:"pages_kept"`
+	PagesInSkipped bool           `json:"pages_include_skipped_row_groups"`
+	PagesSkipped   map[string]int `json:"pages_skipped"`
+	PagesUncounted int            `json:"pages_uncounted"`
 	// ChunkBytes is the size of the read columns' chunks; ReadBytes what is
-	// left to read, in ReadRanges ranges; SkippedBytes by mechanism name.
-	ChunkBytes   int64            `json:"chunk_bytes"`
-	ReadBytes    int64            `json:"read_bytes"`
-	ReadRanges   int              `json:"read_ranges"`
-	SkippedBytes map[string]int64 `json:"skipped_bytes"`
-	// Bytes fetched to decide.
+	// left to read, in ReadRanges ranges; SkippedBytes by mechanism name;
+	// SkippedPercent is the share of ChunkBytes not read, rounded to 0.1.
+	ChunkBytes     int64            `json:"chunk_bytes"`
+	ReadBytes      int64            `json:"read_bytes"`
+	ReadRanges     int              `json:"read_ranges"`
+	SkippedBytes   map[string]int64 `json:"skipped_bytes"`
+	SkippedPercent float64          `json:"skipped_percent"`
+	// Bytes fetched to decide: column and offset indexes, Bloom filter
+	// headers and blocks, dictionary pages.
 	IndexBytes      int64 `json:"index_bytes"`
 	FilterBytes     int64 `json:"filter_bytes"`
 	DictionaryBytes int64 `json:"dictionary_bytes"`
@@ -43,19 +53,32 @@ type GroupJSON struct {
 	Keep      [][2]int64 `json:"keep_rows,omitempty"`
 	// Columns say what is read of each column: "order_id: pages 1 of 16 (2061 bytes)".
 	Columns []string `json:"columns,omitempty"`
+	// Pages are FilePlan.PageLines, with EXPLAIN VERBOSE only.
+	Pages []string `json:"pages,omitempty"`
 }
 
-// JSON renders the plan as PlanJSON.
-func (p *FilePlan) JSON() PlanJSON {
-	sum := p.Summary()
+// JSON renders the plan as PlanJSON, without the file at hand and without
+// per-page lines.
+func (p *FilePlan) JSON() PlanJSON { return p.ExplainJSON(ExplainOptions{}) }
+
+// ExplainJSON renders the plan as PlanJSON, with what o asks for: the
+// pages of skipped row groups counted when o.File is set, per-page lines
+// with o.Verbose.
+func (p *FilePlan) ExplainJSON(o ExplainOptions) PlanJSON {
+	sum := p.Summarize(o.File)
 	j := PlanJSON{File: p.File, Predicate: p.Predicate.String(), Mechanisms: p.Options.String(),
 		RowGroups: sum.RowGroups, RowGroupsKept: sum.RowGroupsKept, RowGroupsSkipped: map[string]int{},
-		Pages: sum.Pages, PagesKept: sum.PagesKept, ChunkBytes: p.ChunkBytes, ReadBytes: p.ReadBytes,
-		ReadRanges: len(p.ReadRanges), SkippedBytes: map[string]int64{}, IndexBytes: p.IndexBytes,
+		Pages: sum.Pages, PagesKept: sum.PagesKept, PagesInSkipped: sum.PagesInSkipped, PagesSkipped: map[string]int{},
+		PagesUncounted: sum.Uncounted, ChunkBytes: p.ChunkBytes, ReadBytes: p.ReadBytes,
+		ReadRanges: len(p.ReadRanges), SkippedBytes: map[string]int64{},
+		SkippedPercent: percentOf(p.ChunkBytes-p.ReadBytes, p.ChunkBytes), IndexBytes: p.IndexBytes,
 		FilterBytes: p.FilterBytes, DictionaryBytes: p.DictionaryBytes,
 		TrustNotes: append([]string{}, p.TrustNotes...), Notes: append([]string{}, p.Notes...)}
 	for m, n := range sum.RowGroupsSkipped {
 		j.RowGroupsSkipped[m.String()] = n
+	}
+	for m, n := range sum.PagesSkipped {
+		j.PagesSkipped[m.String()] = n
 	}
 	for m, n := range p.Skipped {
 		j.SkippedBytes[m.String()] = n
@@ -67,6 +90,9 @@ func (p *FilePlan) JSON() PlanJSON {
 		}
 		for _, c := range rg.Columns {
 			g.Columns = append(g.Columns, c.String())
+		}
+		if o.Verbose {
+			g.Pages = p.PageLines(rg)
 		}
 		j.Groups = append(j.Groups, g)
 	}

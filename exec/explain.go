@@ -1,0 +1,631 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
+)
+
+// ExplainJSON is what EXPLAIN (FORMAT JSON) prints: one object holding what
+// the text form says. Byte counts are bytes of the files; times are
+// nanoseconds.
+type ExplainJSON struct {
+	// Plan is the plan tree, as the text form prints it.
+	Plan string `json:"plan"`
+	// Files are the pushdown plans of the files scanned, in scan order: for
+	// EXPLAIN ANALYZE those of the files the run opened.
+	Files []pushdown.PlanJSON `json:"files"`
+	// FromMetadata lists the files whose part of the answer the footer
+	// gives alone (count(*), or count, min and max from trusted
+	// statistics): they have no plan and no data is read.
+	FromMetadata []string `json:"answered_from_metadata"`
+	// HivePath lists the files of hive-partitioned scans that the WHERE
+	// rules out by their partition values: they are never opened.
+	HivePath []HivePathJSON `json:"skipped_by_hive_path"`
+	// Totals sums Files.
+	Totals TotalsJSON `json:"totals"`
+	// Analyze is set by EXPLAIN ANALYZE.
+	Analyze *AnalyzeJSON `json:"analyze,omitempty"`
+	// Verify is set by EXPLAIN VERIFY.
+	Verify *VerifyJSON `json:"verify,omitempty"`
+}
+
+// TotalsJSON sums the plans of a statement's files.
+type TotalsJSON struct {
+	Files          int   `json:"files"`
+	RowGroups      int   `json:"row_groups"`
+	RowGroupsKept  int   `json:"row_groups_kept"`
+	Pages          int   `json:"pages"`
+	PagesKept      int   `json:"pages_kept"`
+	PagesUncounted int   `json:"pages_uncounted"`
+	ChunkBytes     int64 `json:"chunk_bytes"`
+	ReadBytes      int64 `json:"read_bytes"`
+	ReadRanges     int   `json:"read_ranges"`
+	// SkippedPercent is the share of ChunkBytes not to read, rounded to 0.1.
+	SkippedPercent float64 `json:"skipped_percent"`
+	// Bytes fetched to decide.
+	IndexBytes      int64 `json:"index_bytes"`
+	FilterBytes     int64 `json:"filter_bytes"`
+	DictionaryBytes int64 `json:"dictionary_bytes"`
+	// Skipped is what each mechanism skipped, by mechanism name.
+	Skipped map[string]SkippedJSON `json:"skipped"`
+}
+
+// SkippedJSON is what one mechanism skipped: row groups, pages and bytes
+// of column chunks; for the hive path, whole files and their bytes on disk
+// (their row groups and pages are not counted: they are never opened).
+type SkippedJSON struct {
+	Files     int   `json:"files,omitempty"`
+	RowGroups int   `json:"row_groups"`
+	Pages     int   `json:"pages"`
+	Bytes     int64 `json:"bytes"`
+}
+
+// HivePathJSON is a file the hive path skipped: its size on disk and the
+// WHERE conjunct that is not true for its partition values.
+type HivePathJSON struct {
+	File   string `json:"file"`
+	Bytes  int64  `json:"bytes"`
+	Reason string `json:"reason"`
+}
+
+// AnalyzeJSON is what EXPLAIN ANALYZE measured at the reader while running
+// the query.
+type AnalyzeJSON struct {
+	Files                 int   `json:"files"`
+	RowGroupsRead         int   `json:"row_groups_read"`
+	RowGroupsSkipped      int   `json:"row_groups_skipped"`
+	RowGroupsFromMetadata int   `json:"row_groups_from_metadata"`
+	PagesDecoded          int64 `json:"pages_decoded"`
+	RowsDecoded           int64 `json:"rows_decoded"`
+	RowsReturned          int64 `json:"rows_returned"`
+	// BytesRead and Requests count every read of the statement.
+	BytesRead int64 `json:"bytes_read"`
+	Requests  int64 `json:"requests"`
+	// IO accounts the bytes read by purpose against the plan: footer, page
+	// index, bloom, dictionary, data, offset index (scan), other.
+	IO []IOJSON `json:"io"`
+	// MatchesPlan says every purpose's account balances (IOJSON.Matches).
+	MatchesPlan bool `json:"matches_plan"`
+	// Time is the wall time and the phases, summed over threads.
+	Time TimeJSON `json:"time_ns"`
+}
+
+// IOJSON accounts one purpose's bytes. For data, Planned (the plan's
+// column reads of the kept row groups) + Reread equals Read plus the bytes
+// the scan declared not read (NotRead..., AnsweredFromStatistics,
+// OverlapReadOnce); for every
+// other purpose Planned equals Read. Planned is the plan's count, except
+// for "offset index (scan)", which no plan reads: there it is what the scan
+// declared reading, to narrow a chunk the plan reads whole, and for
+// "other", where it is 0.
+type IOJSON struct {
+	Purpose  string `json:"purpose"`
+	Planned  int64  `json:"planned"`
+	Read     int64  `json:"read"`
+	Requests int64  `json:"requests"`
+	// Data only: planned bytes not read because late materialization found
+	// no passing row in them, because of a LIMIT (or the scan stopping
+	// early), or because count(*) was answered from statistics; bytes of
+	// two leaves' ranges that overlap (padded chunk ranges), read once;
+	// and chunks read again because an offset index misplaced rows.
+	NotReadAfterFilter     int64 `json:"not_read_after_filter,omitempty"`
+	NotReadAfterLimit      int64 `json:"not_read_after_limit,omitempty"`
+	AnsweredFromStatistics int64 `json:"answered_from_statistics,omitempty"`
+	OverlapReadOnce        int64 `json:"overlap_read_once,omitempty"`
+	Reread                 int64 `json:"reread,omitempty"`
+	// PlannedMerged is, for data, the plan's ranges merged across columns
+	// and row groups (FilePlan.ReadBytes): Planned less their overlap.
+	PlannedMerged int64 `json:"planned_merged,omitempty"`
+	Matches       bool  `json:"matches"`
+}
+
+// TimeJSON is time per phase in nanoseconds: the wall time of the query;
+// opening files (the footer); planning them (indexes and filters); fetching
+// and decoding pages; and executing (filters, projections, aggregates,
+// sorts). Phases are summed over threads.
+type TimeJSON struct {
+	Total           int64 `json:"total"`
+	Metadata        int64 `json:"metadata"`
+	IndexAndFilters int64 `json:"index_and_filters"`
+	Decode          int64 `json:"decode"`
+	Execute         int64 `json:"execute"`
+}
+
+// VerifyJSON is EXPLAIN VERIFY's verdict: the query run with every pruning
+// mechanism and with none.
+type VerifyJSON struct {
+	Identical bool `json:"identical"`
+	// Rows and RowsWithoutPruning count the two results' rows.
+	Rows               int `json:"rows"`
+	RowsWithoutPruning int `json:"rows_without_pruning"`
+	// Ordered says the rows were compared in order (the query has ORDER
+	// BY); otherwise as multisets. FirstDifference is the first row that
+	// differs in order, -1 when none.
+	Ordered         bool `json:"ordered"`
+	FirstDifference int  `json:"first_difference"`
+	// OnlyWithPruning and OnlyWithoutPruning count the rows of one result
+	// missing from the other, as multisets; the examples show a few.
+	OnlyWithPruning     int      `json:"only_with_pruning"`
+	OnlyWithoutPruning  int      `json:"only_without_pruning"`
+	ExamplesWith        []string `json:"examples_with_pruning,omitempty"`
+	ExamplesWithout     []string `json:"examples_without_pruning,omitempty"`
+	BytesWithPruning    int64    `json:"bytes_read_with_pruning"`
+	BytesWithoutPruning int64    `json:"bytes_read_without_pruning"`
+}
+
+// explain runs EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(FORMAT JSON)]. Without
+// ANALYZE or VERIFY it reads only footers, indexes and filters, never a
+// data page.
+func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
+	p, err := planner.Build(st.Query, catalog{s})
+	if err != nil {
+		return nil, err
+	}
+	rep := &ExplainJSON{Plan: p.Explain()}
+	x := &executor{settings: s.Settings}
+	if st.Analyze {
+		start := time.Now()
+		if _, err := x.result(ctx, p); err != nil {
+			return nil, err
+		}
+		rep.Analyze = x.analysis(time.Since(start))
+	} else if err := x.planScans(p); err != nil {
+		return nil, err
+	}
+	rep.addFiles(x.stats.Meters, st.Verbose)
+	rep.addHivePath(p)
+	if st.Verify {
+		if rep.Verify, err = s.verify(ctx, st.Query); err != nil {
+			return nil, err
+		}
+	}
+	if st.Format == "json" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Explain: string(b) + "\n"}, nil
+	}
+	var b strings.Builder
+	if err := rep.writeText(&b, x.stats.Meters, st.Verbose); err != nil {
+		return nil, err
+	}
+	return &Result{Explain: b.String()}, nil
+}
+
+// planScans opens and plans every file p scans, as running p would, and
+// reads nothing more: files answered from the footer are opened only.
+func (x *executor) planScans(p *planner.Plan) error {
+	s := p.Scan
+	switch {
+	case s.Subquery != nil:
+		return x.planScans(s.Subquery)
+	case s.SetOp != nil:
+		if err := x.planScans(s.SetOp.Left); err != nil {
+			return err
+		}
+		return x.planScans(s.SetOp.Right)
+	case len(s.Files) == 0:
+		return nil
+	}
+	if _, ok, err := x.metaAggregate(p); err != nil || ok {
+		return err
+	}
+	for _, path := range s.Files {
+		f, m, closer, err := openCounted(path)
+		if err != nil {
+			return err
+		}
+		x.stats.Meters = append(x.stats.Meters, m)
+		if !s.CountOnly {
+			fields, err := fieldMap(s, f)
+			if err == nil {
+				var fp *pushdown.FilePlan
+				if fp, err = pushdown.Plan(f, s.Pushdown, neededLeaves(fields), x.settings.options()); err == nil {
+					m.planned(fp)
+				}
+			}
+			if err != nil {
+				closer.Close()
+				return err
+			}
+		}
+		closer.Close()
+	}
+	return nil
+}
+
+// addFiles adds the files' plans and their totals.
+func (rep *ExplainJSON) addFiles(meters []*fileMeter, verbose bool) {
+	rep.Files = []pushdown.PlanJSON{}
+	rep.FromMetadata = []string{}
+	t := &rep.Totals
+	t.Skipped = map[string]SkippedJSON{}
+	for _, m := range meters {
+		if m.plan == nil {
+			rep.FromMetadata = append(rep.FromMetadata, m.path)
+			continue
+		}
+		j := m.plan.ExplainJSON(pushdown.ExplainOptions{Verbose: verbose, File: m.f})
+		rep.Files = append(rep.Files, j)
+		t.Files++
+		t.RowGroups += j.RowGroups
+		t.RowGroupsKept += j.RowGroupsKept
+		t.Pages += j.Pages
+		t.PagesKept += j.PagesKept
+		t.PagesUncounted += j.PagesUncounted
+		t.ChunkBytes += j.ChunkBytes
+		t.ReadBytes += j.ReadBytes
+		t.ReadRanges += j.ReadRanges
+		t.IndexBytes += j.IndexBytes
+		t.FilterBytes += j.FilterBytes
+		t.DictionaryBytes += j.DictionaryBytes
+		names := map[string]bool{}
+		for _, mp := range []map[string]int{j.RowGroupsSkipped, j.PagesSkipped} {
+			for k := range mp {
+				names[k] = true
+			}
+		}
+		for k := range j.SkippedBytes {
+			names[k] = true
+		}
+		for k := range names {
+			s := t.Skipped[k]
+			s.RowGroups += j.RowGroupsSkipped[k]
+			s.Pages += j.PagesSkipped[k]
+			s.Bytes += j.SkippedBytes[k]
+			t.Skipped[k] = s
+		}
+	}
+	t.SkippedPercent = percentOf(t.ChunkBytes-t.ReadBytes, t.ChunkBytes)
+}
+
+// hivePathName names partition pruning in skip reports.
+const hivePathName = "hive path"
+
+// addHivePath adds the files partition pruning skipped, in every scan of p.
+func (rep *ExplainJSON) addHivePath(p *planner.Plan) {
+	rep.HivePath = []HivePathJSON{}
+	var walk func(p *planner.Plan)
+	walk = func(p *planner.Plan) {
+		s := p.Scan
+		switch {
+		case s.Subquery != nil:
+			walk(s.Subquery)
+		case s.SetOp != nil:
+			walk(s.SetOp.Left)
+			walk(s.SetOp.Right)
+		}
+		for _, f := range s.PrunedFiles {
+			rep.HivePath = append(rep.HivePath, HivePathJSON{File: f.Path, Bytes: f.Bytes, Reason: f.Reason})
+			sk := rep.Totals.Skipped[hivePathName]
+			sk.Files++
+			sk.Bytes += f.Bytes
+			rep.Totals.Skipped[hivePathName] = sk
+		}
+	}
+	walk(p)
+}
+
+// percentOf is part/whole in percent, rounded to one decimal.
+func percentOf(part, whole int64) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return float64(int64(1000*float64(part)/float64(whole)+0.5)) / 10
+}
+
+// writeText renders the report as EXPLAIN prints it.
+func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, verbose bool) error {
+	b.WriteString(rep.Plan)
+	for _, m := range meters {
+		b.WriteString("\n")
+		if m.plan == nil {
+			fmt.Fprintf(b, "file %s: answered from the footer, no data read\n", m.path)
+			continue
+		}
+		if err := m.plan.Explain(b, pushdown.ExplainOptions{Verbose: verbose, File: m.f}); err != nil {
+			return err
+		}
+	}
+	for _, h := range rep.HivePath {
+		fmt.Fprintf(b, "\nfile %s: skipped by hive path, %s (%d bytes)\n", h.File, h.Reason, h.Bytes)
+	}
+	if t := rep.Totals; t.Files > 1 || len(rep.HivePath) > 0 {
+		fmt.Fprintf(b, "\nall %s: row groups %d -> %d, pages %d -> %d, bytes of column chunks %d -> %d to read in %d ranges, %.1f%% skipped\n",
+			plural(t.Files, "file"), t.RowGroups, t.RowGroupsKept, t.Pages, t.PagesKept, t.ChunkBytes, t.ReadBytes, t.ReadRanges, t.SkippedPercent)
+		for _, k := range skipOrder(t.Skipped) {
+			s := t.Skipped[k]
+			if k == hivePathName {
+				fmt.Fprintf(b, "  skipped by %s: %s, %d bytes on disk\n", k, plural(s.Files, "file"), s.Bytes)
+				continue
+			}
+			fmt.Fprintf(b, "  skipped by %s: %s, %s, %d bytes\n", k, plural(s.RowGroups, "row group"), plural(s.Pages, "page"), s.Bytes)
+		}
+		fmt.Fprintf(b, "  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", t.IndexBytes, t.FilterBytes, t.DictionaryBytes)
+	}
+	if a := rep.Analyze; a != nil {
+		b.WriteString("\n")
+		a.writeText(b)
+	}
+	if v := rep.Verify; v != nil {
+		b.WriteString("\n")
+		v.writeText(b)
+	}
+	return nil
+}
+
+// skipOrder lists the mechanisms of a skip report: the four switchable
+// ones in the order the planner tries them, then any other that skipped.
+func skipOrder(skipped map[string]SkippedJSON) []string {
+	out := []string{pushdown.Statistics.String(), pushdown.BloomFilter.String(), pushdown.PageIndex.String(), pushdown.Dictionary.String()}
+	var rest []string
+	for k := range skipped {
+		if !slices.Contains(out, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// analysis gathers what the run measured, with total its wall time.
+func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
+	st := &x.stats
+	a := &AnalyzeJSON{Files: st.Files, RowGroupsRead: st.RowGroups, RowGroupsSkipped: st.RowGroupsSkipped,
+		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
+		BytesRead: st.IO.Bytes, Requests: st.IO.Requests}
+	io := make([]IOJSON, numPurposes)
+	for p := range io {
+		io[p].Purpose = ioPurpose(p).String()
+	}
+	var plannedKept, started int64
+	var planTime, decode, work time.Duration
+	meta := time.Duration(0)
+	for _, m := range st.Meters {
+		for p, c := range m.counts {
+			s := c.Stats()
+			io[p].Read += s.Bytes
+			io[p].Requests += s.Requests
+		}
+		// Opening reads the leading magic, then the footer and its tail.
+		io[ioFooter].Planned += int64(len("PAR1")) + m.f.FooterSize
+		meta += m.openTime
+		io[ioScanIndex].Planned += m.scanIndex.Load()
+		io[ioData].Reread += m.reread.Load()
+		io[ioData].NotReadAfterFilter += m.notRead[notReadFilter].Load()
+		io[ioData].NotReadAfterLimit += m.notRead[notReadLimit].Load()
+		io[ioData].AnsweredFromStatistics += m.notRead[notReadStats].Load()
+		io[ioData].OverlapReadOnce += m.overlap.Load()
+		a.PagesDecoded += m.pagesDecoded.Load()
+		decode += time.Duration(m.decodeNanos.Load())
+		work += time.Duration(m.workNanos.Load())
+		started += m.started.Load()
+		if fp := m.plan; fp != nil {
+			io[ioIndex].Planned += fp.IndexBytes
+			io[ioBloom].Planned += fp.FilterBytes
+			io[ioDictionary].Planned += fp.DictionaryBytes
+			io[ioData].PlannedMerged += fp.ReadBytes
+			planTime += m.planTime
+			for _, rg := range fp.RowGroups {
+				if rg.Verdict != pushdown.Skip {
+					plannedKept += plannedBytes(rg)
+				}
+			}
+		}
+	}
+	// Kept row groups the scan never reached: it stopped for a LIMIT.
+	io[ioData].Planned = plannedKept
+	io[ioData].NotReadAfterLimit += plannedKept - started
+	a.MatchesPlan = true
+	for p := range io {
+		c := &io[p]
+		c.Matches = c.Planned+c.Reread == c.Read+c.NotReadAfterFilter+c.NotReadAfterLimit+c.AnsweredFromStatistics+c.OverlapReadOnce
+		a.MatchesPlan = a.MatchesPlan && c.Matches
+	}
+	a.IO = io
+	execute := work - decode + st.ConsumeTime + max(total-st.ScanTime, 0)
+	a.Time = TimeJSON{Total: int64(total), Metadata: int64(meta), IndexAndFilters: int64(planTime),
+		Decode: int64(decode), Execute: int64(max(execute, 0))}
+	return a
+}
+
+func (a *AnalyzeJSON) writeText(b *strings.Builder) {
+	fmt.Fprintf(b, "analyze:\n")
+	fmt.Fprintf(b, "  files: %d, row groups read: %d, skipped: %d\n", a.Files, a.RowGroupsRead, a.RowGroupsSkipped)
+	if a.RowGroupsFromMetadata > 0 {
+		fmt.Fprintf(b, "  row groups answered from statistics, unread: %d\n", a.RowGroupsFromMetadata)
+	}
+	fmt.Fprintf(b, "  pages decoded: %d, rows decoded: %d, rows returned: %d\n", a.PagesDecoded, a.RowsDecoded, a.RowsReturned)
+	fmt.Fprintf(b, "  bytes read: %d in %s\n", a.BytesRead, plural(a.Requests, "request"))
+	for _, c := range a.IO {
+		switch c.Purpose {
+		case ioData.String():
+			fmt.Fprintf(b, "  data: planned %d, read %d in %s; not read after filtering %d, after LIMIT %d, answered from statistics %d",
+				c.Planned, c.Read, plural(c.Requests, "request"), c.NotReadAfterFilter, c.NotReadAfterLimit, c.AnsweredFromStatistics)
+			if c.OverlapReadOnce > 0 {
+				fmt.Fprintf(b, "; overlapping ranges read once %d", c.OverlapReadOnce)
+			}
+			if c.PlannedMerged != c.Planned {
+				fmt.Fprintf(b, "; the plan's merged ranges hold %d", c.PlannedMerged)
+			}
+			if c.Reread > 0 {
+				fmt.Fprintf(b, "; re-read after an offset index misplaced rows %d", c.Reread)
+			}
+		case ioScanIndex.String():
+			fmt.Fprintf(b, "  offset indexes the scan read to narrow chunks planned whole: declared %d, read %d in %s",
+				c.Planned, c.Read, plural(c.Requests, "request"))
+		case ioOther.String():
+			if c.Read == 0 {
+				continue
+			}
+			fmt.Fprintf(b, "  other: read %d in %s, which no plan accounts for", c.Read, plural(c.Requests, "request"))
+		default:
+			fmt.Fprintf(b, "  %s: planned %d, read %d in %s", c.Purpose, c.Planned, c.Read, plural(c.Requests, "request"))
+		}
+		if !c.Matches {
+			b.WriteString(" (MISMATCH)")
+		}
+		b.WriteString("\n")
+	}
+	yes := "yes"
+	if !a.MatchesPlan {
+		yes = "NO"
+	}
+	fmt.Fprintf(b, "  measured bytes equal the planned ones: %s\n", yes)
+	t := a.Time
+	fmt.Fprintf(b, "  time: total %s; metadata %s, index and filters %s, decode %s, execute %s (phases summed over threads)\n",
+		dur(t.Total), dur(t.Metadata), dur(t.IndexAndFilters), dur(t.Decode), dur(t.Execute))
+}
+
+// dur renders nanoseconds rounded to the microsecond.
+func dur(ns int64) string { return time.Duration(ns).Round(time.Microsecond).String() }
+
+// plural renders a count with its noun: "1 request", "3 requests".
+func plural[N int | int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// timeScan adds a scan's wall time since start.
+func (x *executor) timeScan(start time.Time) { x.stats.ScanTime += time.Since(start) }
+
+// timeConsume wraps consume to add the time it takes to ConsumeTime.
+func (x *executor) timeConsume(consume consumeFunc) consumeFunc {
+	return func(m scanMsg) (bool, error) {
+		start := time.Now()
+		stop, err := consume(m)
+		x.stats.ConsumeTime += time.Since(start)
+		return stop, err
+	}
+}
+
+// verify runs q with every pruning mechanism and with none and compares the
+// results: in order when q has ORDER BY, as multisets otherwise.
+func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, error) {
+	run := func(on bool) ([]resultRow, *executor, *planner.Plan, error) {
+		p, err := planner.Build(q, catalog{s})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		set := s.Settings
+		set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = on, on, on, on
+		x := &executor{settings: set}
+		res, err := x.result(ctx, p)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("verify, pruning %v: %w", on, err)
+		}
+		return resultRows(res), x, p, nil
+	}
+	with, xw, p, err := run(true)
+	if err != nil {
+		return nil, err
+	}
+	without, xo, _, err := run(false)
+	if err != nil {
+		return nil, err
+	}
+	v := compareRows(with, without, len(p.Order) > 0)
+	v.BytesWithPruning, v.BytesWithoutPruning = xw.stats.IO.Bytes, xo.stats.IO.Bytes
+	return v, nil
+}
+
+// compareRows compares the rows of a run with pruning and one without:
+// in order when ordered, and always as multisets, for the counts.
+func compareRows(with, without []resultRow, ordered bool) *VerifyJSON {
+	v := &VerifyJSON{Rows: len(with), RowsWithoutPruning: len(without), Ordered: ordered, FirstDifference: -1}
+	for i := range max(len(with), len(without)) {
+		if i >= len(with) || i >= len(without) || with[i].key != without[i].key {
+			v.FirstDifference = i
+			break
+		}
+	}
+	count := map[string]int{}
+	for _, r := range without {
+		count[r.key]++
+	}
+	for _, r := range with {
+		if count[r.key] > 0 {
+			count[r.key]--
+			continue
+		}
+		v.OnlyWithPruning++
+		if len(v.ExamplesWith) < 3 {
+			v.ExamplesWith = append(v.ExamplesWith, r.text)
+		}
+	}
+	// What is left in count are the rows of without that with lacks.
+	for _, r := range without {
+		if count[r.key] > 0 {
+			count[r.key]--
+			v.OnlyWithoutPruning++
+			if len(v.ExamplesWithout) < 3 {
+				v.ExamplesWithout = append(v.ExamplesWithout, r.text)
+			}
+		}
+	}
+	v.Identical = v.OnlyWithPruning == 0 && v.OnlyWithoutPruning == 0 && (!ordered || v.FirstDifference < 0)
+	return v
+}
+
+func (v *VerifyJSON) writeText(b *strings.Builder) {
+	fmt.Fprintf(b, "verify: with pruning (statistics, bloom, page index, dictionary): %s, %d bytes read\n", plural(v.Rows, "row"), v.BytesWithPruning)
+	fmt.Fprintf(b, "verify: without pruning: %s, %d bytes read\n", plural(v.RowsWithoutPruning, "row"), v.BytesWithoutPruning)
+	how := "compared as multisets: the query has no ORDER BY"
+	if v.Ordered {
+		how = "compared in order"
+	}
+	if v.Identical {
+		fmt.Fprintf(b, "identical: yes (%s, %s)\n", plural(v.Rows, "row"), how)
+		return
+	}
+	fmt.Fprintf(b, "identical: no (%s", how)
+	if v.Ordered && v.FirstDifference >= 0 {
+		fmt.Fprintf(b, "; first difference at row %d", v.FirstDifference)
+	}
+	fmt.Fprintf(b, "; %s only with pruning, %d only without)\n", plural(v.OnlyWithPruning, "row"), v.OnlyWithoutPruning)
+	for _, r := range v.ExamplesWith {
+		fmt.Fprintf(b, "  only with pruning: %s\n", r)
+	}
+	for _, r := range v.ExamplesWithout {
+		fmt.Fprintf(b, "  only without pruning: %s\n", r)
+	}
+}
+
+// A resultRow is one row of a result: key compares rows exactly (each
+// cell's text, length-prefixed, or NULL), text shows it.
+type resultRow struct{ key, text string }
+
+func resultRows(res *Result) []resultRow {
+	var out []resultRow
+	var key []byte
+	cells := make([]string, len(res.Columns))
+	for _, bt := range res.Batches {
+		for i := range bt.Len {
+			key = key[:0]
+			for c, v := range bt.Vectors {
+				if v.IsNull(i) {
+					key = append(key, 'N')
+					cells[c] = "NULL"
+					continue
+				}
+				text := AppendText(nil, v, i)
+				key = fmt.Appendf(key, "%d:", len(text))
+				key = append(key, text...)
+				cells[c] = string(text)
+			}
+			out = append(out, resultRow{key: string(key), text: strings.Join(cells, " | ")})
+		}
+	}
+	return out
+}

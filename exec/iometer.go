@@ -1,0 +1,384 @@
+package exec
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
+)
+
+// An ioPurpose is what a read of a file was for. EXPLAIN ANALYZE counts
+// every byte by purpose, so that each purpose can be checked against the
+// plan on its own.
+type ioPurpose int8
+
+const (
+	// ioFooter: the magic, the footer length and the footer, read to open.
+	ioFooter ioPurpose = iota
+	// ioIndex: column and offset indexes, read to plan.
+	ioIndex
+	// ioBloom: Bloom filter headers and blocks, read to plan.
+	ioBloom
+	// ioDictionary: dictionary pages, read to plan.
+	ioDictionary
+	// ioData: column chunk bytes, read by the scan.
+	ioData
+	// ioScanIndex: offset indexes the scan read itself, to narrow a chunk
+	// the plan reads whole to the pages holding the rows it still needs.
+	ioScanIndex
+	// ioOther: bytes no structure of the footer accounts for; the plan
+	// never reads them, so a count here is a mismatch.
+	ioOther
+	numPurposes
+)
+
+var purposeNames = [numPurposes]string{"footer", "page index", "bloom", "dictionary", "data", "offset index (scan)", "other"}
+
+func (p ioPurpose) String() string { return purposeNames[p] }
+
+// The phases of a file's life, which with where a read lands decide its
+// purpose.
+const (
+	phaseOpen int32 = iota
+	phasePlan
+	phaseScan
+)
+
+// A region is a structure the footer locates: a column chunk, a column or
+// offset index, a Bloom filter.
+type region struct {
+	r    format.Range
+	kind regionKind
+}
+
+type regionKind int8
+
+const (
+	regionChunk regionKind = iota
+	regionIndex
+	regionBloom
+)
+
+// Why planned data bytes were not read.
+const (
+	// notReadFilter: late materialization found no passing row in them.
+	notReadFilter = iota
+	// notReadLimit: the scan stopped, or needed fewer rows, for a LIMIT.
+	notReadLimit
+	// notReadStats: count(*) was answered from the row group's statistics.
+	notReadStats
+	numNotRead
+)
+
+// A fileMeter is the Source of one file a statement opens. It counts every
+// read by purpose, through one format.CountingSource per purpose, and keeps
+// the executor's own account of what it chose to read and not to read, so
+// that EXPLAIN ANALYZE can check both against the file's plan.
+//
+// A read's purpose follows from when and where it starts: while the file
+// is opened, every read is footer; while it is planned, a read in a column
+// or offset index is page index, in a Bloom filter bloom, in a column chunk
+// dictionary; while it is scanned, a read in a column chunk is data, in an
+// offset index scan offset index. Anything else is other.
+type fileMeter struct {
+	path    string
+	phase   atomic.Int32
+	regions []region
+	// maxEnd[i] is the largest end of regions[:i+1], so that a search can
+	// stop walking back once no earlier region reaches an offset.
+	maxEnd []int64
+	counts [numPurposes]*format.CountingSource
+
+	// Set while the file is opened and planned, before the scan starts.
+	f    *format.File
+	plan *pushdown.FilePlan
+	// openTime and planTime are the metadata and planning phases.
+	openTime, planTime time.Duration
+	opened             time.Time
+
+	// The executor's account, kept by the scan's workers.
+	fetched atomic.Int64 // data bytes the scan chose to read
+	// overlap counts bytes of ranges that overlap within one fetch, read
+	// once for two leaves (chunk ranges padded for old parquet-mr files).
+	overlap   atomic.Int64
+	reread    atomic.Int64 // chunks read again after an offset index misplaced rows
+	scanIndex atomic.Int64 // offset index bytes the scan chose to read
+	notRead   [numNotRead]atomic.Int64
+	// started sums the planned bytes of the row groups the scan started or
+	// answered from statistics; the rest it never reached.
+	started      atomic.Int64
+	pagesDecoded atomic.Int64
+	// decodeNanos is time spent fetching and decoding pages; workNanos
+	// time spent on row groups in all.
+	decodeNanos, workNanos atomic.Int64
+}
+
+var _ format.Source = (*fileMeter)(nil)
+
+func newFileMeter(path string, src format.Source) *fileMeter {
+	m := &fileMeter{path: path}
+	for i := range m.counts {
+		m.counts[i] = format.NewCountingSource(src)
+	}
+	return m
+}
+
+// ReadAt counts the read under its purpose.
+func (m *fileMeter) ReadAt(p []byte, off int64) (int, error) {
+	return m.counts[m.purpose(off)].ReadAt(p, off)
+}
+
+// Size is the file's size.
+func (m *fileMeter) Size() int64 { return m.counts[0].Size() }
+
+// Stats sums the reads of every purpose.
+func (m *fileMeter) Stats() format.IOStats {
+	var st format.IOStats
+	for _, c := range m.counts {
+		s := c.Stats()
+		st.Bytes += s.Bytes
+		st.Requests += s.Requests
+	}
+	return st
+}
+
+// openCounted opens a file through a fileMeter, so that EXPLAIN ANALYZE can
+// report the bytes and requests the query made, by purpose.
+func openCounted(path string) (*format.File, *fileMeter, io.Closer, error) {
+	src, closer, err := format.OpenLocal(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
+	}
+	m := newFileMeter(path, src)
+	start := time.Now()
+	f, err := format.OpenSource(m, path, format.DefaultLimits)
+	if err != nil {
+		closer.Close()
+		return nil, nil, nil, err
+	}
+	m.openTime = time.Since(start)
+	m.setFile(f)
+	return f, m, closer, nil
+}
+
+// setFile locates the file's structures and starts the planning phase.
+func (m *fileMeter) setFile(f *format.File) {
+	m.f = f
+	var rs []region
+	var starts []int64
+	type bloomAt struct {
+		off    int64
+		length int64 // 0: unknown
+	}
+	var blooms []bloomAt
+	for rg := range f.Meta.RowGroups {
+		for c := range f.Meta.RowGroups[rg].Columns {
+			if r, err := f.ChunkRange(rg, c); err == nil {
+				rs = append(rs, region{r, regionChunk})
+			}
+			if r, ok := f.ColumnIndexRange(rg, c); ok {
+				rs = append(rs, region{r, regionIndex})
+			}
+			if r, ok := f.OffsetIndexRange(rg, c); ok {
+				rs = append(rs, region{r, regionIndex})
+			}
+			if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
+				b := bloomAt{off: *md.BloomFilterOffset}
+				if md.BloomFilterLength != nil {
+					b.length = int64(*md.BloomFilterLength)
+				}
+				blooms = append(blooms, b)
+			}
+		}
+	}
+	footer := f.Source.Size() - f.FooterSize
+	for _, r := range rs {
+		starts = append(starts, r.r.Offset)
+	}
+	for _, b := range blooms {
+		starts = append(starts, b.off)
+	}
+	sort.Slice(starts, func(i, j int) bool { return starts[i] < starts[j] })
+	for _, b := range blooms {
+		end := b.off + b.length
+		if b.length <= 0 {
+			// Without a length the filter runs to the next structure.
+			end = footer
+			if i := sort.Search(len(starts), func(i int) bool { return starts[i] > b.off }); i < len(starts) {
+				end = min(end, starts[i])
+			}
+		}
+		if end > b.off {
+			rs = append(rs, region{format.Range{Offset: b.off, Length: end - b.off}, regionBloom})
+		}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].r.Offset < rs[j].r.Offset })
+	m.regions = rs
+	m.maxEnd = make([]int64, len(rs))
+	for i, r := range rs {
+		m.maxEnd[i] = r.r.End()
+		if i > 0 {
+			m.maxEnd[i] = max(m.maxEnd[i], m.maxEnd[i-1])
+		}
+	}
+	m.opened = time.Now()
+	m.phase.Store(phasePlan)
+}
+
+// planned records the file's plan and starts the scanning phase.
+func (m *fileMeter) planned(p *pushdown.FilePlan) {
+	m.plan = p
+	m.planTime = time.Since(m.opened)
+	m.phase.Store(phaseScan)
+}
+
+// purpose classifies a read starting at off.
+func (m *fileMeter) purpose(off int64) ioPurpose {
+	phase := m.phase.Load()
+	if phase == phaseOpen {
+		return ioFooter
+	}
+	in := [3]bool{}
+	i := sort.Search(len(m.regions), func(i int) bool { return m.regions[i].r.Offset > off }) - 1
+	for ; i >= 0 && m.maxEnd[i] > off; i-- {
+		if r := m.regions[i]; off < r.r.End() {
+			in[r.kind] = true
+		}
+	}
+	switch {
+	case phase == phasePlan && in[regionIndex]:
+		return ioIndex
+	case phase == phasePlan && in[regionBloom]:
+		return ioBloom
+	case phase == phasePlan && in[regionChunk]:
+		return ioDictionary
+	case phase == phaseScan && in[regionChunk]:
+		return ioData
+	case phase == phaseScan && in[regionIndex]:
+		return ioScanIndex
+	}
+	return ioOther
+}
+
+// plannedBytes is what the plan reads of one kept row group.
+func plannedBytes(rg pushdown.RowGroupPlan) int64 {
+	var n int64
+	for _, c := range rg.Columns {
+		n += c.Bytes
+	}
+	return n
+}
+
+// answered accounts a kept row group counted from its statistics, unread.
+func (m *fileMeter) answered(rg pushdown.RowGroupPlan) {
+	n := plannedBytes(rg)
+	m.started.Add(n)
+	m.notRead[notReadStats].Add(n)
+}
+
+// finish accounts a row group's task when it ends: its time, and the
+// planned bytes of the leaves it never loaded (the scan stopped first).
+func (m *fileMeter) finish(t *scanTask, start time.Time) {
+	m.workNanos.Add(int64(time.Since(start)))
+	n := plannedBytes(t.rg)
+	m.started.Add(n)
+	if rest := n - t.loaded; rest > 0 {
+		m.notRead[notReadLimit].Add(rest)
+	}
+}
+
+// skipLoad accounts leaves of cols the task will not load: late
+// materialization left no row to read them for.
+func (m *fileMeter) skipLoad(t *scanTask, cols []int) {
+	planned := leafPlans(t.rg)
+	for _, c := range cols {
+		if c >= len(t.file.fields) || t.file.fields[c] == nil {
+			continue // a column the file does not hold (a hive partition)
+		}
+		fl := t.file.fields[c]
+		for _, l := range fl.Leaves {
+			if cr := planned[l.Index]; cr != nil {
+				t.loaded += cr.Bytes
+				m.notRead[notReadFilter].Add(cr.Bytes)
+			}
+		}
+	}
+}
+
+// leafPlans indexes a row group's column reads by leaf.
+func leafPlans(rg pushdown.RowGroupPlan) map[int]*pushdown.ColumnRead {
+	out := make(map[int]*pushdown.ColumnRead, len(rg.Columns))
+	for i := range rg.Columns {
+		out[rg.Columns[i].Leaf] = &rg.Columns[i]
+	}
+	return out
+}
+
+// loadAccount is load's account of one call: what the plan says about the
+// leaves loaded, and what load chose to read of them.
+type loadAccount struct {
+	m                 *fileMeter
+	t                 *scanTask
+	planned           int64
+	ranges            []format.Range
+	reread, scanIndex int64
+	start             time.Time
+}
+
+func (m *fileMeter) beginLoad(t *scanTask) *loadAccount {
+	return &loadAccount{m: m, t: t, start: time.Now()}
+}
+
+// leaf accounts one leaf: planned by cr, read as ranges.
+func (a *loadAccount) leaf(cr *pushdown.ColumnRead, ranges []format.Range) {
+	a.planned += cr.Bytes
+	a.ranges = append(a.ranges, ranges...)
+}
+
+// offsetIndex accounts the offset index load reads of a leaf planned whole.
+func (a *loadAccount) offsetIndex(f *format.File, rg, leaf int) {
+	if r, ok := f.OffsetIndexRange(rg, leaf); ok {
+		a.scanIndex += r.Length
+	}
+}
+
+// end closes the account: the planned bytes not fetched were left out for
+// the rows the task needs, which the WHERE (late materialization) or a
+// LIMIT narrowed. format.Fetch reads overlapping ranges once.
+func (a *loadAccount) end(pages int64) {
+	m := a.m
+	a.t.loaded += a.planned
+	var raw, fetched int64
+	for _, r := range a.ranges {
+		raw += r.Length
+	}
+	for _, r := range format.Coalesce(a.ranges, 0) {
+		fetched += r.Length
+	}
+	m.fetched.Add(fetched)
+	m.overlap.Add(raw - fetched)
+	m.reread.Add(a.reread)
+	m.scanIndex.Add(a.scanIndex)
+	m.pagesDecoded.Add(pages)
+	if rest := a.planned - raw; rest > 0 {
+		why := notReadFilter
+		if a.t.limit >= 0 {
+			why = notReadLimit
+		}
+		m.notRead[why].Add(rest)
+	}
+	m.decodeNanos.Add(int64(time.Since(a.start)))
+}
+
+// rereadChunk accounts a chunk read again, whole, because its offset index
+// misplaced rows.
+func (a *loadAccount) rereadChunk(f *format.File, rg, leaf int) {
+	if r, err := f.ChunkRange(rg, leaf); err == nil {
+		a.reread += r.Length
+	}
+}
