@@ -86,9 +86,12 @@ type AnalyzeJSON struct {
 	PagesDecoded          int64 `json:"pages_decoded"`
 	RowsDecoded           int64 `json:"rows_decoded"`
 	RowsReturned          int64 `json:"rows_returned"`
-	// BytesRead and Requests count every read of the statement.
+	// BytesRead and Requests count every read of the statement; Unmetered
+	// is the part no file meter saw: table functions, which read footers
+	// themselves and have no plan.
 	BytesRead int64 `json:"bytes_read"`
 	Requests  int64 `json:"requests"`
+	Unmetered int64 `json:"unmetered_bytes,omitempty"`
 	// IO accounts the bytes read by purpose against the plan: footer, page
 	// index, bloom, dictionary, data, offset index (scan), other.
 	IO []IOJSON `json:"io"`
@@ -220,26 +223,34 @@ func (x *executor) planScans(p *planner.Plan) error {
 		return err
 	}
 	for _, path := range s.Files {
-		f, m, closer, err := openCounted(path)
-		if err != nil {
+		if err := x.planFile(s, path); err != nil {
 			return err
 		}
-		x.stats.Meters = append(x.stats.Meters, m)
-		if !s.CountOnly {
-			fields, err := fieldMap(s, f)
-			if err == nil {
-				var fp *pushdown.FilePlan
-				if fp, err = pushdown.Plan(f, s.Pushdown, neededLeaves(fields), x.settings.options()); err == nil {
-					m.planned(fp)
-				}
-			}
-			if err != nil {
-				closer.Close()
-				return err
-			}
-		}
-		closer.Close()
 	}
+	return nil
+}
+
+// planFile opens and plans one file of scan s, as the scan's dispatcher
+// does.
+func (x *executor) planFile(s *planner.Scan, path string) error {
+	f, m, closer, err := openCounted(path)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	x.stats.Meters = append(x.stats.Meters, m)
+	if s.CountOnly {
+		return nil
+	}
+	fields, err := fieldMap(s, f)
+	if err != nil {
+		return err
+	}
+	fp, err := pushdown.Plan(f, s.Pushdown, neededLeaves(fields), x.settings.options())
+	if err != nil {
+		return err
+	}
+	m.planned(fp)
 	return nil
 }
 
@@ -383,37 +394,36 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	a := &AnalyzeJSON{Files: st.Files, RowGroupsRead: st.RowGroups, RowGroupsSkipped: st.RowGroupsSkipped,
 		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
 		BytesRead: st.IO.Bytes, Requests: st.IO.Requests}
-	io := make([]IOJSON, numPurposes)
-	for p := range io {
-		io[p].Purpose = ioPurpose(p).String()
+	acct := make([]IOJSON, numPurposes)
+	for p := range acct {
+		acct[p].Purpose = ioPurpose(p).String()
 	}
 	var plannedKept, started int64
-	var planTime, decode, work time.Duration
-	meta := time.Duration(0)
+	var meta, planTime, decode, work time.Duration
 	for _, m := range st.Meters {
 		for p, c := range m.counts {
 			s := c.Stats()
-			io[p].Read += s.Bytes
-			io[p].Requests += s.Requests
+			acct[p].Read += s.Bytes
+			acct[p].Requests += s.Requests
 		}
 		// Opening reads the leading magic, then the footer and its tail.
-		io[ioFooter].Planned += int64(len("PAR1")) + m.f.FooterSize
+		acct[ioFooter].Planned += int64(len("PAR1")) + m.f.FooterSize
 		meta += m.openTime
-		io[ioScanIndex].Planned += m.scanIndex.Load()
-		io[ioData].Reread += m.reread.Load()
-		io[ioData].NotReadAfterFilter += m.notRead[notReadFilter].Load()
-		io[ioData].NotReadAfterLimit += m.notRead[notReadLimit].Load()
-		io[ioData].AnsweredFromStatistics += m.notRead[notReadStats].Load()
-		io[ioData].OverlapReadOnce += m.overlap.Load()
+		acct[ioScanIndex].Planned += m.scanIndex.Load()
+		acct[ioData].Reread += m.reread.Load()
+		acct[ioData].NotReadAfterFilter += m.notRead[notReadFilter].Load()
+		acct[ioData].NotReadAfterLimit += m.notRead[notReadLimit].Load()
+		acct[ioData].AnsweredFromStatistics += m.notRead[notReadStats].Load()
+		acct[ioData].OverlapReadOnce += m.overlap.Load()
 		a.PagesDecoded += m.pagesDecoded.Load()
 		decode += time.Duration(m.decodeNanos.Load())
 		work += time.Duration(m.workNanos.Load())
 		started += m.started.Load()
 		if fp := m.plan; fp != nil {
-			io[ioIndex].Planned += fp.IndexBytes
-			io[ioBloom].Planned += fp.FilterBytes
-			io[ioDictionary].Planned += fp.DictionaryBytes
-			io[ioData].PlannedMerged += fp.ReadBytes
+			acct[ioIndex].Planned += fp.IndexBytes
+			acct[ioBloom].Planned += fp.FilterBytes
+			acct[ioDictionary].Planned += fp.DictionaryBytes
+			acct[ioData].PlannedMerged += fp.ReadBytes
 			planTime += m.planTime
 			for _, rg := range fp.RowGroups {
 				if rg.Verdict != pushdown.Skip {
@@ -423,16 +433,32 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 		}
 	}
 	// Kept row groups the scan never reached: it stopped for a LIMIT.
-	io[ioData].Planned = plannedKept
-	io[ioData].NotReadAfterLimit += plannedKept - started
+	acct[ioData].Planned = plannedKept
+	acct[ioData].NotReadAfterLimit += plannedKept - started
 	a.MatchesPlan = true
-	for p := range io {
-		c := &io[p]
+	for p := range acct {
+		c := &acct[p]
 		c.Matches = c.Planned+c.Reread == c.Read+c.NotReadAfterFilter+c.NotReadAfterLimit+c.AnsweredFromStatistics+c.OverlapReadOnce
 		a.MatchesPlan = a.MatchesPlan && c.Matches
 	}
-	a.IO = io
-	execute := work - decode + st.ConsumeTime + max(total-st.ScanTime, 0)
+	a.IO = acct
+	a.Unmetered = a.BytesRead
+	for _, c := range acct {
+		a.Unmetered -= c.Read
+	}
+	// Time outside the scans is execution (final aggregation, sorting),
+	// less the opening of files outside them (metadata answers, table
+	// functions).
+	outside := total
+	for _, sp := range st.Scans {
+		outside -= sp[1].Sub(sp[0])
+	}
+	for _, m := range st.Meters {
+		if !inSpans(m.openedAt, st.Scans) {
+			outside -= m.openTime
+		}
+	}
+	execute := work - decode + st.ConsumeTime + max(outside, 0)
 	a.Time = TimeJSON{Total: int64(total), Metadata: int64(meta), IndexAndFilters: int64(planTime),
 		Decode: int64(decode), Execute: int64(max(execute, 0))}
 	return a
@@ -446,6 +472,9 @@ func (a *AnalyzeJSON) writeText(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "  pages decoded: %d, rows decoded: %d, rows returned: %d\n", a.PagesDecoded, a.RowsDecoded, a.RowsReturned)
 	fmt.Fprintf(b, "  bytes read: %d in %s\n", a.BytesRead, plural(a.Requests, "request"))
+	if a.Unmetered != 0 {
+		fmt.Fprintf(b, "  read by table functions, outside any plan: %d bytes\n", a.Unmetered)
+	}
 	for _, c := range a.IO {
 		switch c.Purpose {
 		case ioData.String():
@@ -497,8 +526,20 @@ func plural[N int | int64](n N, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// timeScan adds a scan's wall time since start.
-func (x *executor) timeScan(start time.Time) { x.stats.ScanTime += time.Since(start) }
+// timeScan records a scan's start and end.
+func (x *executor) timeScan(start time.Time) {
+	x.stats.Scans = append(x.stats.Scans, [2]time.Time{start, time.Now()})
+}
+
+// inSpans reports whether t lies in one of spans.
+func inSpans(t time.Time, spans [][2]time.Time) bool {
+	for _, sp := range spans {
+		if !t.Before(sp[0]) && t.Before(sp[1]) {
+			return true
+		}
+	}
+	return false
+}
 
 // timeConsume wraps consume to add the time it takes to ConsumeTime.
 func (x *executor) timeConsume(consume consumeFunc) consumeFunc {

@@ -150,8 +150,11 @@ func TestExplainAnalyzeMatchesPlan(t *testing.T) {
 			if !a.MatchesPlan {
 				t.Errorf("%s: matches_plan is false", where)
 			}
-			if sum > a.BytesRead {
-				t.Errorf("%s: purposes sum to %d bytes, more than the %d read", where, sum, a.BytesRead)
+			if d := a.IO[ioData]; d.PlannedMerged > d.Planned {
+				t.Errorf("%s: the plan's merged ranges hold %d bytes, more than its %d of column reads", where, d.PlannedMerged, d.Planned)
+			}
+			if sum+a.Unmetered != a.BytesRead {
+				t.Errorf("%s: purposes sum to %d bytes and %d are unmetered, but %d were read", where, sum, a.Unmetered, a.BytesRead)
 			}
 			planned += explainReadsNoData(t, s, where, r.sql)
 		}
@@ -334,8 +337,8 @@ func TestCompareRows(t *testing.T) {
 
 // TestExplainAnalyzeMatchesPlanCorpus checks the same balance over the
 // conformance corpus: every readable file scanned whole, under a LIMIT,
-// and filtered by = and > on its first columns (values taken from the
-// file). Old parquet-mr files pad their chunk ranges, which then overlap:
+// and filtered by IS NULL, = and > on its first columns (values taken from
+// the file). Old parquet-mr files pad their chunk ranges, which then overlap:
 // the scan reads the overlap once and says so.
 func TestExplainAnalyzeMatchesPlanCorpus(t *testing.T) {
 	data := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
@@ -355,11 +358,12 @@ func TestExplainAnalyzeMatchesPlanCorpus(t *testing.T) {
 		s := NewSession()
 		qs := []string{"SELECT * FROM '%s'", "SELECT * FROM '%s' LIMIT 3"}
 		if desc, err := s.Execute(ctx, fmt.Sprintf("DESCRIBE '%s'", path)); err == nil {
-			for i := 0; i < desc.NumRows() && i < 3; i++ {
+			for i := 0; i < desc.NumRows() && i < 4; i++ {
 				name, _ := desc.Cell(i, 0)
 				typ, _ := desc.Cell(i, 1)
 				col := `"` + name + `"`
-				v, err := s.Execute(ctx, fmt.Sprintf("SELECT %s FROM '%%s' WHERE %s IS NOT NULL LIMIT 1 OFFSET 7", col, col))
+				qs = append(qs, "SELECT * FROM '%s' WHERE "+col+" IS NULL")
+				v, err := s.Execute(ctx, fmt.Sprintf("SELECT %s FROM '%s' WHERE %s IS NOT NULL LIMIT 1 OFFSET 7", col, path, col))
 				if err != nil || v.NumRows() == 0 {
 					continue
 				}

@@ -97,12 +97,12 @@ type fileMeter struct {
 	// Set while the file is opened and planned, before the scan starts.
 	f    *format.File
 	plan *pushdown.FilePlan
-	// openTime and planTime are the metadata and planning phases.
+	// openTime and planTime are the metadata and planning phases, which
+	// start at openedAt and opened.
 	openTime, planTime time.Duration
-	opened             time.Time
+	openedAt, opened   time.Time
 
 	// The executor's account, kept by the scan's workers.
-	fetched atomic.Int64 // data bytes the scan chose to read
 	// overlap counts bytes of ranges that overlap within one fetch, read
 	// once for two leaves (chunk ranges padded for old parquet-mr files).
 	overlap   atomic.Int64
@@ -155,13 +155,13 @@ func openCounted(path string) (*format.File, *fileMeter, io.Closer, error) {
 		return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
 	}
 	m := newFileMeter(path, src)
-	start := time.Now()
+	m.openedAt = time.Now()
 	f, err := format.OpenSource(m, path, format.DefaultLimits)
 	if err != nil {
 		closer.Close()
 		return nil, nil, nil, err
 	}
-	m.openTime = time.Since(start)
+	m.openTime = time.Since(m.openedAt)
 	m.setFile(f)
 	return f, m, closer, nil
 }
@@ -360,7 +360,6 @@ func (a *loadAccount) end(pages int64) {
 	for _, r := range format.Coalesce(a.ranges, 0) {
 		fetched += r.Length
 	}
-	m.fetched.Add(fetched)
 	m.overlap.Add(raw - fetched)
 	m.reread.Add(a.reread)
 	m.scanIndex.Add(a.scanIndex)

@@ -24,10 +24,11 @@ type runStats struct {
 	IO                        format.IOStats
 	Plans                     []*pushdown.FilePlan
 	// Meters are the files opened, in order, with their reads by purpose
-	// (iometer.go); ScanTime is the scans' wall time and ConsumeTime the
-	// part of it spent consuming their results.
-	Meters                []*fileMeter
-	ScanTime, ConsumeTime time.Duration
+	// (iometer.go); Scans are the scans' start and end times, and
+	// ConsumeTime the part of them spent consuming their results.
+	Meters      []*fileMeter
+	Scans       [][2]time.Time
+	ConsumeTime time.Duration
 }
 
 // options maps the session's switches onto pushdown's.

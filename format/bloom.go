@@ -93,11 +93,17 @@ func (b *BloomFilter) BlockRange(hash uint64) Range {
 // MayContain reads the block for hash and reports whether the value may be
 // in the chunk; false proves it absent.
 func (b *BloomFilter) MayContain(hash uint64) (bool, error) {
-	block, err := readRange(b.src, b.BlockRange(hash))
+	block, err := b.ReadBlock(hash)
 	if err != nil {
 		return true, err
 	}
 	return BlockMayContain(block, hash), nil
+}
+
+// ReadBlock reads the 32-byte block a hash probes, so that a caller probing
+// many values can read each block once.
+func (b *BloomFilter) ReadBlock(hash uint64) ([]byte, error) {
+	return readRange(b.src, b.BlockRange(hash))
 }
 
 // BlockMayContain tests the eight bits hash sets in a 32-byte block.

@@ -15,14 +15,14 @@ type bloomState struct {
 	bf     *format.BloomFilter
 	why    string
 	probes map[uint64]bool
-	blocks map[int64]bool
+	blocks map[int64][]byte
 }
 
 func (s *rgState) bloom(c int) *bloomState {
 	if x := s.blooms[c]; x != nil {
 		return x
 	}
-	x := &bloomState{probes: map[uint64]bool{}, blocks: map[int64]bool{}}
+	x := &bloomState{probes: map[uint64]bool{}, blocks: map[int64][]byte{}}
 	s.blooms[c] = x
 	f := s.p.f
 	if !f.HasBloomFilter(s.rg, c) {
@@ -49,15 +49,18 @@ func (s *rgState) mayContain(x *bloomState, c int, h uint64) bool {
 		return may
 	}
 	r := x.bf.BlockRange(h)
-	if !x.blocks[r.Offset] {
-		x.blocks[r.Offset] = true
+	block, seen := x.blocks[r.Offset]
+	if !seen {
+		// Two values may hash into one block: read and count it once.
 		s.p.plan.FilterBytes += r.Length
+		var err error
+		if block, err = x.bf.ReadBlock(h); err != nil {
+			s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter block unreadable, kept (%v)", s.rg, s.p.f.Schema.Leaves[c].Path, err))
+			block = nil
+		}
+		x.blocks[r.Offset] = block
 	}
-	may, err := x.bf.MayContain(h)
-	if err != nil {
-		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter block unreadable, kept (%v)", s.rg, s.p.f.Schema.Leaves[c].Path, err))
-		may = true
-	}
+	may := block == nil || format.BlockMayContain(block, h)
 	x.probes[h] = may
 	return may
 }
