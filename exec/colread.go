@@ -2,6 +2,8 @@ package exec
 
 import (
 	"fmt"
+	"io"
+	"time"
 	"unsafe"
 
 	"github.com/pqsql/pqsql/format"
@@ -17,13 +19,15 @@ type colReader interface {
 	gather(dst *Vector, runs []rowRange) error
 	// rewind lets gather start again from the first row.
 	rewind()
+	// drain decodes what the reader holds and gather has not reached, the
+	// first time through, so that a damaged page fails the query whether
+	// or not one of its rows was needed.
+	drain() error
 }
 
-// newColReader wraps the decoded leaves of field f.
-func newColReader(f *format.Field, data map[int]*format.ColumnData) (colReader, error) {
-	if f.Kind == format.ScalarField && f.Leaf.MaxRep == 0 {
-		return newFlatReader(f, data[f.Leaf.Index])
-	}
+// newNestedReader wraps the decoded leaves of field f, which has repetition
+// or several leaves: it is assembled whole.
+func newNestedReader(f *format.Field, data map[int]*format.ColumnData) (colReader, error) {
 	v, rows, err := fieldVector(f, data)
 	if err != nil {
 		return nil, err
@@ -32,29 +36,98 @@ func newColReader(f *format.Field, data map[int]*format.ColumnData) (colReader, 
 }
 
 // A flatReader serves a column without repetition: one entry per row, so a
-// row is found by its page's first row and entry alone.
+// row is found by its page's first row and entry alone. It decodes one page
+// at a time as gather reaches it and holds only that page.
 type flatReader struct {
 	name string
-	cd   *format.ColumnData
 	lg   format.Logical
 	max  int32
-	// The cursor: page, and an entry of it with the index of the entry's
-	// value (the number of non-null entries before it).
-	page, e, v int
-	strs       strArena
+	// open starts reading the leaf's pages from the first.
+	open func() (*format.PageReader, error)
+	// decoded, when not nil, is told of each page the reader decodes
+	// before its first rewind, with the time the page took.
+	decoded func(rows int64, took time.Duration)
+	// again: rewound after a first pass that checked every page, so pages
+	// without a wanted row are passed over undecoded.
+	again bool
+	pr    *format.PageReader
+	// cd is the current page (nil before the first); done is set when the
+	// pages are exhausted. prevEnd is the end row of the page before it.
+	cd      *format.ColumnData
+	p       format.PageSpan
+	done    bool
+	prevEnd int64
+	// The cursor: an entry of the page with the index of the entry's value
+	// (the number of non-null entries before it).
+	e, v int
+	strs strArena
 }
 
-func newFlatReader(f *format.Field, cd *format.ColumnData) (*flatReader, error) {
-	if cd == nil {
-		return nil, errCorrupt(f.Name, "the column was not decoded")
+func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, time.Duration)) *flatReader {
+	r := &flatReader{name: f.Name, lg: format.LogicalOf(f.Leaf), max: int32(f.Leaf.MaxDef), open: open, decoded: decoded}
+	r.rewind()
+	return r
+}
+
+func (r *flatReader) rewind() {
+	if r.pr != nil {
+		// The pages of a second pass were counted in the first.
+		r.decoded, r.again = nil, true
 	}
-	r := &flatReader{name: f.Name, cd: cd, lg: format.LogicalOf(f.Leaf), max: int32(f.Leaf.MaxDef)}
+	r.pr, r.cd, r.done, r.prevEnd, r.e, r.v = nil, nil, false, -1, 0, 0
+}
+
+func (r *flatReader) drain() error {
+	if r.again {
+		return nil
+	}
+	for !r.done {
+		if err := r.nextPage(-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextPage moves to the next page, the next holding row on a second pass;
+// done is set after the last.
+func (r *flatReader) nextPage(row int64) error {
+	if r.pr == nil {
+		pr, err := r.open()
+		if err != nil {
+			return decodeError{err}
+		}
+		r.pr = pr
+	}
+	if r.cd != nil {
+		r.pr.Release()
+		r.cd = nil
+	}
+	start := time.Now()
+	var cd *format.ColumnData
+	var err error
+	if r.again {
+		cd, err = r.pr.NextFrom(row)
+	} else {
+		cd, err = r.pr.Next()
+	}
+	if err == io.EOF {
+		r.done = true
+		return nil
+	}
+	if err != nil {
+		return decodeError{err}
+	}
 	// Check what gather relies on, so that a damaged file fails here
 	// rather than indexing out of range.
+	if len(cd.Pages) != 1 {
+		return errCorrupt(r.name, "page row counts do not match the entries")
+	}
+	p := cd.Pages[0]
 	nonNull := cd.NumEntries
 	if cd.Def != nil {
 		if len(cd.Def) < cd.NumEntries {
-			return nil, errCorrupt(f.Name, "fewer definition levels than entries")
+			return errCorrupt(r.name, "fewer definition levels than entries")
 		}
 		nonNull = 0
 		for _, d := range cd.Def[:cd.NumEntries] {
@@ -64,47 +137,32 @@ func newFlatReader(f *format.Field, cd *format.ColumnData) (*flatReader, error) 
 		}
 	}
 	if cd.Values.Len() < nonNull {
-		return nil, errCorrupt(f.Name, "fewer values than non-null entries")
+		return errCorrupt(r.name, "fewer values than non-null entries")
 	}
-	prevEnd := int64(-1)
-	entry := 0
-	for _, p := range cd.Pages {
-		if p.NumRows != int64(p.NumEntries) || p.FirstEntry != entry || p.FirstRow < prevEnd || p.FirstRow < 0 {
-			return nil, errCorrupt(f.Name, "page row counts do not match the entries")
-		}
-		entry += p.NumEntries
-		prevEnd = p.FirstRow + p.NumRows
+	if p.NumRows != int64(p.NumEntries) || p.FirstEntry != 0 || p.NumEntries != cd.NumEntries || p.FirstRow < r.prevEnd || p.FirstRow < 0 {
+		return errCorrupt(r.name, "page row counts do not match the entries")
 	}
-	if entry != cd.NumEntries {
-		return nil, errCorrupt(f.Name, "page row counts do not match the entries")
+	r.cd, r.p, r.e, r.v = cd, p, p.FirstEntry, p.FirstValue
+	r.prevEnd = p.FirstRow + p.NumRows
+	if r.decoded != nil {
+		r.decoded(p.NumRows, time.Since(start))
 	}
-	r.rewind()
-	return r, nil
-}
-
-func (r *flatReader) rewind() {
-	r.page, r.e, r.v = 0, 0, 0
-	if len(r.cd.Pages) > 0 {
-		p := r.cd.Pages[0]
-		r.e, r.v = p.FirstEntry, p.FirstValue
-	}
+	return nil
 }
 
 func (r *flatReader) gather(dst *Vector, runs []rowRange) error {
-	pages := r.cd.Pages
 	for _, run := range runs {
 		row := run.First
 		for row < run.End {
-			for r.page < len(pages) && pages[r.page].FirstRow+pages[r.page].NumRows <= row {
-				r.page++
-				if r.page < len(pages) {
-					r.e, r.v = pages[r.page].FirstEntry, pages[r.page].FirstValue
+			for !r.done && (r.cd == nil || r.p.FirstRow+r.p.NumRows <= row) {
+				if err := r.nextPage(row); err != nil {
+					return err
 				}
 			}
-			if r.page >= len(pages) || pages[r.page].FirstRow > row {
+			if r.done || r.p.FirstRow > row {
 				return fmt.Errorf("%w: column %s: row %d was not decoded", ErrCorrupt, r.name, row)
 			}
-			p := pages[r.page]
+			p := r.p
 			end := min(run.End, p.FirstRow+p.NumRows)
 			e0 := p.FirstEntry + int(row-p.FirstRow)
 			if err := r.appendEntries(dst, p, e0, int(end-row)); err != nil {
@@ -116,7 +174,14 @@ func (r *flatReader) gather(dst *Vector, runs []rowRange) error {
 	return nil
 }
 
-// appendEntries appends entries [e0, e0+n) of page p.
+// A decodeError is an error of decoding a page, which format already
+// placed in its file and row group: gather passes it on as it is.
+type decodeError struct{ err error }
+
+func (e decodeError) Error() string { return e.err.Error() }
+func (e decodeError) Unwrap() error { return e.err }
+
+// appendEntries appends entries [e0, e0+n) of page p, the current page.
 func (r *flatReader) appendEntries(dst *Vector, p format.PageSpan, e0, n int) error {
 	cd := r.cd
 	if cd.Def == nil {
@@ -236,6 +301,9 @@ type nestedReader struct {
 }
 
 func (r *nestedReader) rewind() { r.at = 0 }
+
+// drain has nothing to do: the field was decoded whole.
+func (r *nestedReader) drain() error { return nil }
 
 func (r *nestedReader) gather(dst *Vector, runs []rowRange) error {
 	for _, run := range runs {

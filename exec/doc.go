@@ -32,9 +32,18 @@
 // count, min and max of columns whose statistics are trusted and exact
 // (package format/stats decides which are).
 //
-// Memory follows the row group, not the file: each worker holds one row
-// group's decoded columns, and at most a few batches per row group wait for
-// the consumer. Result still collects the final rows.
+// Memory follows the batch, not the row group: a worker holds a row
+// group's fetched (compressed) bytes, but decodes a flat column one page at
+// a time as the batches reach it (format.PageReader), reusing the page's
+// buffers. Nested columns are still decoded and assembled whole. At most a
+// few batches per row group wait for the consumer. Result still collects
+// the final rows.
+//
+// A second pass over the WHERE's columns (late materialization) decodes
+// again only the pages that hold a surviving row. Unless the consumer has
+// stopped the scan, every page a row group loads is decoded at least once,
+// rows needed or not, so a damaged page fails the query as it did when
+// pages were decoded up front.
 //
 // EXPLAIN (explain.go) prints the plan tree and each file's pushdown plan,
 // reading footers, indexes, Bloom filters and dictionaries but never a data

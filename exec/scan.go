@@ -525,6 +525,9 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			break
 		}
 	}
+	if err := s.drain(t, q.whereCols, readers); err != nil {
+		return err
+	}
 	if len(survivors) == 0 {
 		t.file.cs.skipLoad(t, q.otherCols)
 	} else {
@@ -550,7 +553,7 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 		}
 		runs := c.next(BatchSize)
 		if runs == nil {
-			return nil
+			return s.drain(t, cols, readers)
 		}
 		b, err := s.gather(t, runs, cols, readers)
 		if err != nil {
@@ -571,13 +574,43 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 				return ctx.Err()
 			}
 			if err != nil {
-				return err
+				return s.drainFirst(t, cols, readers, err)
 			}
 		}
 		if whereErr != nil {
-			return whereErr
+			return s.drainFirst(t, cols, readers, whereErr)
 		}
 	}
+}
+
+// drain has the readers of cols decode the pages they hold and did not
+// reach, as load decoded every page before the first row: a damaged page
+// fails the row group even when none of its rows was needed.
+func (s *scanner) drain(t *scanTask, cols []int, readers []colReader) error {
+	for _, c := range cols {
+		if err := readers[c].drain(); err != nil {
+			return s.readError(t, err)
+		}
+	}
+	return nil
+}
+
+// drainFirst returns the error of draining, which would have come first
+// when pages were decoded before evaluating, or else err.
+func (s *scanner) drainFirst(t *scanTask, cols []int, readers []colReader, err error) error {
+	if derr := s.drain(t, cols, readers); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// readError places an error of a column reader in its file and row group;
+// format's decoding errors are placed already.
+func (s *scanner) readError(t *scanTask, err error) error {
+	if de, ok := err.(decodeError); ok {
+		return de.err
+	}
+	return fmt.Errorf("%s: row group %d: %w", t.file.f.Name, t.rg.Index, err)
 }
 
 // project applies the query's projection, if any, to filtered rows.
@@ -599,7 +632,7 @@ func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []col
 		fl := t.file.fields[c]
 		v := scanVector(typeOfField(fl), n)
 		if err := readers[c].gather(v, runs); err != nil {
-			return nil, fmt.Errorf("%s: row group %d: %w", t.file.f.Name, t.rg.Index, err)
+			return nil, s.readError(t, err)
 		}
 		b.cols[c] = v
 	}
@@ -663,14 +696,28 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 			return err
 		}
 	}
-	// A whole chunk is decoded by ReadColumn, which reads through the
-	// file's source: serve it the fetched bytes.
-	whole := *f
-	whole.Source = fetchedSource{fetched: fetched, src: f.Source}
 	var pages int64
 	defer func() { acct.end(pages) }()
 	for _, c := range cols {
 		fl := t.file.fields[c]
+		if fl.Kind == format.ScalarField && fl.Leaf.MaxRep == 0 {
+			open, err := s.opener(t, acct, fl.Leaf.Index, plan[fl.Leaf.Index], fetched)
+			if err != nil {
+				return err
+			}
+			m := t.file.cs
+			readers[c] = newFlatReader(fl, open, func(rows int64, took time.Duration) {
+				m.pagesDecoded.Add(1)
+				m.decodeNanos.Add(int64(took))
+				s.rowsDecoded.Add(rows)
+			})
+			continue
+		}
+		// A nested field is decoded whole and assembled. A whole chunk is
+		// decoded by ReadColumn, which reads through the file's source:
+		// serve it the fetched bytes.
+		whole := *f
+		whole.Source = fetchedSource{fetched: fetched, src: f.Source}
 		data := make(map[int]*format.ColumnData, len(fl.Leaves))
 		for _, l := range fl.Leaves {
 			lr := plan[l.Index]
@@ -680,11 +727,6 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 				cd, err = whole.ReadColumn(rg.Index, l.Index)
 			} else {
 				cd, err = f.ReadPages(rg.Index, l.Index, lr.dict, lr.pages, fetched)
-				if err == nil && lr.spans != nil && !spansMatch(cd, lr.spans) {
-					// The offset index misplaces rows: read as the plan says.
-					acct.rereadChunk(f, rg.Index, l.Index)
-					cd, err = f.ReadColumn(rg.Index, l.Index)
-				}
 			}
 			if err != nil {
 				return err
@@ -692,7 +734,7 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 			data[l.Index] = cd
 			pages += int64(len(cd.Pages))
 		}
-		r, err := newColReader(fl, data)
+		r, err := newNestedReader(fl, data)
 		if err != nil {
 			return fmt.Errorf("%s: row group %d: %w", f.Name, rg.Index, err)
 		}
@@ -704,6 +746,51 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 		s.rowsDecoded.Add(n)
 	}
 	return nil
+}
+
+// opener returns how a flat leaf's pages are read as lr says, from the
+// fetched bytes. Pages chosen by the offset index are checked against their
+// headers first: if the index misplaces rows, the chunk is read again
+// whole, as the plan says.
+func (s *scanner) opener(t *scanTask, acct *loadAccount, leaf int, lr *leafRead, fetched *format.Fetched) (func() (*format.PageReader, error), error) {
+	f, rg := t.file.f, t.rg.Index
+	var pages []format.PageRef // nil: the whole chunk
+	dict := lr.dict
+	if !lr.whole {
+		pages = lr.pages
+		if pages == nil {
+			pages = []format.PageRef{}
+		}
+	}
+	if lr.spans != nil && !headersMatch(f, rg, leaf, lr.pages, lr.spans, fetched) {
+		acct.rereadChunk(f, rg, leaf)
+		pages, dict, fetched = nil, format.Range{}, nil
+		if r, err := f.ChunkRange(rg, leaf); err == nil {
+			// Read once, in one request, however often the leaf is rewound.
+			if fetched, err = format.Fetch(f.Source, []format.Range{r}, 0); err != nil {
+				return nil, fmt.Errorf("%s: row group %d: %w", f.Name, rg, err)
+			}
+		}
+	}
+	return func() (*format.PageReader, error) {
+		return f.NewPageReader(rg, leaf, dict, pages, fetched)
+	}, nil
+}
+
+// headersMatch reports whether the pages' headers declare the rows the
+// offset index promised (spans). A header that cannot be read counts as a
+// match: decoding the page reports it.
+func headersMatch(f *format.File, rg, leaf int, pages []format.PageRef, spans []int64, fetched *format.Fetched) bool {
+	for i, pg := range pages {
+		n, err := f.DataPageEntries(rg, leaf, pg, fetched)
+		if err != nil {
+			return true
+		}
+		if n != spans[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // A leafRead is what load reads of one leaf.
@@ -742,20 +829,6 @@ func indexPages(f *format.File, rg, leaf int, chunk format.Range, rows []rowRang
 		return nil, nil, format.Range{}, false
 	}
 	return pages, spans, f.DictionaryRange(rg, leaf, oi), true
-}
-
-// spansMatch reports whether the decoded pages hold the rows the offset
-// index promised.
-func spansMatch(cd *format.ColumnData, spans []int64) bool {
-	if len(cd.Pages) != len(spans) {
-		return false
-	}
-	for i, p := range cd.Pages {
-		if p.NumRows != spans[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // firstRows is the first n rows of rs.

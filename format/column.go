@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/pqsql/pqsql/format/compress"
 	"github.com/pqsql/pqsql/format/encoding/bytestreamsplit"
@@ -54,12 +55,18 @@ type PageRef struct {
 type chunkDecoder struct {
 	f     *File
 	rg    int
+	col   int
 	leaf  *Leaf
 	md    *meta.ColumnMetaData
 	dict  *Values
 	out   *ColumnData
 	idx   []int32
 	where string
+	// decoded counts the entries of the data pages decoded so far.
+	decoded int64
+	// scratch is a decompression buffer reused from page to page where no
+	// decoded value points into it.
+	scratch []byte
 }
 
 func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
@@ -67,7 +74,7 @@ func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
 		return nil, fmt.Errorf("format: file %s: no row group %d, column %d", f.Name, rg, col)
 	}
 	leaf := f.Schema.Leaves[col]
-	d := &chunkDecoder{f: f, rg: rg, leaf: leaf, md: f.Chunk(rg, col).MetaData,
+	d := &chunkDecoder{f: f, rg: rg, col: col, leaf: leaf, md: f.Chunk(rg, col).MetaData,
 		out:   &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}},
 		where: fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, leaf.Path)}
 	return d, nil
@@ -128,33 +135,26 @@ func (d *chunkDecoder) reserve(n int64) {
 // ReadColumn decodes every page of leaf col in row group rg, reading the
 // chunk's byte range from the source in one request.
 func (f *File) ReadColumn(rg, col int) (*ColumnData, error) {
-	d, err := f.newChunkDecoder(rg, col)
+	r, err := f.NewPageReader(rg, col, Range{}, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	r, err := f.ChunkRange(rg, col)
-	if err != nil {
-		return nil, fmt.Errorf("format: file %s: %w", f.Name, err)
-	}
-	d.reserve(d.md.NumValues)
-	buf, err := readRange(f.Source, r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", d.where, err)
-	}
-	if err := d.decodeSequential(buf, r.Offset); err != nil {
-		return nil, err
-	}
-	return d.out, nil
+	r.d.reserve(r.d.md.NumValues)
+	return r.readAll()
 }
 
 // ReadPages decodes the dictionary page (dict, if Length > 0) and the listed
 // data pages of leaf col in row group rg. Bytes come from fetched when it is
 // not nil, and must lie in it; otherwise each range is read from the source.
 func (f *File) ReadPages(rg, col int, dict Range, pages []PageRef, fetched *Fetched) (*ColumnData, error) {
-	d, err := f.newChunkDecoder(rg, col)
+	if pages == nil {
+		pages = []PageRef{} // nil would read the whole chunk
+	}
+	r, err := f.NewPageReader(rg, col, dict, pages, fetched)
 	if err != nil {
 		return nil, err
 	}
+	d := r.d
 	// Size the output by the share of the chunk's bytes the pages hold.
 	var bytes int64
 	for _, p := range pages {
@@ -165,78 +165,7 @@ func (f *File) ReadPages(rg, col int, dict Range, pages []PageRef, fetched *Fetc
 	} else {
 		d.reserve(d.md.NumValues)
 	}
-	get := func(r Range) ([]byte, error) {
-		if fetched != nil {
-			if b, ok := fetched.Slice(r); ok {
-				return b, nil
-			}
-			return nil, fmt.Errorf("range [%d, %d) was not fetched", r.Offset, r.End())
-		}
-		return readRange(f.Source, r)
-	}
-	if dict.Length > 0 {
-		b, err := get(dict)
-		if err != nil {
-			return nil, fmt.Errorf("%s: dictionary: %w", d.where, err)
-		}
-		p, err := f.readPage(b, dict.Offset)
-		if err != nil {
-			return nil, d.errorf(dict.Offset, "%w", err)
-		}
-		if p.Header.Type != meta.DictionaryPage {
-			return nil, d.errorf(dict.Offset, "%w: expected a dictionary page, found %s", ErrCorrupt, p.Header.Type)
-		}
-		if err := d.page(p); err != nil {
-			return nil, err
-		}
-	}
-	for _, pr := range pages {
-		b, err := get(pr.Range)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.where, err)
-		}
-		p, err := f.readPage(b, pr.Range.Offset)
-		if err != nil {
-			return nil, d.errorf(pr.Range.Offset, "%w", err)
-		}
-		if p.Header.Type != meta.DataPage && p.Header.Type != meta.DataPageV2 {
-			return nil, d.errorf(pr.Range.Offset, "%w: offset index points at a %s", ErrCorrupt, p.Header.Type)
-		}
-		if err := d.dataPage(p, pr.FirstRow); err != nil {
-			return nil, err
-		}
-	}
-	return d.out, nil
-}
-
-// decodeSequential walks the pages of a whole chunk held in buf.
-func (d *chunkDecoder) decodeSequential(buf []byte, base int64) error {
-	var row int64
-	values := int64(0)
-	for pos := 0; pos < len(buf) && values < d.md.NumValues; {
-		p, err := d.f.readPage(buf[pos:], base+int64(pos))
-		if err != nil {
-			return d.errorf(base+int64(pos), "%w", err)
-		}
-		pos += p.HeaderSize + len(p.Body)
-		switch p.Header.Type {
-		case meta.DictionaryPage:
-			if err := d.page(p); err != nil {
-				return err
-			}
-		case meta.DataPage, meta.DataPageV2:
-			before := d.out.NumEntries
-			if err := d.dataPage(p, row); err != nil {
-				return err
-			}
-			values += int64(d.out.NumEntries - before)
-			row += d.out.Pages[len(d.out.Pages)-1].NumRows
-		}
-	}
-	if values != d.md.NumValues {
-		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, values, d.md.NumValues)
-	}
-	return nil
+	return r.readAll()
 }
 
 // page handles a dictionary page.
@@ -283,7 +212,7 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 		}
 		n, enc = int(h.DataPageHeader.NumValues), h.DataPageHeader.Encoding
 		defEnc, repEnc = h.DataPageHeader.DefinitionLevelEncoding, h.DataPageHeader.RepetitionLevelEncoding
-		data, err := d.f.decompress(d.md.Codec, p.Body, int(h.UncompressedPageSize))
+		data, err := d.decompressPage(p.Body, int(h.UncompressedPageSize))
 		if err != nil {
 			return d.errorf(p.Offset, "%w", err)
 		}
@@ -303,7 +232,7 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 		rest := p.Body[rl+dl:]
 		size := int(h.UncompressedPageSize) - rl - dl
 		if h2.IsCompressed {
-			data, err := d.f.decompress(d.md.Codec, rest, size)
+			data, err := d.decompressPage(rest, size)
 			if err != nil {
 				return d.errorf(p.Offset, "%w", err)
 			}
@@ -341,7 +270,7 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 				return d.errorf(p.Offset, "%w: repetition level %d above the maximum %d", ErrCorrupt, r, d.leaf.MaxRep)
 			}
 		}
-		if n > 0 && out.Rep[start] != 0 && start == 0 {
+		if n > 0 && out.Rep[start] != 0 && d.decoded == 0 {
 			return d.errorf(p.Offset, "%w: first value of the column chunk has repetition level %d, not 0", ErrCorrupt, out.Rep[start])
 		}
 		span.NumRows = rows
@@ -369,12 +298,49 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 			}
 		}
 	}
+	out.Values.grow(min(nonNull, maxReserve))
 	if err := d.decodeValues(enc, values, nonNull); err != nil {
 		return d.errorf(p.Offset, "%s values: %w", enc, err)
 	}
 	out.NumEntries += n
+	d.decoded += int64(n)
 	out.Pages = append(out.Pages, span)
 	return nil
+}
+
+// decompressPage is File.decompress for data pages, into the scratch buffer
+// when the leaf's values never point into the page: byte arrays may.
+func (d *chunkDecoder) decompressPage(body []byte, size int) ([]byte, error) {
+	if d.md.Codec == meta.Uncompressed || size == 0 || d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray {
+		return d.f.decompress(d.md.Codec, body, size)
+	}
+	out, err := compress.Decompress(d.md.Codec, d.scratch, body, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.md.Codec, err)
+	}
+	d.scratch = out
+	return out, nil
+}
+
+// grow makes room for n more values, as append would: a page decoded into
+// a fresh ColumnData then allocates once, not once per doubling.
+func (v *Values) grow(n int) {
+	switch v.Type {
+	case meta.Boolean:
+		v.Bool = slices.Grow(v.Bool, n)
+	case meta.Int32:
+		v.Int32 = slices.Grow(v.Int32, n)
+	case meta.Int64:
+		v.Int64 = slices.Grow(v.Int64, n)
+	case meta.Int96:
+		v.Int96 = slices.Grow(v.Int96, n)
+	case meta.Float:
+		v.Float = slices.Grow(v.Float, n)
+	case meta.Double:
+		v.Double = slices.Grow(v.Double, n)
+	default:
+		v.Bytes = slices.Grow(v.Bytes, n)
+	}
 }
 
 // growLevels extends levels by n entries.

@@ -1,0 +1,279 @@
+package format
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// A PageReader decodes the data pages of one column chunk one at a time, so
+// that a reader of a long chunk holds one page's levels and values rather
+// than the chunk's. It decodes the chunk's dictionary once, before the first
+// data page.
+//
+// Aliasing: the ColumnData Next returns belongs to the reader. It stays
+// valid until the caller calls Release; the next Next after a Release
+// overwrites its levels, values and page spans in place. Without Release,
+// every Next returns fresh storage. Byte-array values (Values.Bytes[i]) point
+// into the fetched page bytes, a decompressed page or the dictionary, none of
+// which the reader ever writes again, so they stay valid after Release as
+// long as the caller keeps them.
+type PageReader struct {
+	d       *chunkDecoder
+	fetched *Fetched
+	dict    Range
+	pages   []PageRef
+	next    int
+	// seq: read the whole chunk in file order, from buf (its bytes) at pos.
+	seq    bool
+	buf    []byte
+	base   int64
+	pos    int
+	row    int64
+	values int64
+	// started is set once the dictionary (or the chunk's bytes) is read.
+	started bool
+	// reuse: the caller released the last page, whose storage Next may
+	// overwrite.
+	reuse bool
+	// err ends the reader: io.EOF, or the first decoding error.
+	err error
+	// skipBefore: data pages whose rows all lie before it are passed over
+	// (NextFrom); -1 decodes every page.
+	skipBefore int64
+}
+
+// NewPageReader returns a reader of leaf col in row group rg. With pages nil
+// it reads the whole chunk in order (its dictionary page included, dict is
+// ignored); otherwise it decodes the dictionary page dict (if Length > 0)
+// and then the listed data pages, and a non-nil empty pages reads no data
+// page. Bytes come from fetched when it is not nil, and must lie in it;
+// otherwise they are read from the file's source, the whole chunk in one
+// request or each listed range in one.
+func (f *File) NewPageReader(rg, col int, dict Range, pages []PageRef, fetched *Fetched) (*PageReader, error) {
+	d, err := f.newChunkDecoder(rg, col)
+	if err != nil {
+		return nil, err
+	}
+	return &PageReader{d: d, fetched: fetched, dict: dict, pages: pages, seq: pages == nil, skipBefore: -1}, nil
+}
+
+// Leaf is the leaf the reader decodes.
+func (r *PageReader) Leaf() *Leaf { return r.d.leaf }
+
+// Next decodes the next data page and returns its entries, with one
+// PageSpan whose FirstEntry and FirstValue are 0. It returns io.EOF after
+// the last page; once it has returned an error it returns it again.
+func (r *PageReader) Next() (*ColumnData, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.reuse {
+		r.d.out.reset()
+		r.reuse = false
+	} else {
+		r.d.out = &ColumnData{Leaf: r.d.leaf, Values: Values{Type: r.d.leaf.Type}}
+	}
+	if err := r.step(); err != nil {
+		r.err = err
+		return nil, err
+	}
+	return r.d.out, nil
+}
+
+// NextFrom is Next, except that it passes over, undecoded, the data pages
+// whose rows all lie before row. Only a leaf without repetition can tell a
+// page's rows from its header (its value count); other leaves decode every
+// page. A page passed over is checked no further than its header and CRC,
+// so NextFrom suits a second pass over pages Next already decoded.
+func (r *PageReader) NextFrom(row int64) (*ColumnData, error) {
+	r.skipBefore = row
+	defer func() { r.skipBefore = -1 }()
+	return r.Next()
+}
+
+// skippable returns the rows of data page p, if p lies before skipBefore
+// and may be passed over.
+func (r *PageReader) skippable(p *rawPage, firstRow int64) (rows int64, ok bool) {
+	if r.skipBefore <= firstRow || r.d.leaf.MaxRep > 0 {
+		return 0, false
+	}
+	var n int64
+	switch h := p.Header; {
+	case h.Type == meta.DataPage && h.DataPageHeader != nil:
+		n = int64(h.DataPageHeader.NumValues)
+	case h.Type == meta.DataPageV2 && h.DataPageHeaderV2 != nil:
+		n = int64(h.DataPageHeaderV2.NumValues)
+	default:
+		return 0, false
+	}
+	// A count decoding would refuse is left for decoding to report.
+	if n < 0 || n > r.d.f.Limits.MaxPageValues || firstRow+n > r.skipBefore {
+		return 0, false
+	}
+	return n, true
+}
+
+// Release says the caller is done with the ColumnData the last Next
+// returned: the next Next may reuse its storage.
+func (r *PageReader) Release() { r.reuse = r.d.out != nil }
+
+// reset empties c, keeping its storage. Byte-array slots are cleared so the
+// pages they point into can be freed.
+func (c *ColumnData) reset() {
+	c.Def, c.Rep, c.NumEntries, c.Pages = c.Def[:0], c.Rep[:0], 0, c.Pages[:0]
+	v := &c.Values
+	clear(v.Bytes)
+	v.Bool, v.Int32, v.Int64, v.Int96 = v.Bool[:0], v.Int32[:0], v.Int64[:0], v.Int96[:0]
+	v.Float, v.Double, v.Bytes = v.Float[:0], v.Double[:0], v.Bytes[:0]
+}
+
+// get returns the bytes of r.
+func (r *PageReader) get(rg Range) ([]byte, error) {
+	if r.fetched != nil {
+		if b, ok := r.fetched.Slice(rg); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("range [%d, %d) was not fetched", rg.Offset, rg.End())
+	}
+	return readRange(r.d.f.Source, rg)
+}
+
+// step decodes the next data page, appending it to r.d.out, or returns
+// io.EOF.
+func (r *PageReader) step() error {
+	if r.seq {
+		return r.stepSequential()
+	}
+	d := r.d
+	if !r.started {
+		r.started = true
+		if r.dict.Length > 0 {
+			b, err := r.get(r.dict)
+			if err != nil {
+				return fmt.Errorf("%s: dictionary: %w", d.where, err)
+			}
+			p, err := d.f.readPage(b, r.dict.Offset)
+			if err != nil {
+				return d.errorf(r.dict.Offset, "%w", err)
+			}
+			if p.Header.Type != meta.DictionaryPage {
+				return d.errorf(r.dict.Offset, "%w: expected a dictionary page, found %s", ErrCorrupt, p.Header.Type)
+			}
+			if err := d.page(p); err != nil {
+				return err
+			}
+		}
+	}
+	for r.next < len(r.pages) {
+		pr := r.pages[r.next]
+		r.next++
+		b, err := r.get(pr.Range)
+		if err != nil {
+			return fmt.Errorf("%s: %w", d.where, err)
+		}
+		p, err := d.f.readPage(b, pr.Range.Offset)
+		if err != nil {
+			return d.errorf(pr.Range.Offset, "%w", err)
+		}
+		if p.Header.Type != meta.DataPage && p.Header.Type != meta.DataPageV2 {
+			return d.errorf(pr.Range.Offset, "%w: offset index points at a %s", ErrCorrupt, p.Header.Type)
+		}
+		if _, ok := r.skippable(p, pr.FirstRow); ok {
+			continue
+		}
+		return d.dataPage(p, pr.FirstRow)
+	}
+	return io.EOF
+}
+
+// stepSequential walks the pages of the whole chunk up to the next data
+// page, decoding the dictionary page on the way.
+func (r *PageReader) stepSequential() error {
+	d := r.d
+	if !r.started {
+		r.started = true
+		cr, err := d.f.ChunkRange(d.rg, d.col)
+		if err != nil {
+			return fmt.Errorf("format: file %s: %w", d.f.Name, err)
+		}
+		if r.buf, err = r.get(cr); err != nil {
+			return fmt.Errorf("%s: %w", d.where, err)
+		}
+		r.base = cr.Offset
+	}
+	for r.pos < len(r.buf) && r.values < d.md.NumValues {
+		off := r.base + int64(r.pos)
+		p, err := d.f.readPage(r.buf[r.pos:], off)
+		if err != nil {
+			return d.errorf(off, "%w", err)
+		}
+		r.pos += p.HeaderSize + len(p.Body)
+		switch p.Header.Type {
+		case meta.DictionaryPage:
+			if err := d.page(p); err != nil {
+				return err
+			}
+		case meta.DataPage, meta.DataPageV2:
+			if n, ok := r.skippable(p, r.row); ok {
+				r.values += n
+				r.row += n
+				continue
+			}
+			before := d.out.NumEntries
+			if err := d.dataPage(p, r.row); err != nil {
+				return err
+			}
+			r.values += int64(d.out.NumEntries - before)
+			r.row += d.out.Pages[len(d.out.Pages)-1].NumRows
+			return nil
+		}
+	}
+	if r.values != d.md.NumValues {
+		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, r.values, d.md.NumValues)
+	}
+	return io.EOF
+}
+
+// readAll decodes every remaining page into one ColumnData, as ReadColumn
+// and ReadPages return it.
+func (r *PageReader) readAll() (*ColumnData, error) {
+	for {
+		err := r.step()
+		if err == io.EOF {
+			return r.d.out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// DataPageEntries returns the number of entries (levels; rows, for a leaf
+// without repetition) the header of data page p of leaf col in row group rg
+// declares, reading only the header. Bytes come from fetched when it is not
+// nil, and must lie in it; otherwise from the source. It lets a caller check
+// an offset index against the pages before decoding them.
+func (f *File) DataPageEntries(rg, col int, p PageRef, fetched *Fetched) (int64, error) {
+	r, err := f.NewPageReader(rg, col, Range{}, []PageRef{}, fetched)
+	if err != nil {
+		return 0, err
+	}
+	d := r.d
+	b, err := r.get(p.Range)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", d.where, err)
+	}
+	rp, err := f.readPage(b, p.Range.Offset)
+	if err != nil {
+		return 0, d.errorf(p.Range.Offset, "%w", err)
+	}
+	switch h := rp.Header; {
+	case h.Type == meta.DataPage && h.DataPageHeader != nil:
+		return int64(h.DataPageHeader.NumValues), nil
+	case h.Type == meta.DataPageV2 && h.DataPageHeaderV2 != nil:
+		return int64(h.DataPageHeaderV2.NumValues), nil
+	}
+	return 0, d.errorf(p.Range.Offset, "%w: offset index points at a %s without its header", ErrCorrupt, rp.Header.Type)
+}
