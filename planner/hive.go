@@ -96,25 +96,9 @@ func (s *Scan) PrunedBytes() int64 {
 }
 
 // hiveSetting reads read_parquet's hive_partitioning option from the
-// source: on, or explicitly off. Package sql records only the value, so
-// "off" is told from "not given" by the option's name in the source text
-// (outside its string literals).
+// source: on, or explicitly off.
 func hiveSetting(src *sql.Source) (on, off bool) {
-	if src.HivePartitioning {
-		return true, false
-	}
-	var b strings.Builder
-	inString := false
-	for _, c := range src.Text {
-		if c == '\'' {
-			inString = !inString
-			continue
-		}
-		if !inString {
-			b.WriteRune(c)
-		}
-	}
-	return false, strings.Contains(strings.ToLower(b.String()), "hive_partitioning")
+	return src.HivePartitioning, src.HivePartitioningSet && !src.HivePartitioning
 }
 
 // hiveParse returns the key=value directories of a path, as DuckDB parses

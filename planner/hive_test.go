@@ -139,19 +139,28 @@ func TestHiveDetect(t *testing.T) {
 
 func TestHiveSetting(t *testing.T) {
 	tests := []struct {
-		src     sql.Source
+		from    string
 		on, off bool
 	}{
-		{sql.Source{Text: "'x/*.parquet'"}, false, false},
-		{sql.Source{Text: "read_parquet('x/hive_partitioning/*.parquet')"}, false, false},
-		{sql.Source{Text: "read_parquet('x', hive_partitioning = false)"}, false, true},
-		{sql.Source{Text: "read_parquet('x', HIVE_PARTITIONING = 0)"}, false, true},
-		{sql.Source{Text: "read_parquet('x', hive_partitioning = true)", HivePartitioning: true}, true, false},
+		{"'x/*.parquet'", false, false},
+		{"read_parquet('x/hive_partitioning/*.parquet')", false, false},
+		{"read_parquet('x', hive_partitioning = false)", false, true},
+		{"read_parquet('x', HIVE_PARTITIONING = 0)", false, true},
+		{"read_parquet('x', hive_partitioning = true)", true, false},
+		{"read_parquet('x', hive_partitioning = 1)", true, false},
 	}
 	for _, tc := range tests {
-		on, off := hiveSetting(&tc.src)
+		st, err := sql.Parse("SELECT * FROM " + tc.from)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.from, err)
+		}
+		srcs := st.(*sql.Select).SourceList()
+		if len(srcs) != 1 {
+			t.Fatalf("%s: %d sources", tc.from, len(srcs))
+		}
+		on, off := hiveSetting(srcs[0])
 		if on != tc.on || off != tc.off {
-			t.Errorf("hiveSetting(%s) = %v, %v, want %v, %v", tc.src.Text, on, off, tc.on, tc.off)
+			t.Errorf("hiveSetting(%s) = %v, %v, want %v, %v", tc.from, on, off, tc.on, tc.off)
 		}
 	}
 }

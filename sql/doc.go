@@ -29,7 +29,7 @@
 //	FROM 'dir/*.parquet', 'a/**/*.parquet'  SourceFiles, globs kept as written
 //	FROM read_parquet('g') / parquet_scan   SourceFiles
 //	read_parquet(['a.parquet','b.parquet']) SourceFiles, two Paths
-//	read_parquet('g', hive_partitioning = true|false|1|0)  HivePartitioning
+//	read_parquet('g', hive_partitioning = true|false|1|0)  HivePartitioning, HivePartitioningSet
 //	FROM parquet_metadata('f'), parquet_schema('f')  SourceFunction
 //	FROM v, FROM "My View"                  SourceView, Name as written
 //

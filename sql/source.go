@@ -130,7 +130,7 @@ func (p *parser) sourceFunction(out []otok, i int, name string) (*Source, int, e
 		if !ok {
 			return nil, 0, p.errOut(out, j, ErrSyntax, "expected true, false, 1 or 0")
 		}
-		src.HivePartitioning = on
+		src.HivePartitioning, src.HivePartitioningSet = on, true
 		j++
 	}
 }

@@ -177,8 +177,10 @@ type Source struct {
 	// Paths are the paths or globs ('*', '**', '?', '[...]') as written, for
 	// SourceFiles and SourceFunction; at least one, none empty.
 	Paths []string
-	// HivePartitioning is read_parquet's hive_partitioning option.
-	HivePartitioning bool
+	// HivePartitioning is read_parquet's hive_partitioning option, and
+	// HivePartitioningSet says it was written (DuckDB detects partitions
+	// when it is not).
+	HivePartitioning, HivePartitioningSet bool
 	// Function is "parquet_metadata" or "parquet_schema" for SourceFunction.
 	Function string
 	// Name is the view name for SourceView, as written (DuckDB matches names

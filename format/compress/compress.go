@@ -271,7 +271,8 @@ var (
 func decodeZstd(out, src []byte) ([]byte, error) {
 	zstdOnce.Do(func() {
 		zstdDecoder, zstdInitErr = zstd.NewReader(nil,
-			zstd.WithDecoderConcurrency(1),
+			// One decoder per core, so parallel row groups do not queue.
+			zstd.WithDecoderConcurrency(0),
 			zstd.WithDecoderMaxMemory(zstdMaxMemory),
 			zstd.WithDecodeAllCapLimit(true))
 	})
