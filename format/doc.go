@@ -1,0 +1,31 @@
+// Package format reads Apache Parquet files. It knows no SQL.
+//
+// A File is opened from a Source, a random-access view of the bytes that
+// serves every read as a positioned range read (ReadAt), never a memory map:
+// bytes and requests are countable (CountingSource) and the same path can
+// serve remote range reads. Open checks the magic, decodes the footer with
+// the thrift compact protocol (format/internal/thrift) into format/meta
+// values, refuses encrypted files, and builds the Schema: the element tree,
+// its leaves with dotted paths and maximum levels, and the Fields a query
+// sees, with the LIST and MAP backward-compatibility rules of
+// LogicalTypes.md resolved.
+//
+// Column chunks decode page by page (PageReader, or ReadColumn and
+// ReadPages for whole chunks and selected pages): dictionary pages, data
+// pages v1 and v2 with their levels, every encoding (format/encoding/...),
+// every codec (format/compress), CRC32 checks. Values stay columnar
+// (Values) with definition and repetition levels kept, so nulls are exact;
+// an Assembler rebuilds STRUCT, LIST, MAP and VARIANT values from levels.
+// LogicalOf interprets a leaf as DuckDB does, and the Append* functions
+// print values in DuckDB's text.
+//
+// The page index (ReadColumnIndex, ReadOffsetIndex) and split-block Bloom
+// filters (ReadBloomFilter, whose probes read one 32-byte block) are read on
+// demand for pushdown.
+//
+// What the package promises: no size read from a file sizes an allocation
+// before it is checked against the file's size and the Limits; a malformed
+// file gives an error naming the file, row group, column and page offset
+// that wraps ErrCorrupt, ErrLimit, ErrUnsupported, ErrChecksum or
+// ErrEncrypted, never a panic.
+package format
