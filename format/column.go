@@ -299,8 +299,12 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 		}
 	}
 	out.Values.grow(min(nonNull, maxReserve))
+	first := out.Values.Len()
 	if err := d.decodeValues(enc, values, nonNull); err != nil {
 		return d.errorf(p.Offset, "%s values: %w", enc, err)
+	}
+	if err := d.checkGeometry(first); err != nil {
+		return d.errorf(p.Offset, "%w", err)
 	}
 	out.NumEntries += n
 	d.decoded += int64(n)
@@ -379,6 +383,23 @@ func decodeLevelsV1(dst []int32, data []byte, enc meta.Encoding, max int) ([]byt
 	default:
 		return nil, fmt.Errorf("%w: level encoding %s", ErrUnsupported, enc)
 	}
+}
+
+// checkGeometry fails on a GEOMETRY or GEOGRAPHY value from index first on
+// that is not well-formed WKB, as DuckDB fails the read, rather than let a
+// query print it as bytes.
+func (d *chunkDecoder) checkGeometry(first int) error {
+	if k := LogicalOf(d.leaf).Kind; k != KindGeometry && k != KindGeography {
+		return nil
+	}
+	var buf []byte
+	for i, b := range d.out.Values.Bytes[first:] {
+		var err error
+		if buf, err = AppendWKT(buf[:0], b); err != nil {
+			return fmt.Errorf("value %d of the page is not valid WKB: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // decodeValues appends n non-null values in encoding enc.

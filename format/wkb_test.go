@@ -172,3 +172,18 @@ func FuzzAppendWKT(f *testing.F) {
 		}
 	})
 }
+
+// A GEOMETRY column holding a value that is not WKB fails the read with an
+// error naming the column and page, as DuckDB fails it.
+func TestMalformedGeometryFailsRead(t *testing.T) {
+	good, err := AppendWKT(nil, []byte{1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0x40})
+	if err != nil || string(good) != "POINT (1 2)" {
+		t.Fatalf("well-formed point: %q, %v", good, err)
+	}
+	d := &chunkDecoder{leaf: &Leaf{Path: "geom", Type: meta.ByteArray, Element: &meta.SchemaElement{
+		LogicalType: &meta.LogicalType{Geometry: &meta.GeometryType{}}}},
+		out: &ColumnData{Values: Values{Type: meta.ByteArray, Bytes: [][]byte{{1, 1, 0, 0}}}}}
+	if err := d.checkGeometry(0); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("truncated WKB: want ErrCorrupt, got %v", err)
+	}
+}
