@@ -196,8 +196,8 @@ func AppendUUID(dst []byte, b []byte) []byte {
 	return dst
 }
 
-// civil converts days since 1970-01-01 to a proleptic Gregorian date.
-func civil(days int64) (year, month, day int64) {
+// Civil converts days since 1970-01-01 to a proleptic Gregorian date.
+func Civil(days int64) (year, month, day int64) {
 	// Howard Hinnant's days-to-civil algorithm.
 	z := days + 719468
 	era := z / 146097
@@ -250,7 +250,7 @@ func appendPadded(dst []byte, v int64, width int) []byte {
 // AppendDate appends a DATE given in days since the epoch; years before 1
 // print as DuckDB does, with " (BC)".
 func AppendDate(dst []byte, days int64) []byte {
-	y, m, d := civil(days)
+	y, m, d := Civil(days)
 	bc := y <= 0
 	if bc {
 		y = 1 - y

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -523,6 +524,12 @@ func narrowConst(c *Const, t Type) (Expr, bool) {
 	if !c.T.IsNumeric() || !t.IsNumeric() || c.Value.Null {
 		return nil, false
 	}
+	if (c.T.ID == TypeDouble || c.T.ID == TypeFloat) && !exactIn(t, c.T, c.Value.F) {
+		// DuckDB compares such a column with a float literal in floating
+		// point, where distinct values of t may round to one number: casting
+		// the literal to t instead would compare exactly and differ.
+		return nil, false
+	}
 	d, err := CastDatum(c.Value, c.T, t)
 	if err != nil {
 		return nil, false
@@ -532,6 +539,27 @@ func narrowConst(c *Const, t Type) (Expr, bool) {
 		return nil, false
 	}
 	return &Const{Value: d, T: t}, true
+}
+
+// exactIn reports whether comparing a value of the numeric type t with the
+// float v of type f gives the same answer in floating point as exactly:
+// true for integers of up to 53 (DOUBLE) or 24 (FLOAT) bits, for larger
+// integers when |v| is below 2^53 (2^24), where rounding cannot reach v,
+// and for decimals of up to 15 (or 6) digits.
+func exactIn(t, f Type, v float64) bool {
+	bits, digits := 53, 15
+	if f.ID == TypeFloat {
+		bits, digits = 24, 6
+	}
+	switch {
+	case t.ID == TypeDouble || t.ID == TypeFloat:
+		return t.ID == f.ID || f.ID == TypeDouble
+	case t.ID == TypeDecimal:
+		return t.Precision <= digits
+	case t.IsInteger():
+		return intBits[t.ID] > 0 && intBits[t.ID] <= bits || math.Abs(v) < math.Ldexp(1, bits)
+	}
+	return false
 }
 
 var cmpOps = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

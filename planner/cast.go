@@ -99,6 +99,15 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 		return Datum{I: floorDiv(d.I, 1000)}, nil
 	case to.ID == TypeTimestampTZ && from.ID == TypeDate:
 		return Datum{I: d.I * microsPerDay}, nil
+	case to.ID == TypeTimestampNS && (from.ID == TypeTimestamp || from.ID == TypeTimestampTZ || from.ID == TypeDate):
+		v := d.I
+		if from.ID == TypeDate {
+			v = d.I * microsPerDay
+		}
+		if v > math.MaxInt64/1000 || v < math.MinInt64/1000 {
+			return Datum{}, fmt.Errorf("%w: timestamp out of range for TIMESTAMP_NS", ErrConversion)
+		}
+		return Datum{I: v * 1000}, nil
 	}
 	return Datum{}, fmt.Errorf("%w: Unimplemented type for cast (%s -> %s)", ErrConversion, from, to)
 }
@@ -218,11 +227,11 @@ func castString(s string, from, to Type) (Datum, error) {
 		}
 		return Datum{I: v}, nil
 	case to.ID == TypeTimestampNS:
-		v, ok := parseTimestamp(t)
+		v, ok := parseTimestampNS(t)
 		if !ok {
 			return bad()
 		}
-		return Datum{I: v * 1000}, nil
+		return Datum{I: v}, nil
 	case to.ID == TypeBlob:
 		return Datum{Bytes: []byte(s)}, nil
 	}

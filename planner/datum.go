@@ -274,35 +274,135 @@ func AppendText(dst []byte, d Datum, t Type) []byte {
 
 const microsPerDay = 86400 * 1000000
 
-// parseDate reads YYYY-MM-DD as days since 1970-01-01.
+// parseDate reads YYYY-MM-DD (any number of year digits, " (BC)" for
+// years before 1, as DuckDB writes them) as days since 1970-01-01.
 func parseDate(s string) (int64, bool) {
-	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
-	if err != nil {
-		return 0, false
-	}
-	return format.DaysFromCivil(int64(t.Year()), int64(t.Month()), int64(t.Day())), true
+	days, rest, ok := parseCivil(strings.TrimSpace(s))
+	return days, ok && rest == ""
 }
 
-// parseTimestamp reads YYYY-MM-DD[ HH:MM:SS[.ffffff]] as microseconds.
+// parseTimestamp reads YYYY-MM-DD[ HH:MM[:SS[.fffffffff]]] as microseconds
+// since the epoch; digits past microseconds are dropped.
 func parseTimestamp(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02"} {
-		t, err := time.Parse(layout, s)
-		if err != nil {
-			continue
-		}
-		days := format.DaysFromCivil(int64(t.Year()), int64(t.Month()), int64(t.Day()))
-		clock := int64(t.Hour())*3600e6 + int64(t.Minute())*60e6 + int64(t.Second())*1e6 + int64(t.Nanosecond()/1000)
-		return days*microsPerDay + clock, true
+	days, nanos, ok := parseDateTime(s)
+	if !ok || days > math.MaxInt64/microsPerDay || days < math.MinInt64/microsPerDay {
+		return 0, false
 	}
-	return 0, false
+	return days*microsPerDay + nanos/1000, true
+}
+
+// parseTimestampNS reads a timestamp as nanoseconds since the epoch.
+func parseTimestampNS(s string) (int64, bool) {
+	days, nanos, ok := parseDateTime(s)
+	const nanosPerDay = int64(86400 * 1e9)
+	if !ok || days > (math.MaxInt64-nanos)/nanosPerDay || days < math.MinInt64/nanosPerDay+1 {
+		return 0, false
+	}
+	return days*nanosPerDay + nanos, true
+}
+
+// parseDateTime reads a date and an optional time of day, separated by a
+// space or T, as days since the epoch and nanoseconds of the day.
+func parseDateTime(s string) (days, nanos int64, ok bool) {
+	s = strings.TrimSpace(s)
+	bc := strings.HasSuffix(s, " (BC)")
+	if bc {
+		s = strings.TrimSuffix(s, " (BC)")
+	}
+	days, rest, ok := parseCivil(s)
+	if !ok {
+		return 0, 0, false
+	}
+	if rest != "" {
+		if rest[0] != ' ' && rest[0] != 'T' {
+			return 0, 0, false
+		}
+		if nanos, ok = parseClock(strings.TrimSpace(rest[1:])); !ok {
+			return 0, 0, false
+		}
+	}
+	if bc {
+		// parseCivil read the year as AD; year y BC is astronomical 1-y.
+		y, m, d := format.Civil(days)
+		days = format.DaysFromCivil(1-y, m, d)
+	}
+	return days, nanos, true
+}
+
+// parseCivil reads Y-M-D at the start of s and returns the days since the
+// epoch and what follows.
+func parseCivil(s string) (days int64, rest string, ok bool) {
+	num := func(s string, maxDigits int) (int64, string, bool) {
+		i := 0
+		for i < len(s) && i < maxDigits && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == 0 {
+			return 0, s, false
+		}
+		v, err := strconv.ParseInt(s[:i], 10, 64)
+		return v, s[i:], err == nil
+	}
+	y, s, ok1 := num(s, 9)
+	if !ok1 || len(s) == 0 || s[0] != '-' {
+		return 0, "", false
+	}
+	m, s, ok2 := num(s[1:], 2)
+	if !ok2 || len(s) == 0 || s[0] != '-' {
+		return 0, "", false
+	}
+	d, s, ok3 := num(s[1:], 2)
+	if !ok3 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return 0, "", false
+	}
+	return format.DaysFromCivil(y, m, d), s, true
+}
+
+
+// parseClock reads HH:MM[:SS[.fffffffff]] as nanoseconds of the day.
+func parseClock(s string) (int64, bool) {
+	parts := strings.SplitN(s, ":", 3)
+	if len(parts) < 2 {
+		return 0, false
+	}
+	h, err1 := strconv.Atoi(parts[0])
+	m, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil || h < 0 || h > 24 || m < 0 || m > 59 || len(parts[1]) != 2 {
+		return 0, false
+	}
+	var sec, frac int64
+	if len(parts) == 3 {
+		whole, fraction, hasFrac := strings.Cut(parts[2], ".")
+		v, err := strconv.Atoi(whole)
+		if err != nil || len(whole) != 2 || v < 0 || v > 59 {
+			return 0, false
+		}
+		sec = int64(v)
+		if hasFrac {
+			if fraction == "" || len(fraction) > 9 {
+				return 0, false
+			}
+			for i := 0; i < 9; i++ {
+				frac *= 10
+				if i < len(fraction) {
+					c := fraction[i]
+					if c < '0' || c > '9' {
+						return 0, false
+					}
+					frac += int64(c - '0')
+				}
+			}
+		}
+	}
+	n := (int64(h)*3600+int64(m)*60+sec)*1e9 + frac
+	if n > 86400*1e9 {
+		return 0, false
+	}
+	return n, true
 }
 
 // civil splits days since the epoch into year, month and day.
-func civil(days int64) (y, m, d int64) {
-	t := time.Unix(days*86400, 0).UTC()
-	return int64(t.Year()), int64(t.Month()), int64(t.Day())
-}
+func civil(days int64) (y, m, d int64) { return format.Civil(days) }
 
 // floorDiv is a / b rounded toward minus infinity.
 func floorDiv(a, b int64) int64 {

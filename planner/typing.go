@@ -79,6 +79,8 @@ func commonType(a, b Type) (Type, bool) {
 		return a, true
 	case b.ID == TypeTimestampTZ && (isTimestamp(a) || a.ID == TypeDate):
 		return b, true
+	case a.ID == TypeTimestampNS && b.ID == TypeTimestamp, b.ID == TypeTimestampNS && a.ID == TypeTimestamp:
+		return Type{ID: TypeTimestampNS}, true
 	case a.ID == TypeDate && isTimestamp(b):
 		return b, true
 	case b.ID == TypeDate && isTimestamp(a):
