@@ -16,4 +16,8 @@ var (
 	ErrOrder = errors.New("oracle: rendered rows do not line up with the raw result")
 	// ErrRoot is a missing repository root (no go.mod of github.com/pqsql/pqsql above).
 	ErrRoot = errors.New("oracle: repository root not found")
+	// ErrPanic is pqsql panicking on a differential-test query.
+	ErrPanic = errors.New("oracle: pqsql panicked")
+	// ErrNoFiles is a differential run with no readable Parquet file.
+	ErrNoFiles = errors.New("oracle: no Parquet files to test")
 )

@@ -186,11 +186,19 @@ func main() {
 	check := flag.Bool("check", false, "compare every expected block with DuckDB's answer (the default)")
 	write := flag.Bool("write", false, "replace expected blocks that differ with DuckDB's answer")
 	verbose := flag.Bool("v", false, "also list skipped records and DuckDB's answers to records marked differs")
+	diff := flag.Bool("diff", false, "differential testing: random filtered aggregates through DuckDB and pqsql (FILE arguments: Parquet files; none means the default set)")
+	seed := flag.Uint64("seed", 1, "-diff: random seed")
+	count := flag.Int("n", 1000, "-diff: number of queries")
+	genDir := flag.String("gen", "", "-diff: also write DuckDB-generated files (many row groups, NaN, ±0, NULL, Bloom filters) into this directory and test them")
+	maxReports := flag.Int("max-reports", 50, "-diff: how many distinct minimized mismatches to print")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: go run . [-check|-write] [-v] FILE.test...\n")
+		fmt.Fprintf(os.Stderr, "usage: go run . [-check|-write] [-v] FILE.test...\n       go run . -diff [-seed N] [-n COUNT] [-v] [FILE.parquet...]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *diff {
+		os.Exit(runDiff(flag.Args(), *seed, *count, *maxReports, *genDir, *verbose, os.Stdout))
+	}
 	if *check && *write || flag.NArg() == 0 {
 		flag.Usage()
 		os.Exit(2)

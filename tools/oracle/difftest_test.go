@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDecimalStep(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		delta int64
+		want  string
+	}{
+		{"1.00", 1, "1.01"},
+		{"0.00", -1, "-0.01"},
+		{"-0.01", 1, "0.00"},
+		{"99.99", 1, "100.00"},
+		{"12", -1, "11"},
+		{"x", 1, ""},
+	} {
+		if got := decimalStep(tc.in, tc.delta); got != tc.want {
+			t.Errorf("decimalStep(%q, %d) = %q, want %q", tc.in, tc.delta, got, tc.want)
+		}
+	}
+}
+
+func TestKnownDuckDB(t *testing.T) {
+	for _, tc := range []struct {
+		duck, pq string
+		want     bool
+	}{
+		{"1\tinfinity", "1\t2262-04-11 23:47:16.854775807", true},
+		{"5\t1970-01-01 00:00:00+00", "5\t1969-12-31 23:59:59.999999+00", true},
+		{"1\tinfinity", "2\t2262-04-11 23:47:16.854775807", false},
+		{"3", "4", false},
+	} {
+		if got := knownDuckDB(tc.duck, tc.pq); got != tc.want {
+			t.Errorf("knownDuckDB(%q, %q) = %v, want %v", tc.duck, tc.pq, got, tc.want)
+		}
+	}
+}
+
+func TestShrinkCandidates(t *testing.T) {
+	leaf := func(s string) *pred { return &pred{op: "leaf", leaf: s} }
+	q := diffQuery{
+		file: "f.parquet",
+		aggs: []string{"min(a)"},
+		where: &pred{op: "AND", kids: []*pred{
+			leaf("a > 1"),
+			{op: "NOT", kids: []*pred{{op: "leaf", inCol: "b", inList: []string{"1", "2"}}}},
+		}},
+	}
+	if got, want := q.SQL(), "SELECT count(*), min(a) FROM 'f.parquet' WHERE (a > 1 AND (NOT b IN (1, 2)))"; got != want {
+		t.Fatalf("SQL() = %q, want %q", got, want)
+	}
+	var got []string
+	for _, c := range candidates(q) {
+		got = append(got, c.SQL())
+	}
+	want := []string{
+		"SELECT count(*) FROM 'f.parquet' WHERE (a > 1 AND (NOT b IN (1, 2)))",
+		"SELECT count(*), min(a) FROM 'f.parquet' WHERE a > 1",
+		"SELECT count(*), min(a) FROM 'f.parquet' WHERE (NOT b IN (1, 2))",
+		"SELECT count(*), min(a) FROM 'f.parquet' WHERE (a > 1 AND b IN (1, 2))",
+		"SELECT count(*), min(a) FROM 'f.parquet' WHERE (a > 1 AND (NOT b IN (2)))",
+		"SELECT count(*), min(a) FROM 'f.parquet' WHERE (a > 1 AND (NOT b IN (1)))",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("candidates:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRunDiff runs a short differential session on the statistics fixture
+// (NaN, -0.0, NULLs, three row groups) and checks it is reproducible.
+func TestRunDiff(t *testing.T) {
+	wd, _ := os.Getwd()
+	root, err := findRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	run := func() (DiffStats, string) {
+		var out bytes.Buffer
+		st, err := RunDiff(context.Background(), DiffConfig{Seed: 7, Count: 40, Files: []string{"fixtures/statistics.parquet"}, Verbose: true, Out: &out, MaxReports: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, out.String()
+	}
+	st, out1 := run()
+	if st.Queries != 40 || st.Agree+st.Known+st.BothError+st.Mismatch+st.PqsqlOnlyError+st.DuckOnlyError != 40 {
+		t.Errorf("stats do not add up: %+v", st)
+	}
+	if st.Mismatch+st.PqsqlOnlyError+st.DuckOnlyError > 0 {
+		t.Errorf("engines disagree on the statistics fixture:\n%s", out1)
+	}
+	if _, out2 := run(); out1 != out2 {
+		t.Errorf("same seed, different runs")
+	}
+	if _, err := RunDiff(context.Background(), DiffConfig{Count: 1, Files: []string{filepath.Join(t.TempDir(), "missing.parquet")}, Out: &bytes.Buffer{}}); err == nil {
+		t.Errorf("missing file: no error")
+	}
+	if _, err := RunDiff(context.Background(), DiffConfig{Count: 1, Out: &bytes.Buffer{}}); !errors.Is(err, ErrNoFiles) {
+		t.Errorf("no files: %v, want ErrNoFiles", err)
+	}
+}
