@@ -53,7 +53,7 @@
 // the scan read itself. Each purpose balances against the plan exactly;
 // the data the plan lists but the scan did not read is declared, by why
 // (late materialization, a LIMIT, count(*) answered from statistics).
-// EXPLAIN VERIFY runs the query with every pruning mechanism and with none
+// EXPLAIN VERIFY runs the query with the session's pruning mechanisms and with none
 // and compares the results. EXPLAIN (FORMAT JSON) prints all of it as one
 // ExplainJSON object.
 package exec

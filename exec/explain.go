@@ -551,8 +551,9 @@ func (x *executor) timeConsume(consume consumeFunc) consumeFunc {
 	}
 }
 
-// verify runs q with every pruning mechanism and with none and compares the
-// results: in order when q has ORDER BY, as multisets otherwise.
+// verify runs q with the session's pruning mechanisms (as SET left them)
+// and with none, and compares the results: in order when q has ORDER BY, as
+// multisets otherwise.
 func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, error) {
 	run := func(on bool) ([]resultRow, *executor, *planner.Plan, error) {
 		p, err := planner.Build(q, catalog{s})
@@ -560,7 +561,9 @@ func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, e
 			return nil, nil, nil, err
 		}
 		set := s.Settings
-		set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = on, on, on, on
+		if !on {
+			set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = false, false, false, false
+		}
 		x := &executor{settings: set}
 		res, err := x.result(ctx, p)
 		if err != nil {
