@@ -358,7 +358,6 @@ func parseCivil(s string) (days int64, rest string, ok bool) {
 	return format.DaysFromCivil(y, m, d), s, true
 }
 
-
 // parseClock reads HH:MM[:SS[.fffffffff]] as nanoseconds of the day.
 func parseClock(s string) (int64, bool) {
 	parts := strings.SplitN(s, ":", 3)
