@@ -7,33 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pqsql/pqsql/internal/testcorpus"
 	"github.com/pqsql/pqsql/pushdown"
-	"github.com/pqsql/pqsql/sql"
 )
 
+// chdirRoot moves to the repository root, where fixture paths resolve.
 func chdirRoot(t *testing.T) {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			t.Chdir(dir)
-			return
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
+	t.Chdir(testcorpus.ModuleRoot(t))
 }
 
 func plan(t *testing.T, q string) (*Plan, error) {
 	t.Helper()
-	st, err := sql.Parse(q)
-	if err != nil {
-		t.Fatalf("parse %q: %v", q, err)
-	}
-	return Build(st.(*sql.Select), nil)
+	return planWith(t, q, nil)
 }
 
 func TestTypes(t *testing.T) {
