@@ -42,6 +42,7 @@ func TestDisplayWidth(t *testing.T) {
 		width int
 	}{
 		{"", 0}, {"abc", 3}, {"Zürich", 6}, {"東京", 4}, {"e\u0301", 1}, {"🙂", 2}, {"a\tb", 2},
+		{"🚀", 2}, {"🚀 go", 5}, {"🇨🇭", 2}, {"👩‍💻", 2},
 	}
 	for _, tc := range tests {
 		if got := displayWidth(tc.in); got != tc.width {
@@ -62,6 +63,8 @@ func TestTruncateWidth(t *testing.T) {
 		{"東京都", 4, "東…", 3},
 		{"abc", 0, "", 0},
 		{"abc", 1, "…", 1},
+		{"🚀🚀🚀", 5, "🚀🚀…", 5},
+		{"a🚀b", 3, "a…", 2},
 	}
 	for _, tc := range tests {
 		got, w := truncateWidth(tc.in, tc.width)
