@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"strings"
 )
 
 // Settings are the session's switches, changed with SET.
@@ -33,3 +34,9 @@ func (s *Session) Execute(ctx context.Context, text string) (*Result, error) {
 
 // Views returns the names of the session's views, sorted.
 func (s *Session) Views() []string { return sortedKeys(s.views) }
+
+// ViewText returns the query a view was created with, as written.
+func (s *Session) ViewText(name string) (string, bool) {
+	t, ok := s.views[strings.ToLower(name)]
+	return t, ok
+}

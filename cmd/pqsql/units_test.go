@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,8 +120,8 @@ func TestParseMode(t *testing.T) {
 			t.Errorf("mode %d String() = %q, want %q", m.mode, got.String(), m.name)
 		}
 	}
-	if _, err := parseMode("html"); err == nil || !strings.Contains(err.Error(), errUnknownMode.Error()) {
-		t.Errorf("parseMode(html) error %v, want %v", err, errUnknownMode)
+	if _, err := parseMode("xml"); !errors.Is(err, errUnknownMode) {
+		t.Errorf("parseMode(xml) error %v, want %v", err, errUnknownMode)
 	}
 }
 
