@@ -11,6 +11,14 @@ import (
 // code, stdout and stderr.
 func runCapture(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	// A ~/.pqsqlrc of whoever runs the tests must not change them.
+	return runCaptureHome(t, t.TempDir(), stdin, args...)
+}
+
+// runCaptureHome is runCapture with HOME set to home.
+func runCaptureHome(t *testing.T, home, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Setenv("HOME", home)
 	var out, errOut strings.Builder
 	code := run(args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
