@@ -198,7 +198,11 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 		return &Result{Explain: string(b) + "\n"}, nil
 	}
 	var b strings.Builder
-	if err := rep.writeText(&b, x.stats.Meters, st.Verbose); err != nil {
+	limit := ""
+	if !st.Analyze && p.Limit >= 0 {
+		limit = fmt.Sprintf("LIMIT %d", p.Limit)
+	}
+	if err := rep.writeText(&b, x.stats.Meters, pushdown.ExplainOptions{Verbose: st.Verbose, Limit: limit}); err != nil {
 		return nil, err
 	}
 	return &Result{Explain: b.String()}, nil
@@ -334,34 +338,72 @@ func percentOf(part, whole int64) float64 {
 	return float64(int64(1000*float64(part)/float64(whole)+0.5)) / 10
 }
 
-// writeText renders the report as EXPLAIN prints it.
-func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, verbose bool) error {
+// writeText renders the report as EXPLAIN prints it: the plan tree; for
+// many files the totals first; then each file's plan, the files skipped
+// by their hive path last, in one group.
+func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, o pushdown.ExplainOptions) error {
+	bytes := pushdown.HumanBytes
+	if o.Verbose {
+		bytes = func(n int64) string { return fmt.Sprintf("%d bytes", n) }
+	}
 	b.WriteString(rep.Plan)
-	for _, m := range meters {
+	if t := rep.Totals; t.Files > 1 || len(rep.HivePath) > 0 {
 		b.WriteString("\n")
+		share := fmt.Sprintf("%.1f%% skipped", t.SkippedPercent)
+		if o.Limit != "" {
+			share = o.Limit + " may stop the scan early"
+		}
+		fmt.Fprintf(b, "all %s: read %s of %s (%s); row groups %d -> %d, pages %d -> %d, %s\n",
+			plural(t.Files+len(rep.HivePath)+len(rep.FromMetadata), "file"), bytes(t.ReadBytes), bytes(t.ChunkBytes), share,
+			t.RowGroups, t.RowGroupsKept, t.Pages, t.PagesKept, plural(t.ReadRanges, "range"))
+		for _, k := range skipOrder(t.Skipped) {
+			s := t.Skipped[k]
+			if s.Files == 0 && s.RowGroups == 0 && s.Pages == 0 && s.Bytes == 0 && !o.Verbose {
+				continue
+			}
+			if k == hivePathName {
+				fmt.Fprintf(b, "  skipped by %s: %s, %s on disk\n", k, plural(s.Files, "file"), bytes(s.Bytes))
+				continue
+			}
+			fmt.Fprintf(b, "  skipped by %s: %s, %s, %s\n", k, plural(s.RowGroups, "row group"), plural(s.Pages, "page"), bytes(s.Bytes))
+		}
+		var fetched []string
+		for _, f := range []struct {
+			name string
+			n    int64
+		}{{"page index", t.IndexBytes}, {"bloom", t.FilterBytes}, {"dictionary", t.DictionaryBytes}} {
+			if f.n > 0 || o.Verbose {
+				fetched = append(fetched, f.name+" "+bytes(f.n))
+			}
+		}
+		if len(fetched) > 0 {
+			fmt.Fprintf(b, "  fetched to decide: %s\n", strings.Join(fetched, ", "))
+		}
+	}
+	var footer []string
+	for _, m := range meters {
 		if m.plan == nil {
-			fmt.Fprintf(b, "file %s: answered from the footer, no data read\n", m.path)
+			footer = append(footer, m.path)
 			continue
 		}
-		if err := m.plan.Explain(b, pushdown.ExplainOptions{Verbose: verbose, File: m.f}); err != nil {
+		b.WriteString("\n")
+		fo := o
+		fo.File = m.f
+		if err := m.plan.Explain(b, fo); err != nil {
 			return err
 		}
 	}
-	for _, h := range rep.HivePath {
-		fmt.Fprintf(b, "\nfile %s: skipped by hive path, %s (%d bytes)\n", h.File, h.Reason, h.Bytes)
-	}
-	if t := rep.Totals; t.Files > 1 || len(rep.HivePath) > 0 {
-		fmt.Fprintf(b, "\nall %s: row groups %d -> %d, pages %d -> %d, bytes of column chunks %d -> %d to read in %d ranges, %.1f%% skipped\n",
-			plural(t.Files, "file"), t.RowGroups, t.RowGroupsKept, t.Pages, t.PagesKept, t.ChunkBytes, t.ReadBytes, t.ReadRanges, t.SkippedPercent)
-		for _, k := range skipOrder(t.Skipped) {
-			s := t.Skipped[k]
-			if k == hivePathName {
-				fmt.Fprintf(b, "  skipped by %s: %s, %d bytes on disk\n", k, plural(s.Files, "file"), s.Bytes)
-				continue
-			}
-			fmt.Fprintf(b, "  skipped by %s: %s, %s, %d bytes\n", k, plural(s.RowGroups, "row group"), plural(s.Pages, "page"), s.Bytes)
+	if len(footer) > 0 {
+		fmt.Fprintf(b, "\nanswered from the footer, no data read: %s\n", plural(len(footer), "file"))
+		for _, p := range footer {
+			fmt.Fprintf(b, "  %s\n", p)
 		}
-		fmt.Fprintf(b, "  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", t.IndexBytes, t.FilterBytes, t.DictionaryBytes)
+	}
+	if len(rep.HivePath) > 0 {
+		fmt.Fprintf(b, "\nskipped by hive path: %s\n", plural(len(rep.HivePath), "file"))
+		for _, h := range rep.HivePath {
+			fmt.Fprintf(b, "  %s: %s (%s)\n", h.File, h.Reason, bytes(h.Bytes))
+		}
 	}
 	if a := rep.Analyze; a != nil {
 		b.WriteString("\n")
