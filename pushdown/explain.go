@@ -112,7 +112,7 @@ func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 		for _, c := range rg.Columns {
 			ew.printf("    read %s\n", c)
 		}
-		for _, pg := range collapsePageLines(p.PageDetails(rg)) {
+		for _, pg := range pageTable(p.PageDetails(rg)) {
 			ew.printf("    %s\n", pg)
 		}
 	}
@@ -173,36 +173,112 @@ func exactBytes(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// collapsePageLines prints a run of consecutive pages of one column that
-// share their verdict and reasons once: "pages 0-14 of order_id, rows
-// [0, 3750): skip; ...".
-func collapsePageLines(lines []PageLine) []string {
+// pageTable renders EXPLAIN VERBOSE's pages of one row group. Pages the
+// page index judged get a table per column: each page once, with its rows,
+// bounds and verdict, the verdict's reasons once, as numbered notes under
+// the table. Runs of other pages that share their verdict take one line:
+// "pages 2-15 of customer_id: skip, holds none of the kept rows".
+func pageTable(lines []PageLine) []string {
 	var out []string
 	for i := 0; i < len(lines); {
 		j := i + 1
-		first := lines[i]
-		for first.Page >= 0 && j < len(lines) && lines[j].Path == first.Path && lines[j].Page == lines[j-1].Page+1 &&
-			lines[j].Verdict == first.Verdict && lines[j].HasRows == first.HasRows &&
-			(!first.HasRows || lines[j].Rows.First == lines[j-1].Rows.End) {
+		for j < len(lines) && lines[j].Path == lines[i].Path {
 			j++
 		}
-		last := lines[j-1]
+		col := lines[i:j]
+		judged := false
+		for _, l := range col {
+			judged = judged || l.HasRows
+		}
+		if judged {
+			out = append(out, judgedPages(col)...)
+		} else {
+			out = append(out, pageRuns(col)...)
+		}
+		i = j
+	}
+	return out
+}
+
+// judgedPages is the table of one column's pages the page index judged.
+func judgedPages(col []PageLine) []string {
+	rows := [][]string{{"page", "rows", "min", "max", "bytes", "verdict"}}
+	var notes []string
+	number := map[string]int{}
+	for _, l := range col {
+		verdict, why, _ := strings.Cut(l.Verdict, ", ")
+		if w, rest, ok := strings.Cut(l.Verdict, "; "); ok && !strings.Contains(w, ", ") {
+			verdict, why = w, rest
+		} else if ok {
+			why = strings.TrimPrefix(l.Verdict, verdict+", ")
+		}
+		if why != "" {
+			n, ok := number[why]
+			if !ok {
+				notes = append(notes, why)
+				n = len(notes)
+				number[why] = n
+			}
+			verdict = fmt.Sprintf("%s (%d)", verdict, n)
+		}
+		r, mn, mx, by := "", l.Min, l.Max, ""
+		if l.HasRows {
+			r = fmt.Sprintf("[%d, %d)", l.Rows.First, l.Rows.End)
+		}
+		if mn == "" {
+			mn, mx = "-", "-"
+		}
+		if l.Bytes > 0 {
+			by = fmt.Sprint(l.Bytes)
+		}
+		rows = append(rows, []string{fmt.Sprint(l.Page), r, mn, mx, by, verdict})
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for c, v := range r {
+			widths[c] = max(widths[c], len([]rune(v)))
+		}
+	}
+	out := []string{"pages of " + col[0].Path + ":"}
+	for _, r := range rows {
+		var b strings.Builder
+		b.WriteString("  ")
+		for c, v := range r {
+			if c > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(v)
+			if c < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[c]-len([]rune(v))))
+			}
+		}
+		out = append(out, b.String())
+	}
+	for n, note := range notes {
+		out = append(out, fmt.Sprintf("  (%d) %s", n+1, note))
+	}
+	return out
+}
+
+// pageRuns prints runs of consecutive pages that share their verdict once.
+func pageRuns(col []PageLine) []string {
+	var out []string
+	for i := 0; i < len(col); {
+		first := col[i]
 		if first.Page < 0 {
 			out = append(out, fmt.Sprintf("pages of %s: %s", first.Path, first.Verdict))
-			i = j
+			i++
 			continue
 		}
-		var b strings.Builder
+		j := i + 1
+		for j < len(col) && col[j].Page == col[j-1].Page+1 && col[j].Verdict == first.Verdict {
+			j++
+		}
 		if j-i == 1 {
-			fmt.Fprintf(&b, "page %d of %s", first.Page, first.Path)
+			out = append(out, fmt.Sprintf("page %d of %s: %s", first.Page, first.Path, first.Verdict))
 		} else {
-			fmt.Fprintf(&b, "pages %d-%d of %s", first.Page, last.Page, first.Path)
+			out = append(out, fmt.Sprintf("pages %d-%d of %s: %s", first.Page, col[j-1].Page, first.Path, first.Verdict))
 		}
-		if first.HasRows {
-			fmt.Fprintf(&b, ", rows [%d, %d)", first.Rows.First, last.Rows.End)
-		}
-		b.WriteString(": " + first.Verdict)
-		out = append(out, b.String())
 		i = j
 	}
 	return out
@@ -337,6 +413,13 @@ type PageLine struct {
 	Rows    RowRange
 	Keep    bool
 	Verdict string
+	// Min and Max are the page's bounds by the column index ("" unknown);
+	// Bytes its compressed size (0 unknown).
+	Min, Max string
+	Bytes    int64
+	// Mechanism decided a skipped page: the page index when one of its
+	// conditions ruled the page out, else none (it holds no kept row).
+	Mechanism Mechanism
 }
 
 // String renders the line: "page 1 of order_id, rows [250, 500): keep; ...".
@@ -443,6 +526,10 @@ func pageLine(path string, page int, ds []PageDecision, keep bool, why string) P
 	l := PageLine{Path: path, Page: page, Keep: keep}
 	if len(ds) > 0 {
 		l.HasRows, l.Rows = true, ds[0].Rows
+		l.Min, l.Max, l.Bytes = ds[0].Min, ds[0].Max, ds[0].Bytes
+		if !keep && !allKeep(ds) {
+			l.Mechanism = PageIndex
+		}
 	}
 	var b strings.Builder
 	b.WriteString(verdictWord(keep))
