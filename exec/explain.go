@@ -17,8 +17,8 @@ import (
 // the text form says. Byte counts are bytes of the files; times are
 // nanoseconds.
 type ExplainJSON struct {
-	// Plan is the plan tree, as the text form prints it.
-	Plan string `json:"plan"`
+	// Plan is the plan tree: each operator with its children.
+	Plan *PlanNodeJSON `json:"plan"`
 	// Files are the pushdown plans of the files scanned, in scan order: for
 	// EXPLAIN ANALYZE those of the files the run opened.
 	Files []pushdown.PlanJSON `json:"files"`
@@ -172,7 +172,8 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	rep := &ExplainJSON{Plan: p.Explain()}
+	planText := p.Explain()
+	rep := &ExplainJSON{Plan: planTree(planText)}
 	x := &executor{settings: s.Settings}
 	if st.Analyze {
 		start := time.Now()
@@ -191,18 +192,22 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 		}
 	}
 	if st.Format == "json" {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
+		// Predicates hold < and >: no HTML escaping, the JSON is read as is.
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
 			return nil, err
 		}
-		return &Result{Explain: string(b) + "\n"}, nil
+		return &Result{Explain: b.String()}, nil
 	}
 	var b strings.Builder
 	limit := ""
 	if !st.Analyze && p.Limit >= 0 {
 		limit = fmt.Sprintf("LIMIT %d", p.Limit)
 	}
-	if err := rep.writeText(&b, x.stats.Meters, pushdown.ExplainOptions{Verbose: st.Verbose, Limit: limit}); err != nil {
+	if err := rep.writeText(&b, planText, x.stats.Meters, pushdown.ExplainOptions{Verbose: st.Verbose, Limit: limit}); err != nil {
 		return nil, err
 	}
 	return &Result{Explain: b.String()}, nil
@@ -341,12 +346,12 @@ func percentOf(part, whole int64) float64 {
 // writeText renders the report as EXPLAIN prints it: the plan tree; for
 // many files the totals first; then each file's plan, the files skipped
 // by their hive path last, in one group.
-func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, o pushdown.ExplainOptions) error {
+func (rep *ExplainJSON) writeText(b *strings.Builder, plan string, meters []*fileMeter, o pushdown.ExplainOptions) error {
 	bytes := pushdown.HumanBytes
 	if o.Verbose {
 		bytes = func(n int64) string { return fmt.Sprintf("%d bytes", n) }
 	}
-	b.WriteString(rep.Plan)
+	b.WriteString(plan)
 	if t := rep.Totals; t.Files > 1 || len(rep.HivePath) > 0 {
 		b.WriteString("\n")
 		share := fmt.Sprintf("%.1f%% skipped", t.SkippedPercent)
