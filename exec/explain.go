@@ -191,6 +191,13 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 			return nil, err
 		}
 	}
+	if st.Format == "map" {
+		var b strings.Builder
+		if err := rep.writeMap(&b, x.stats.Meters, st.Analyze, s.Settings.MapWidth, s.Settings.MapColor); err != nil {
+			return nil, err
+		}
+		return &Result{Explain: b.String()}, nil
+	}
 	if st.Format == "json" {
 		// Predicates hold < and >: no HTML escaping, the JSON is read as is.
 		var b strings.Builder

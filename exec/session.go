@@ -11,6 +11,10 @@ type Settings struct {
 	Statistics, PageIndex, Bloom, Dictionary bool
 	// Threads bounds parallel row-group scans; 0 means one per core.
 	Threads int
+	// MapWidth is the width EXPLAIN (FORMAT MAP) fits (0: 100 columns);
+	// MapColor colours its marks, for a terminal. The shell sets both.
+	MapWidth int
+	MapColor bool
 }
 
 // A Session holds what lives between statements: views and settings.
