@@ -98,6 +98,13 @@ func TestDocumentedCommands(t *testing.T) {
 		{name: "output and once", covers: []string{".output", ".once"}, args: []string{"-csv", "-c",
 			".once once.csv\n" + one + ";\n" + one + ";\n.output all.csv\n" + one + ";\nSELECT 2 AS c;\n.output\nSELECT 3 AS d"},
 			stdout: "a,b\n1,x\nd\n3\n", files: map[string]string{"once.csv": "a,b\n1,x\n", "all.csv": "a,b\n1,x\nc\n2\n"}},
+		{name: "explain map", covers: []string{".explain"}, args: []string{"-c", ".explain map\n.explain\n" +
+			"EXPLAIN SELECT order_id FROM " + f + " WHERE order_id > 19990;\n.explain text\n.explain"},
+			stdout: "current explain format: map\nread 1.0 KiB of 80.7 KiB (98.8% skipped)\n\n" + f[1:len(f)-1] + "\n" +
+				"             order_id\nrow group 0  ssssssssssssssss\nrow group 1  ssssssssssssssss\nrow group 2  ssssssssssssssss\n" +
+				"row group 3  ssssssssssssssss\nrow group 4  ppppppppppppppp█\n\n" +
+				"█ read  · planned, not read  s statistics  p page index  b bloom  d dictionary  h hive path  k top-k\n" +
+				"j join filter  c predicate or empty\ncurrent explain format: text\n"},
 		{name: "read", covers: []string{".read"}, args: []string{"-c", ".read script.sql"}, stdout: "current output mode: csv\n"},
 		{name: "schema and tables", covers: []string{".schema", ".tables", ".views"}, args: []string{"-c",
 			"CREATE VIEW b_view AS SELECT 1 AS x;\nCREATE VIEW \"A View\" AS SELECT 2 AS y;\n.tables\n.views\n.schema\n.schema b_view"},

@@ -14,6 +14,7 @@ import (
 const helpText = `.bail on|off             Stop after hitting an error. Default OFF
 .echo on|off             Turn command echo on or off
 .exit ?CODE?             Exit this program with return-code CODE
+.explain ?text|map?       Show how EXPLAIN prints: as text, or as a map of pages
 .headers on|off          Turn display of headers on or off
 .help                    Show this help
 .maxrows N               Rows box mode shows before eliding the middle (0: all)
@@ -162,6 +163,19 @@ func (sh *shell) dot(ctx context.Context, line string) error {
 		}
 		for _, v := range sh.session.Views() {
 			fmt.Fprintln(sh.out, v)
+		}
+	case "explain":
+		switch {
+		case len(args) == 0:
+			format := "text"
+			if sh.explainMap {
+				format = "map"
+			}
+			fmt.Fprintf(sh.out, "current explain format: %s\n", format)
+		case len(args) == 1 && (strings.EqualFold(args[0], "text") || strings.EqualFold(args[0], "map")):
+			sh.explainMap = strings.EqualFold(args[0], "map")
+		default:
+			return bad()
 		}
 	default:
 		return bad()

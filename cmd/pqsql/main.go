@@ -54,8 +54,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		echo:     o.echo,
 		progress: isTerminal(stderr),
 		columns:  newNameCache(),
-		color:    colorWanted(stdout),
+		color:    colorWanted(stderr),
 	}
+	sh.opts.color = colorWanted(stdout)
+	sh.session.Settings.MapColor = sh.opts.color
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		// On a terminal, box output fits its width, as DuckDB's does.
 		sh.opts.largeNumbers = true

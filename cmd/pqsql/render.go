@@ -103,6 +103,9 @@ type renderOptions struct {
 	sepSet bool
 	// table names the table of insert mode's statements.
 	table string
+	// color draws box mode's types row faint, on a terminal without
+	// NO_COLOR.
+	color bool
 }
 
 // defaultRenderOptions are DuckDB's shell defaults: box mode, 40 rows,

@@ -36,6 +36,8 @@ type shell struct {
 	color bool
 	// exitWith is the code .exit CODE asked for.
 	exitWith *int
+	// explainMap makes a plain EXPLAIN draw the map (.explain map).
+	explainMap bool
 	// progress enables the spinner on errOut for slow statements.
 	progress bool
 	columns  *nameCache
@@ -174,7 +176,12 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 		stopProgress()
 		err = sh.copyTo(ctx, c)
 	} else {
-		res, err = sh.session.Execute(ctx, text)
+		if sh.termWidth != nil && sh.out == sh.stdout {
+			sh.session.Settings.MapWidth = sh.termWidth()
+		} else {
+			sh.session.Settings.MapWidth = 0
+		}
+		res, err = sh.session.Execute(ctx, sh.withExplainFormat(text))
 	}
 	stopProgress()
 	if cerr := ctx.Err(); cerr != nil {
@@ -226,6 +233,19 @@ func (sh *shell) print(ctx context.Context, res *exec.Result) error {
 		}
 	}
 	return nil
+}
+
+// withExplainFormat turns EXPLAIN into EXPLAIN (FORMAT MAP) after
+// .explain map; an option list of the statement's own still wins.
+func (sh *shell) withExplainFormat(text string) string {
+	if !sh.explainMap {
+		return text
+	}
+	t := strings.TrimLeft(text, " \t\r\n")
+	if len(t) < 8 || !strings.EqualFold(t[:7], "explain") || !strings.ContainsAny(t[7:8], " \t\r\n(") {
+		return text
+	}
+	return "EXPLAIN (FORMAT MAP) " + t[7:]
 }
 
 // setCancel records the cancel function of the running statement.
