@@ -122,6 +122,9 @@ type fileMeter struct {
 	// ANALYZE, which marks the pages really read.
 	readsMu   sync.Mutex
 	dataReads []format.Range
+	// progress, when set, counts planned and read data bytes for a
+	// progress bar.
+	progress *Progress
 }
 
 var _ format.Source = (*fileMeter)(nil)
@@ -138,6 +141,7 @@ func newFileMeter(path string, src format.Source) *fileMeter {
 func (m *fileMeter) ReadAt(p []byte, off int64) (int, error) {
 	purpose := m.purpose(off)
 	if purpose == ioData {
+		m.progress.addRead(int64(len(p)))
 		m.readsMu.Lock()
 		m.dataReads = append(m.dataReads, format.Range{Offset: off, Length: int64(len(p))})
 		m.readsMu.Unlock()
@@ -269,6 +273,7 @@ func (m *fileMeter) setFile(f *format.File) {
 // planned records the file's plan and starts the scanning phase.
 func (m *fileMeter) planned(p *pushdown.FilePlan) {
 	m.plan = p
+	m.progress.addPlanned(p.ReadBytes)
 	m.planTime = time.Since(m.opened)
 	m.phase.Store(phaseScan)
 }

@@ -15,6 +15,9 @@ type Settings struct {
 	// MapColor colours its marks, for a terminal. The shell sets both.
 	MapWidth int
 	MapColor bool
+	// Progress, when set, counts the bytes the running statement reads of
+	// those its plans will read, for a progress bar.
+	Progress *Progress
 }
 
 // A Session holds what lives between statements: views and settings.

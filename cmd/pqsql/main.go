@@ -57,6 +57,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		color:    colorWanted(stderr),
 	}
 	sh.opts.color = colorWanted(stdout)
+	if sh.progress {
+		sh.session.Settings.Progress = &exec.Progress{}
+	}
 	sh.session.Settings.MapColor = sh.opts.color
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		// On a terminal, box output fits its width, as DuckDB's does.

@@ -166,7 +166,8 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 	start := startTimer()
 	stopProgress := func() {}
 	if sh.progress {
-		stopProgress = startProgress(sh.errOut, time.Second)
+		sh.session.Settings.Progress.Reset()
+		stopProgress = startProgress(sh.errOut, sh.session.Settings.Progress, time.Second)
 	}
 	var res *exec.Result
 	var err error

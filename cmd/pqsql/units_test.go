@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pqsql/pqsql/exec"
 	"github.com/pqsql/pqsql/format"
@@ -200,6 +201,24 @@ func TestComplete(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(gotS, want) || n != tc.wantLen {
 			t.Errorf("complete %q = %q, %d; want %q, %d", tc.line, gotS, n, want, tc.wantLen)
+		}
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	tests := []struct {
+		read, total int64
+		elapsed     time.Duration
+		want        string
+	}{
+		{0, 0, 1600 * time.Millisecond, "running · 1.6s"},
+		{25270681, 68157440, 1600 * time.Millisecond, "▕███████████░░░░░░░░░░░░░░░░░░░▏ 37% · 24.1 of 65.0 MiB · 1.6s"},
+		{500, 1000, time.Second, "▕███████████████░░░░░░░░░░░░░░░▏ 50% · 500 of 1000 bytes · 1.0s"},
+		{2048, 1024, time.Second, "▕██████████████████████████████▏ 100% · 2.0 of 1.0 KiB · 1.0s"},
+	}
+	for _, tc := range tests {
+		if got := progressLine(tc.read, tc.total, tc.elapsed); got != tc.want {
+			t.Errorf("progressLine(%d, %d) = %q, want %q", tc.read, tc.total, got, tc.want)
 		}
 	}
 }
