@@ -90,6 +90,9 @@ func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 	if fetched := fetchedLine(p, bytes, o.Verbose); fetched != "" {
 		ew.printf("  fetched to decide: %s\n", fetched)
 	}
+	for _, n := range notPushedDown(p.Predicate, o.File, p.Notes) {
+		ew.printf("  not pushed down: %s\n", n)
+	}
 	kept := newKeptReasons(p, o.File)
 	for _, rg := range p.RowGroups {
 		why := ""
