@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -131,6 +132,11 @@ func TestDocumentedCommands(t *testing.T) {
 	for _, line := range strings.Split(helpText, "\n") {
 		if strings.HasPrefix(line, ".") {
 			documented[strings.Fields(line)[0]] = true
+		}
+	}
+	for d := range documented {
+		if strings.HasPrefix(d, ".") && !slices.Contains(dotCommands, d) {
+			t.Errorf("%s is documented but the prompt does not complete it", d)
 		}
 	}
 	covered := map[string]bool{}

@@ -155,9 +155,9 @@ func isTerminal(s any) bool {
 }
 
 // colorWanted reports whether output to w may be coloured: w is a terminal
-// and NO_COLOR is unset (https://no-color.org).
+// and NO_COLOR is unset or empty (https://no-color.org).
 func colorWanted(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	return isTerminal(w)

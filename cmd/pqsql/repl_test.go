@@ -191,9 +191,15 @@ func buildBinary(t *testing.T) string {
 // dir, with HOME set to home; exited receives its exit.
 func startPTY(t *testing.T, bin, dir, home string, args ...string) (*ptySession, *osexec.Cmd, chan error) {
 	t.Helper()
+	return startPTYEnv(t, bin, dir, home, []string{"NO_COLOR=1"}, args...)
+}
+
+// startPTYEnv is startPTY with env added to the environment.
+func startPTYEnv(t *testing.T, bin, dir, home string, env []string, args ...string) (*ptySession, *osexec.Cmd, chan error) {
+	t.Helper()
 	cmd := osexec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+home, "TERM=xterm", "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "HOME="+home, "TERM=xterm"), env...)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
 		t.Fatalf("start on a pty: %v", err)
@@ -292,6 +298,23 @@ func TestShellOnTerminal(t *testing.T) {
 	if err := os.WriteFile(initFile, []byte(".mode line\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// On a terminal without NO_COLOR: keywords are coloured as typed, the
+	// types row faint, errors red.
+	p, cmd, exited = startPTYEnv(t, bin, work, home, []string{"NO_COLOR="}, "-init", os.DevNull)
+	p.expect(`Enter ".help" for usage hints.`, wait)
+	p.send("SELECT 1 AS x;\r")
+	p.expect(keywordColor+"SELECT"+ansiReset, wait)
+	p.expect(ansiDim+"int32"+ansiReset, wait)
+	p.send("SELEC 1;\r")
+	p.expect(ansiRed+ansiBold+"Error:"+ansiReset+ansiRed, wait)
+	p.send("\x04")
+	select {
+	case <-exited:
+	case <-time.After(wait):
+		cmd.Process.Kill()
+		t.Fatal("pqsql did not exit after Ctrl-D")
+	}
+
 	for _, tc := range []struct{ init, mode string }{{initFile, "line"}, {os.DevNull, "box"}} {
 		p, cmd, exited := startPTY(t, bin, work, home, "-init", tc.init)
 		p.expect(`Enter ".help" for usage hints.`, wait)

@@ -222,3 +222,20 @@ func TestProgressLine(t *testing.T) {
 		}
 	}
 }
+
+func TestHighlightKeywords(t *testing.T) {
+	k := func(s string) string { return keywordColor + s + ansiReset }
+	tests := []struct{ in, want string }{
+		{"select a from t", k("select") + " a " + k("from") + " t"},
+		{"SELECT 'select' AS \"from\" -- where", k("SELECT") + " 'select' " + k("AS") + " \"from\" -- where"},
+		{"SELECT selected, 'open", k("SELECT") + " selected, 'open"},
+	}
+	for _, tc := range tests {
+		if got := highlightKeywords(tc.in); got != tc.want {
+			t.Errorf("highlightKeywords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := string(keywordPainter{}.Paint([]rune(".mode csv"), 0)); got != ".mode csv" {
+		t.Errorf("a dot command was painted: %q", got)
+	}
+}
