@@ -393,9 +393,20 @@ func (rep *ExplainJSON) writeText(b *strings.Builder, plan string, meters []*fil
 		}
 	}
 	var footer []string
+	// Without VERBOSE, files one mechanism ruled out whole are grouped by
+	// it: their plans say nothing more.
+	whole := map[string][]*fileMeter{}
+	var wholeOrder []string
 	for _, m := range meters {
 		if m.plan == nil {
 			footer = append(footer, m.path)
+			continue
+		}
+		if mech, ok := skippedWhole(m.plan); ok && !o.Verbose && len(meters) > 1 {
+			if whole[mech] == nil {
+				wholeOrder = append(wholeOrder, mech)
+			}
+			whole[mech] = append(whole[mech], m)
 			continue
 		}
 		b.WriteString("\n")
@@ -403,6 +414,14 @@ func (rep *ExplainJSON) writeText(b *strings.Builder, plan string, meters []*fil
 		fo.File = m.f
 		if err := m.plan.Explain(b, fo); err != nil {
 			return err
+		}
+	}
+	for _, mech := range wholeOrder {
+		fmt.Fprintf(b, "\nskipped whole by %s: %s\n", mech, plural(len(whole[mech]), "file"))
+		for _, m := range whole[mech] {
+			rg := m.plan.RowGroups[0]
+			fmt.Fprintf(b, "  %s: %s, %s; row group %d: %s\n", m.path, plural(len(m.plan.RowGroups), "row group"),
+				bytes(m.plan.ChunkBytes), rg.Index, rg.Reason)
 		}
 	}
 	if len(footer) > 0 {
@@ -426,6 +445,21 @@ func (rep *ExplainJSON) writeText(b *strings.Builder, plan string, meters []*fil
 		v.writeText(b)
 	}
 	return nil
+}
+
+// skippedWhole reports whether p skips every row group of its file by one
+// mechanism, and names it.
+func skippedWhole(p *pushdown.FilePlan) (string, bool) {
+	if len(p.RowGroups) == 0 {
+		return "", false
+	}
+	m := p.RowGroups[0].Mechanism
+	for _, rg := range p.RowGroups {
+		if rg.Verdict != pushdown.Skip || rg.Mechanism != m {
+			return "", false
+		}
+	}
+	return m.String(), true
 }
 
 // skipOrder lists the mechanisms of a skip report: the four switchable
