@@ -177,10 +177,13 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 		stopProgress()
 		err = sh.copyTo(ctx, c)
 	} else {
-		if sh.termWidth != nil && sh.out == sh.stdout {
-			sh.session.Settings.MapWidth = sh.termWidth()
-		} else {
-			sh.session.Settings.MapWidth = 0
+		// A map fits the terminal and is coloured there, not in a file.
+		sh.session.Settings.MapWidth, sh.session.Settings.MapColor = 0, false
+		if sh.out == sh.stdout {
+			sh.session.Settings.MapColor = sh.opts.color
+			if sh.termWidth != nil {
+				sh.session.Settings.MapWidth = sh.termWidth()
+			}
 		}
 		res, err = sh.session.Execute(ctx, sh.withExplainFormat(text))
 	}
@@ -212,7 +215,9 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 func (sh *shell) print(ctx context.Context, res *exec.Result) error {
 	switch {
 	case res.Explain != "" && explainAsRows(sh.opts.mode):
-		render(sh.out, explainResult(res.Explain), sh.opts)
+		opts := sh.opts
+		opts.color = opts.color && sh.out == sh.stdout
+		render(sh.out, explainResult(res.Explain), opts)
 	case res.Explain != "":
 		sh.out.WriteString(res.Explain)
 		if !strings.HasSuffix(res.Explain, "\n") {
@@ -220,7 +225,10 @@ func (sh *shell) print(ctx context.Context, res *exec.Result) error {
 		}
 	case len(res.Columns) > 0:
 		opts := sh.opts
-		if sh.termWidth != nil && opts.maxWidth == 0 {
+		// Files get no colour, no "(1.23 million)" and no terminal's width.
+		opts.color = opts.color && sh.out == sh.stdout
+		opts.largeNumbers = opts.largeNumbers && sh.out == sh.stdout
+		if sh.termWidth != nil && opts.maxWidth == 0 && sh.out == sh.stdout {
 			opts.maxWidth = sh.termWidth()
 		}
 		if err := renderCancellable(ctx, sh.out, res, opts); err != nil {
