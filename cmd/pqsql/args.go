@@ -98,7 +98,7 @@ var commandLine = []option{
 		return nil
 	}},
 	{name: "noheader", help: "turn headers off", set: func(o *options, _ string) error { o.headers = false; return nil }},
-	{name: "nullvalue", arg: "TEXT", help: "set text string for NULL values. Default 'NULL' (empty in csv)", set: func(o *options, v string) error {
+	{name: "nullvalue", arg: "TEXT", help: "set text string for NULL values. Default 'NULL'", set: func(o *options, v string) error {
 		o.render.null, o.render.nullSet = v, true
 		return nil
 	}},

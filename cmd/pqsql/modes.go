@@ -69,7 +69,8 @@ func (t *table) isNumeric(c int) bool {
 	return c < len(t.res.Types) && t.res.Types[c].IsNumeric()
 }
 
-// renderTable prints an ASCII grid, as DuckDB's .mode table:
+// renderTable prints an ASCII grid, as DuckDB's .mode table: names
+// centred, values left-aligned.
 //
 //	+---+----+
 //	| a | b  |
@@ -88,14 +89,10 @@ func renderTable(w *bufio.Writer, t *table, o renderOptions) {
 		}
 		w.WriteByte('\n')
 	}
-	line := func(row []string, numeric func(int) bool) {
+	line := func(row []string, a alignment) {
 		w.WriteByte('|')
 		for c, v := range row {
 			w.WriteByte(' ')
-			a := alignLeft
-			if numeric(c) {
-				a = alignRight
-			}
 			writePadded(w, v, widths[c], a)
 			w.WriteString(" |")
 		}
@@ -103,46 +100,43 @@ func renderTable(w *bufio.Writer, t *table, o renderOptions) {
 	}
 	rule()
 	if !o.noHeaders {
-		line(names, func(int) bool { return false })
+		line(names, alignMiddle)
 		rule()
 	}
 	for _, row := range rows {
-		line(row, t.isNumeric)
+		line(row, alignLeft)
 	}
 	if len(rows) > 0 {
 		rule()
 	}
 }
 
-// renderColumn prints columns padded to their width, two blanks apart, with
-// a row of dashes under the names, as DuckDB's .mode column.
+// renderColumn prints columns padded to their width, two blanks apart,
+// every value left-aligned, with a row of dashes under the names, as
+// DuckDB's .mode column.
 func renderColumn(w *bufio.Writer, t *table, o renderOptions) {
 	names := escapedNames(t.res.Columns)
 	rows := escapeRows(t.texts(o.nullText("NULL")))
 	widths := columnWidths(names, rows, !o.noHeaders)
-	line := func(row []string, numeric func(int) bool) {
+	line := func(row []string) {
 		for c, v := range row {
 			if c > 0 {
 				w.WriteString("  ")
 			}
-			a := alignLeft
-			if numeric(c) {
-				a = alignRight
-			}
-			writePadded(w, v, widths[c], a)
+			writePadded(w, v, widths[c], alignLeft)
 		}
 		w.WriteByte('\n')
 	}
 	if !o.noHeaders {
-		line(names, func(int) bool { return false })
+		line(names)
 		dashes := make([]string, len(widths))
 		for c, wd := range widths {
 			dashes[c] = strings.Repeat("-", wd)
 		}
-		line(dashes, func(int) bool { return false })
+		line(dashes)
 	}
 	for _, row := range rows {
-		line(row, t.isNumeric)
+		line(row)
 	}
 }
 
@@ -181,12 +175,13 @@ func renderHTML(w *bufio.Writer, t *table, o renderOptions) {
 	}
 }
 
-// latexEscaper escapes LaTeX's special characters.
-var latexEscaper = strings.NewReplacer(`\`, `\textbackslash{}`, `&`, `\&`, `%`, `\%`, `$`, `\$`,
-	`#`, `\#`, `_`, `\_`, `{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`)
-
-// renderLatex prints a tabular environment, numeric columns right-aligned.
+// renderLatex prints a tabular environment as DuckDB's .mode latex:
+// numeric columns right-aligned in the column spec, cells padded to their
+// column's width (names centred), values as they are.
 func renderLatex(w *bufio.Writer, t *table, o renderOptions) {
+	names := escapedNames(t.res.Columns)
+	rows := escapeRows(t.texts(o.nullText("NULL")))
+	widths := columnWidths(names, rows, !o.noHeaders)
 	w.WriteString(`\begin{tabular}{|`)
 	for c := range t.numCols() {
 		if t.isNumeric(c) {
@@ -196,21 +191,21 @@ func renderLatex(w *bufio.Writer, t *table, o renderOptions) {
 		}
 	}
 	w.WriteString("|}\n\\hline\n")
-	line := func(row []string) {
+	line := func(row []string, a alignment) {
 		for c, v := range row {
 			if c > 0 {
 				w.WriteString(" & ")
 			}
-			w.WriteString(latexEscaper.Replace(v))
+			writePadded(w, v, widths[c], a)
 		}
 		w.WriteString(" \\\\\n")
 	}
 	if !o.noHeaders {
-		line(t.res.Columns)
+		line(names, alignMiddle)
 		w.WriteString("\\hline\n")
 	}
-	for _, row := range t.texts(o.nullText("NULL")) {
-		line(row)
+	for _, row := range rows {
+		line(row, alignLeft)
 	}
 	w.WriteString("\\hline\n\\end{tabular}\n")
 }

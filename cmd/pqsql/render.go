@@ -86,8 +86,8 @@ type renderOptions struct {
 	// maxRows is how many rows box mode shows before eliding the middle; 0
 	// shows all.
 	maxRows int
-	// null is printed for NULL when nullSet; otherwise csv prints nothing
-	// and every other mode NULL.
+	// null is printed for NULL when nullSet; otherwise NULL, as DuckDB's
+	// .nullvalue defaults to.
 	null    string
 	nullSet bool
 	// maxWidth bounds box output to a terminal's width; 0 means no bound.
@@ -230,7 +230,7 @@ func (t *table) cell(row, col int) (text string, null bool) {
 
 // renderCSV prints a header and the rows, quoted as RFC 4180 asks.
 func renderCSV(w *bufio.Writer, t *table, o renderOptions) {
-	null := o.nullText("")
+	null := o.nullText("NULL")
 	sep := o.sep(",")
 	if !o.noHeaders {
 		for c, name := range t.res.Columns {
