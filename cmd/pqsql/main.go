@@ -51,7 +51,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		errOut:   stderr,
 		opts:     o.render,
 		bail:     o.bail,
-		echo:     o.echo,
 		progress: isTerminal(stderr),
 		columns:  newNameCache(),
 		color:    colorWanted(stderr),
@@ -79,6 +78,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if sh.runInit(ctx, o, interactive) {
 		return sh.exitCode()
 	}
+	// As in DuckDB's shell, -echo starts after the init file.
+	sh.echo = o.echo
 	for _, c := range o.cmds {
 		if sh.runScript(ctx, c) {
 			return sh.exitCode()
