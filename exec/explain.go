@@ -17,8 +17,8 @@ import (
 // the text form says. Byte counts are bytes of the files; times are
 // nanoseconds.
 type ExplainJSON struct {
-	// Plan is the plan tree, as the text form prints it.
-	Plan string `json:"plan"`
+	// Plan is the plan tree: each operator with its children.
+	Plan *PlanNodeJSON `json:"plan"`
 	// Files are the pushdown plans of the files scanned, in scan order: for
 	// EXPLAIN ANALYZE those of the files the run opened.
 	Files []pushdown.PlanJSON `json:"files"`
@@ -172,7 +172,8 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	rep := &ExplainJSON{Plan: p.Explain()}
+	planText := p.Explain()
+	rep := &ExplainJSON{Plan: planTree(planText)}
 	x := &executor{settings: s.Settings}
 	if st.Analyze {
 		start := time.Now()
@@ -190,15 +191,30 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 			return nil, err
 		}
 	}
-	if st.Format == "json" {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
+	if st.Format == "map" {
+		var b strings.Builder
+		if err := rep.writeMap(&b, x.stats.Meters, st.Analyze, s.Settings.MapWidth, s.Settings.MapColor); err != nil {
 			return nil, err
 		}
-		return &Result{Explain: string(b) + "\n"}, nil
+		return &Result{Explain: b.String()}, nil
+	}
+	if st.Format == "json" {
+		// Predicates hold < and >: no HTML escaping, the JSON is read as is.
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return nil, err
+		}
+		return &Result{Explain: b.String()}, nil
 	}
 	var b strings.Builder
-	if err := rep.writeText(&b, x.stats.Meters, st.Verbose); err != nil {
+	limit := ""
+	if !st.Analyze && p.Limit >= 0 {
+		limit = fmt.Sprintf("LIMIT %d", p.Limit)
+	}
+	if err := rep.writeText(&b, planText, x.stats.Meters, pushdown.ExplainOptions{Verbose: st.Verbose, Limit: limit}); err != nil {
 		return nil, err
 	}
 	return &Result{Explain: b.String()}, nil
@@ -334,34 +350,91 @@ func percentOf(part, whole int64) float64 {
 	return float64(int64(1000*float64(part)/float64(whole)+0.5)) / 10
 }
 
-// writeText renders the report as EXPLAIN prints it.
-func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, verbose bool) error {
-	b.WriteString(rep.Plan)
-	for _, m := range meters {
+// writeText renders the report as EXPLAIN prints it: the plan tree; for
+// many files the totals first; then each file's plan, the files skipped
+// by their hive path last, in one group.
+func (rep *ExplainJSON) writeText(b *strings.Builder, plan string, meters []*fileMeter, o pushdown.ExplainOptions) error {
+	bytes := pushdown.HumanBytes
+	if o.Verbose {
+		bytes = func(n int64) string { return fmt.Sprintf("%d bytes", n) }
+	}
+	b.WriteString(plan)
+	if t := rep.Totals; t.Files > 1 || len(rep.HivePath) > 0 {
 		b.WriteString("\n")
+		share := fmt.Sprintf("%.1f%% skipped", t.SkippedPercent)
+		if o.Limit != "" {
+			share = o.Limit + " may stop the scan early"
+		}
+		fmt.Fprintf(b, "all %s: read %s of %s (%s); row groups %d -> %d, pages %d -> %d, %s\n",
+			plural(t.Files+len(rep.HivePath)+len(rep.FromMetadata), "file"), bytes(t.ReadBytes), bytes(t.ChunkBytes), share,
+			t.RowGroups, t.RowGroupsKept, t.Pages, t.PagesKept, plural(t.ReadRanges, "range"))
+		for _, k := range skipOrder(t.Skipped) {
+			s := t.Skipped[k]
+			if s.Files == 0 && s.RowGroups == 0 && s.Pages == 0 && s.Bytes == 0 && !o.Verbose {
+				continue
+			}
+			if k == hivePathName {
+				fmt.Fprintf(b, "  skipped by %s: %s, %s on disk\n", k, plural(s.Files, "file"), bytes(s.Bytes))
+				continue
+			}
+			fmt.Fprintf(b, "  skipped by %s: %s, %s, %s\n", k, plural(s.RowGroups, "row group"), plural(s.Pages, "page"), bytes(s.Bytes))
+		}
+		var fetched []string
+		for _, f := range []struct {
+			name string
+			n    int64
+		}{{"page index", t.IndexBytes}, {"bloom", t.FilterBytes}, {"dictionary", t.DictionaryBytes}} {
+			if f.n > 0 || o.Verbose {
+				fetched = append(fetched, f.name+" "+bytes(f.n))
+			}
+		}
+		if len(fetched) > 0 {
+			fmt.Fprintf(b, "  fetched to decide: %s\n", strings.Join(fetched, ", "))
+		}
+	}
+	var footer []string
+	// Without VERBOSE, files one mechanism ruled out whole are grouped by
+	// it: their plans say nothing more.
+	whole := map[string][]*fileMeter{}
+	var wholeOrder []string
+	for _, m := range meters {
 		if m.plan == nil {
-			fmt.Fprintf(b, "file %s: answered from the footer, no data read\n", m.path)
+			footer = append(footer, m.path)
 			continue
 		}
-		if err := m.plan.Explain(b, pushdown.ExplainOptions{Verbose: verbose, File: m.f}); err != nil {
+		if mech, ok := skippedWhole(m.plan); ok && !o.Verbose && len(meters) > 1 {
+			if whole[mech] == nil {
+				wholeOrder = append(wholeOrder, mech)
+			}
+			whole[mech] = append(whole[mech], m)
+			continue
+		}
+		b.WriteString("\n")
+		fo := o
+		fo.File = m.f
+		if err := m.plan.Explain(b, fo); err != nil {
 			return err
 		}
 	}
-	for _, h := range rep.HivePath {
-		fmt.Fprintf(b, "\nfile %s: skipped by hive path, %s (%d bytes)\n", h.File, h.Reason, h.Bytes)
-	}
-	if t := rep.Totals; t.Files > 1 || len(rep.HivePath) > 0 {
-		fmt.Fprintf(b, "\nall %s: row groups %d -> %d, pages %d -> %d, bytes of column chunks %d -> %d to read in %d ranges, %.1f%% skipped\n",
-			plural(t.Files, "file"), t.RowGroups, t.RowGroupsKept, t.Pages, t.PagesKept, t.ChunkBytes, t.ReadBytes, t.ReadRanges, t.SkippedPercent)
-		for _, k := range skipOrder(t.Skipped) {
-			s := t.Skipped[k]
-			if k == hivePathName {
-				fmt.Fprintf(b, "  skipped by %s: %s, %d bytes on disk\n", k, plural(s.Files, "file"), s.Bytes)
-				continue
-			}
-			fmt.Fprintf(b, "  skipped by %s: %s, %s, %d bytes\n", k, plural(s.RowGroups, "row group"), plural(s.Pages, "page"), s.Bytes)
+	for _, mech := range wholeOrder {
+		fmt.Fprintf(b, "\nskipped whole by %s: %s\n", mech, plural(len(whole[mech]), "file"))
+		for _, m := range whole[mech] {
+			rg := m.plan.RowGroups[0]
+			fmt.Fprintf(b, "  %s: %s, %s; row group %d: %s\n", m.path, plural(len(m.plan.RowGroups), "row group"),
+				bytes(m.plan.ChunkBytes), rg.Index, rg.Reason)
 		}
-		fmt.Fprintf(b, "  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", t.IndexBytes, t.FilterBytes, t.DictionaryBytes)
+	}
+	if len(footer) > 0 {
+		fmt.Fprintf(b, "\nanswered from the footer, no data read: %s\n", plural(len(footer), "file"))
+		for _, p := range footer {
+			fmt.Fprintf(b, "  %s\n", p)
+		}
+	}
+	if len(rep.HivePath) > 0 {
+		fmt.Fprintf(b, "\nskipped by hive path: %s\n", plural(len(rep.HivePath), "file"))
+		for _, h := range rep.HivePath {
+			fmt.Fprintf(b, "  %s: %s (%s)\n", h.File, h.Reason, bytes(h.Bytes))
+		}
 	}
 	if a := rep.Analyze; a != nil {
 		b.WriteString("\n")
@@ -372,6 +445,21 @@ func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, verbo
 		v.writeText(b)
 	}
 	return nil
+}
+
+// skippedWhole reports whether p skips every row group of its file by one
+// mechanism, and names it.
+func skippedWhole(p *pushdown.FilePlan) (string, bool) {
+	if len(p.RowGroups) == 0 {
+		return "", false
+	}
+	m := p.RowGroups[0].Mechanism
+	for _, rg := range p.RowGroups {
+		if rg.Verdict != pushdown.Skip || rg.Mechanism != m {
+			return "", false
+		}
+	}
+	return m.String(), true
 }
 
 // skipOrder lists the mechanisms of a skip report: the four switchable

@@ -233,8 +233,14 @@ func TestExplainJSON(t *testing.T) {
 	q := "SELECT order_id FROM 'fixtures/orders_sorted.parquet' WHERE order_id > 19990"
 
 	j := explainJSON(t, s, "EXPLAIN (FORMAT JSON) "+q)
-	if !strings.Contains(j.Plan, "PARQUET_SCAN 'fixtures/orders_sorted.parquet'") || j.Analyze != nil || j.Verify != nil {
-		t.Errorf("plan %q, analyze %v, verify %v", j.Plan, j.Analyze, j.Verify)
+	// PROJECTION -> FILTER -> PARQUET_SCAN, the pushdown a property of the scan.
+	if pl := j.Plan; pl == nil || pl.Operator != "PROJECTION" || pl.Detail != "order_id" || len(pl.Children) != 1 ||
+		pl.Children[0].Operator != "FILTER" || len(pl.Children[0].Children) != 1 || j.Analyze != nil || j.Verify != nil {
+		t.Errorf("plan %+v, analyze %v, verify %v", j.Plan, j.Analyze, j.Verify)
+	} else if scan := pl.Children[0].Children[0]; scan.Operator != "PARQUET_SCAN" ||
+		!strings.HasPrefix(scan.Detail, "'fixtures/orders_sorted.parquet'") ||
+		len(scan.Properties) != 1 || scan.Properties[0] != "pushdown: order_id > 19990" || len(scan.Children) != 0 {
+		t.Errorf("scan %+v", scan)
 	}
 	if len(j.Files) != 1 {
 		t.Fatalf("%d files, want 1", len(j.Files))
@@ -257,8 +263,9 @@ func TestExplainJSON(t *testing.T) {
 	}
 
 	j = explainJSON(t, s, "EXPLAIN (FORMAT JSON, VERBOSE) "+q)
-	if pages := j.Files[0].Groups[4].Pages; len(pages) != 16 || !strings.HasPrefix(pages[15], "page 15 of order_id, rows [3750, 4000): keep") {
-		t.Errorf("verbose pages of row group 4: %q", pages)
+	if pages := j.Files[0].Groups[4].Pages; len(pages) != 16 || pages[15].Page != 15 || pages[15].Column != "order_id" ||
+		*pages[15].FirstRow != 3750 || *pages[15].Rows != 250 || pages[15].Verdict != "keep" || pages[14].Mechanism != "page index" {
+		t.Errorf("verbose pages of row group 4: %+v", pages)
 	}
 
 	j = explainJSON(t, s, "EXPLAIN (FORMAT JSON, ANALYZE) "+q)

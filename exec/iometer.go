@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -116,6 +117,14 @@ type fileMeter struct {
 	// decodeNanos is time spent fetching and decoding pages; workNanos
 	// time spent on row groups in all.
 	decodeNanos, workNanos atomic.Int64
+
+	// dataReads are the data byte ranges read, for the map of EXPLAIN
+	// ANALYZE, which marks the pages really read.
+	readsMu   sync.Mutex
+	dataReads []format.Range
+	// progress, when set, counts planned and read data bytes for a
+	// progress bar.
+	progress *Progress
 }
 
 var _ format.Source = (*fileMeter)(nil)
@@ -130,7 +139,38 @@ func newFileMeter(path string, src format.Source) *fileMeter {
 
 // ReadAt counts the read under its purpose.
 func (m *fileMeter) ReadAt(p []byte, off int64) (int, error) {
-	return m.counts[m.purpose(off)].ReadAt(p, off)
+	purpose := m.purpose(off)
+	if purpose == ioData {
+		m.progress.addRead(int64(len(p)))
+		m.readsMu.Lock()
+		m.dataReads = append(m.dataReads, format.Range{Offset: off, Length: int64(len(p))})
+		m.readsMu.Unlock()
+	}
+	return m.counts[purpose].ReadAt(p, off)
+}
+
+// readSet returns a function reporting whether any byte of a range was
+// read as data.
+func (m *fileMeter) readSet() func(format.Range) bool {
+	m.readsMu.Lock()
+	reads := append([]format.Range(nil), m.dataReads...)
+	m.readsMu.Unlock()
+	sort.Slice(reads, func(i, j int) bool { return reads[i].Offset < reads[j].Offset })
+	// Merge, so that ends grow with offsets and one search suffices.
+	var merged []format.Range
+	for _, r := range reads {
+		if n := len(merged); n > 0 && r.Offset <= merged[n-1].End() {
+			if r.End() > merged[n-1].End() {
+				merged[n-1].Length = r.End() - merged[n-1].Offset
+			}
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return func(r format.Range) bool {
+		i := sort.Search(len(merged), func(i int) bool { return merged[i].End() > r.Offset })
+		return i < len(merged) && merged[i].Offset < r.End()
+	}
 }
 
 // Size is the file's size.
@@ -233,6 +273,7 @@ func (m *fileMeter) setFile(f *format.File) {
 // planned records the file's plan and starts the scanning phase.
 func (m *fileMeter) planned(p *pushdown.FilePlan) {
 	m.plan = p
+	m.progress.addPlanned(p.ReadBytes)
 	m.planTime = time.Since(m.opened)
 	m.phase.Store(phaseScan)
 }

@@ -324,6 +324,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		}
 	}
 	scan := s.q.p.Scan
+	s.x.settings.Progress.addFiles(len(scan.Files))
 	for _, path := range scan.Files {
 		if ctx.Err() != nil {
 			return
@@ -333,6 +334,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 			pass(scanMsg{err: err})
 			return
 		}
+		cs.progress = s.x.settings.Progress
 		s.x.stats.Files++
 		s.x.stats.Meters = append(s.x.stats.Meters, cs)
 		sf := &scanFile{f: f, cs: cs, closer: closer, sc: s}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"strings"
 )
 
 // Settings are the session's switches, changed with SET.
@@ -10,6 +11,13 @@ type Settings struct {
 	Statistics, PageIndex, Bloom, Dictionary bool
 	// Threads bounds parallel row-group scans; 0 means one per core.
 	Threads int
+	// MapWidth is the width EXPLAIN (FORMAT MAP) fits (0: 100 columns);
+	// MapColor colours its marks, for a terminal. The shell sets both.
+	MapWidth int
+	MapColor bool
+	// Progress, when set, counts the bytes the running statement reads of
+	// those its plans will read, for a progress bar.
+	Progress *Progress
 }
 
 // A Session holds what lives between statements: views and settings.
@@ -33,3 +41,9 @@ func (s *Session) Execute(ctx context.Context, text string) (*Result, error) {
 
 // Views returns the names of the session's views, sorted.
 func (s *Session) Views() []string { return sortedKeys(s.views) }
+
+// ViewText returns the query a view was created with, as written.
+func (s *Session) ViewText(name string) (string, bool) {
+	t, ok := s.views[strings.ToLower(name)]
+	return t, ok
+}

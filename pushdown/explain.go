@@ -18,6 +18,10 @@ type ExplainOptions struct {
 	// encoding stats count the pages of skipped row groups, which Plan
 	// never looks at. Without it pages are counted in kept row groups only.
 	File *format.File
+	// Limit, when not empty, is the query's LIMIT clause ("LIMIT 3"): the
+	// scan may stop before reading all the plan keeps, so the text says so
+	// instead of a share skipped.
+	Limit string
 }
 
 // String renders the plan as EXPLAIN prints it.
@@ -39,6 +43,10 @@ func (p *FilePlan) Format(w io.Writer, verbose bool) error {
 // the statistics-trust report.
 func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 	ew := &errWriter{w: w}
+	bytes := HumanBytes
+	if o.Verbose {
+		bytes = exactBytes
+	}
 	ew.printf("file %s: WHERE %s\n", p.File, p.Predicate)
 	ew.printf("  mechanisms: %s\n", p.Options)
 	sum := p.Summarize(o.File)
@@ -52,12 +60,22 @@ func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 		ew.printf(", and %s whose pages the footer does not count", plural(sum.Uncounted, "column chunk"))
 	}
 	ew.printf("\n")
-	ew.printf("  bytes of column chunks: %d total -> %d to read in %s, %s skipped\n", p.ChunkBytes, p.ReadBytes,
-		plural(len(p.ReadRanges), "range"), percent(p.ChunkBytes-p.ReadBytes, p.ChunkBytes))
+	if o.Limit != "" {
+		ew.printf("  bytes of column chunks: %s total -> at most %s to read in %s; %s may stop the scan early\n",
+			bytes(p.ChunkBytes), bytes(p.ReadBytes), plural(len(p.ReadRanges), "range"), o.Limit)
+	} else {
+		ew.printf("  bytes of column chunks: %s total -> %s to read in %s, %s skipped\n", bytes(p.ChunkBytes), bytes(p.ReadBytes),
+			plural(len(p.ReadRanges), "range"), percent(p.ChunkBytes-p.ReadBytes, p.ChunkBytes))
+	}
 	for _, m := range sum.Mechanisms() {
 		if !p.Options.Enables(m) {
-			ew.printf("  %s: disabled\n", skippedBy(m))
+			if o.Verbose {
+				ew.printf("  %s: disabled\n", skippedBy(m))
+			}
 			continue
+		}
+		if !o.Verbose && sum.RowGroupsSkipped[m] == 0 && sum.PagesSkipped[m] == 0 && p.Skipped[m] == 0 {
+			continue // a mechanism that skipped nothing says nothing
 		}
 		pages := plural(sum.PagesSkipped[m], "page") + ", "
 		switch {
@@ -67,17 +85,29 @@ func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 		default:
 			pages = "" // uncounted without the file
 		}
-		ew.printf("  %s: %s, %s%d bytes\n", skippedBy(m), plural(sum.RowGroupsSkipped[m], "row group"), pages, p.Skipped[m])
+		ew.printf("  %s: %s, %s%s\n", skippedBy(m), plural(sum.RowGroupsSkipped[m], "row group"), pages, bytes(p.Skipped[m]))
 	}
-	ew.printf("  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", p.IndexBytes, p.FilterBytes, p.DictionaryBytes)
+	if fetched := fetchedLine(p, bytes, o.Verbose); fetched != "" {
+		ew.printf("  fetched to decide: %s\n", fetched)
+	}
+	for _, n := range notPushedDown(p.Predicate, o.File, p.Notes) {
+		ew.printf("  not pushed down: %s\n", n)
+	}
+	kept := newKeptReasons(p, o.File)
 	for _, rg := range p.RowGroups {
+		why := ""
+		if rg.Verdict != Skip {
+			if w := kept.why(rg); w != "" {
+				why = "; " + w
+			}
+		}
 		switch rg.Verdict {
 		case Skip:
 			ew.printf("  row group %d (%d rows): skip, %s\n", rg.Index, rg.NumRows, rg.Reason)
 		case Scan:
-			ew.printf("  row group %d (%d rows): scan, %s\n", rg.Index, rg.NumRows, rg.Reason)
+			ew.printf("  row group %d (%d rows): scan, %s%s\n", rg.Index, rg.NumRows, rg.Reason, why)
 		default:
-			ew.printf("  row group %d (%d rows): select rows %s, %s\n", rg.Index, rg.NumRows, rg.Rows, rg.Reason)
+			ew.printf("  row group %d (%d rows): select rows %s, %s%s\n", rg.Index, rg.NumRows, rg.Rows, rg.Reason, why)
 		}
 		if !o.Verbose {
 			continue
@@ -85,7 +115,7 @@ func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 		for _, c := range rg.Columns {
 			ew.printf("    read %s\n", c)
 		}
-		for _, pg := range p.PageLines(rg) {
+		for _, pg := range pageTable(p.PageDetails(rg)) {
 			ew.printf("    %s\n", pg)
 		}
 	}
@@ -102,6 +132,159 @@ func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 		ew.printf("  statistics: %s\n", n)
 	}
 	return ew.err
+}
+
+// fetchedLine lists the bytes fetched to decide, leaving out the kinds
+// fetched none of unless verbose; "" when nothing was fetched.
+func fetchedLine(p *FilePlan, bytes func(int64) string, verbose bool) string {
+	var parts []string
+	for _, f := range []struct {
+		name string
+		n    int64
+	}{{"page index", p.IndexBytes}, {"bloom", p.FilterBytes}, {"dictionary", p.DictionaryBytes}} {
+		if f.n > 0 || verbose {
+			parts = append(parts, f.name+" "+bytes(f.n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// HumanBytes renders a byte count in binary units with one decimal, as
+// DuckDB prints sizes: "512 bytes", "13.5 KiB", "8.6 MiB".
+func HumanBytes(n int64) string {
+	if n < 1024 && n > -1024 {
+		if n == 1 {
+			return "1 byte"
+		}
+		return fmt.Sprintf("%d bytes", n)
+	}
+	f := float64(n)
+	for _, unit := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		f /= 1024
+		if f < 1024 && f > -1024 || unit == "TiB" {
+			return fmt.Sprintf("%.1f %s", f, unit)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// exactBytes renders a byte count exactly, for EXPLAIN VERBOSE.
+func exactBytes(n int64) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// pageTable renders EXPLAIN VERBOSE's pages of one row group. Pages the
+// page index judged get a table per column: each page once, with its rows,
+// bounds and verdict, the verdict's reasons once, as numbered notes under
+// the table. Runs of other pages that share their verdict take one line:
+// "pages 2-15 of customer_id: skip, holds none of the kept rows".
+func pageTable(lines []PageLine) []string {
+	var out []string
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j].Path == lines[i].Path {
+			j++
+		}
+		col := lines[i:j]
+		judged := false
+		for _, l := range col {
+			judged = judged || l.HasRows
+		}
+		if judged {
+			out = append(out, judgedPages(col)...)
+		} else {
+			out = append(out, pageRuns(col)...)
+		}
+		i = j
+	}
+	return out
+}
+
+// judgedPages is the table of one column's pages the page index judged.
+func judgedPages(col []PageLine) []string {
+	rows := [][]string{{"page", "rows", "min", "max", "bytes", "verdict"}}
+	var notes []string
+	number := map[string]int{}
+	for _, l := range col {
+		verdict, why, _ := strings.Cut(l.Verdict, ", ")
+		if w, rest, ok := strings.Cut(l.Verdict, "; "); ok && !strings.Contains(w, ", ") {
+			verdict, why = w, rest
+		} else if ok {
+			why = strings.TrimPrefix(l.Verdict, verdict+", ")
+		}
+		if why != "" {
+			n, ok := number[why]
+			if !ok {
+				notes = append(notes, why)
+				n = len(notes)
+				number[why] = n
+			}
+			verdict = fmt.Sprintf("%s (%d)", verdict, n)
+		}
+		r, mn, mx, by := "", l.Min, l.Max, ""
+		if l.HasRows {
+			r = fmt.Sprintf("[%d, %d)", l.Rows.First, l.Rows.End)
+		}
+		if mn == "" {
+			mn, mx = "-", "-"
+		}
+		if l.Bytes > 0 {
+			by = fmt.Sprint(l.Bytes)
+		}
+		rows = append(rows, []string{fmt.Sprint(l.Page), r, mn, mx, by, verdict})
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for c, v := range r {
+			widths[c] = max(widths[c], len([]rune(v)))
+		}
+	}
+	out := []string{"pages of " + col[0].Path + ":"}
+	for _, r := range rows {
+		var b strings.Builder
+		b.WriteString("  ")
+		for c, v := range r {
+			if c > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(v)
+			if c < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[c]-len([]rune(v))))
+			}
+		}
+		out = append(out, b.String())
+	}
+	for n, note := range notes {
+		out = append(out, fmt.Sprintf("  (%d) %s", n+1, note))
+	}
+	return out
+}
+
+// pageRuns prints runs of consecutive pages that share their verdict once.
+func pageRuns(col []PageLine) []string {
+	var out []string
+	for i := 0; i < len(col); {
+		first := col[i]
+		if first.Page < 0 {
+			out = append(out, fmt.Sprintf("pages of %s: %s", first.Path, first.Verdict))
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(col) && col[j].Page == col[j-1].Page+1 && col[j].Verdict == first.Verdict {
+			j++
+		}
+		if j-i == 1 {
+			out = append(out, fmt.Sprintf("page %d of %s: %s", first.Page, first.Path, first.Verdict))
+		} else {
+			out = append(out, fmt.Sprintf("pages %d-%d of %s: %s", first.Page, col[j-1].Page, first.Path, first.Verdict))
+		}
+		i = j
+	}
+	return out
 }
 
 // skippedBy labels a mechanism's line of the skip report.
@@ -223,12 +406,50 @@ func (s Summary) Mechanisms() []Mechanism {
 	return out
 }
 
-// PageLines describes row group rg's pages for EXPLAIN VERBOSE. For a kept
-// row group: one line per page of each of the predicate's columns, whether
-// it is read and why, with the page index's decision on it for each
-// condition that judged it. For a skipped row group: the pages the page
-// index judged before the row group was ruled out.
+// A PageLine is one page's verdict for EXPLAIN VERBOSE: the page of a
+// column, its rows when the page index located them, and the verdict with
+// its reasons ("skip; order_id > 19990: skip, outside ...").
+type PageLine struct {
+	Path    string
+	Page    int
+	HasRows bool
+	Rows    RowRange
+	Keep    bool
+	Verdict string
+	// Min and Max are the page's bounds by the column index ("" unknown);
+	// Bytes its compressed size (0 unknown).
+	Min, Max string
+	Bytes    int64
+	// Mechanism decided a skipped page: the page index when one of its
+	// conditions ruled the page out, else none (it holds no kept row).
+	Mechanism Mechanism
+}
+
+// String renders the line: "page 1 of order_id, rows [250, 500): keep; ...".
+func (l PageLine) String() string {
+	s := fmt.Sprintf("page %d of %s", l.Page, l.Path)
+	if l.HasRows {
+		s += fmt.Sprintf(", rows [%d, %d)", l.Rows.First, l.Rows.End)
+	}
+	return s + ": " + l.Verdict
+}
+
+// PageLines describes row group rg's pages for EXPLAIN VERBOSE, one string
+// per page (see PageDetails).
 func (p *FilePlan) PageLines(rg RowGroupPlan) []string {
+	var out []string
+	for _, l := range p.PageDetails(rg) {
+		out = append(out, l.String())
+	}
+	return out
+}
+
+// PageDetails describes row group rg's pages. For a kept row group: each
+// page of each of the predicate's columns, whether it is read and why, with
+// the page index's decision on it for each condition that judged it. For a
+// skipped row group: the pages the page index judged before the row group
+// was ruled out.
+func (p *FilePlan) PageDetails(rg RowGroupPlan) []PageLine {
 	type key struct{ leaf, page int }
 	decided := map[key][]PageDecision{}
 	var order []key
@@ -239,7 +460,7 @@ func (p *FilePlan) PageLines(rg RowGroupPlan) []string {
 		}
 		decided[k] = append(decided[k], d)
 	}
-	var out []string
+	var out []PageLine
 	if rg.Verdict == Skip {
 		sort.SliceStable(order, func(i, j int) bool {
 			if order[i].leaf != order[j].leaf {
@@ -265,7 +486,8 @@ func (p *FilePlan) PageLines(rg RowGroupPlan) []string {
 			}
 		}
 		if n == 0 {
-			out = append(out, fmt.Sprintf("pages of %s: keep, %s (the footer does not count its pages)", c.Path, wholeWhy(rg, c)))
+			out = append(out, PageLine{Path: c.Path, Page: -1, Keep: true,
+				Verdict: "keep, " + wholeWhy(rg, c) + " (the footer does not count its pages)"})
 			continue
 		}
 		keep := make([]bool, n)
@@ -300,22 +522,28 @@ func (p *FilePlan) PageLines(rg RowGroupPlan) []string {
 	return out
 }
 
-// pageLine renders one page's verdict: "page 1 of order_id, rows [250,
-// 500): keep; order_id = 431: keep, its bounds cannot rule it out".
-func pageLine(path string, page int, ds []PageDecision, keep bool, why string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "page %d of %s", page, path)
+// pageLine builds one page's verdict: keep or skip, why, and each
+// condition's decision: "keep; order_id = 431: keep, its bounds cannot rule
+// it out".
+func pageLine(path string, page int, ds []PageDecision, keep bool, why string) PageLine {
+	l := PageLine{Path: path, Page: page, Keep: keep}
 	if len(ds) > 0 {
-		fmt.Fprintf(&b, ", rows [%d, %d)", ds[0].Rows.First, ds[0].Rows.End)
+		l.HasRows, l.Rows = true, ds[0].Rows
+		l.Min, l.Max, l.Bytes = ds[0].Min, ds[0].Max, ds[0].Bytes
+		if !keep && !allKeep(ds) {
+			l.Mechanism = PageIndex
+		}
 	}
-	b.WriteString(": " + verdictWord(keep))
+	var b strings.Builder
+	b.WriteString(verdictWord(keep))
 	if why != "" {
 		b.WriteString(", " + why)
 	}
 	for _, d := range ds {
 		fmt.Fprintf(&b, "; %s: %s, %s", d.Cond, verdictWord(d.Keep), d.Reason)
 	}
-	return b.String()
+	l.Verdict = b.String()
+	return l
 }
 
 func verdictWord(keep bool) string {

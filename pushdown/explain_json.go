@@ -51,10 +51,33 @@ type GroupJSON struct {
 	Mechanism string     `json:"mechanism"`
 	Reason    string     `json:"reason"`
 	Keep      [][2]int64 `json:"keep_rows,omitempty"`
+	// Why says, for a kept row group, what the statistics and Bloom filters
+	// allow: "statistics: order_id in [4001, 8000] may hold 4400".
+	Why string `json:"why,omitempty"`
 	// Columns say what is read of each column: "order_id: pages 1 of 16 (2061 bytes)".
 	Columns []string `json:"columns,omitempty"`
-	// Pages are FilePlan.PageLines, with EXPLAIN VERBOSE only.
-	Pages []string `json:"pages,omitempty"`
+	// Pages are the pages of the predicate's columns, with EXPLAIN VERBOSE
+	// only: each page once, with its verdict.
+	Pages []PageJSON `json:"pages,omitempty"`
+}
+
+// PageJSON is one page's verdict. Verdict is "keep" or "skip"; Mechanism
+// is what skipped it ("page index", or "none" when it holds none of the
+// rows the rest of the predicate keeps; for a kept page "none"); Min and
+// Max are its bounds by the column index as SQL literals (null when
+// unknown); Bytes its compressed size (0 when unknown); Reason the words
+// of the text form.
+type PageJSON struct {
+	Column    string  `json:"column"`
+	Page      int     `json:"page"`
+	FirstRow  *int64  `json:"first_row"`
+	Rows      *int64  `json:"rows"`
+	Verdict   string  `json:"verdict"`
+	Mechanism string  `json:"mechanism"`
+	Min       *string `json:"min"`
+	Max       *string `json:"max"`
+	Bytes     int64   `json:"bytes"`
+	Reason    string  `json:"reason"`
 }
 
 // JSON renders the plan as PlanJSON, without the file at hand and without
@@ -83,8 +106,12 @@ func (p *FilePlan) ExplainJSON(o ExplainOptions) PlanJSON {
 	for m, n := range p.Skipped {
 		j.SkippedBytes[m.String()] = n
 	}
+	kept := newKeptReasons(p, o.File)
 	for _, rg := range p.RowGroups {
 		g := GroupJSON{Index: rg.Index, Rows: rg.NumRows, Verdict: rg.Verdict.String(), Mechanism: rg.Mechanism.String(), Reason: rg.Reason}
+		if rg.Verdict != Skip {
+			g.Why = kept.why(rg)
+		}
 		for _, r := range rg.Rows {
 			g.Keep = append(g.Keep, [2]int64{r.First, r.End})
 		}
@@ -92,7 +119,9 @@ func (p *FilePlan) ExplainJSON(o ExplainOptions) PlanJSON {
 			g.Columns = append(g.Columns, c.String())
 		}
 		if o.Verbose {
-			g.Pages = p.PageLines(rg)
+			for _, l := range p.PageDetails(rg) {
+				g.Pages = append(g.Pages, l.JSON(rg))
+			}
 		}
 		j.Groups = append(j.Groups, g)
 	}
@@ -101,3 +130,22 @@ func (p *FilePlan) ExplainJSON(o ExplainOptions) PlanJSON {
 
 // MarshalJSON encodes the plan as PlanJSON.
 func (p *FilePlan) MarshalJSON() ([]byte, error) { return json.Marshal(p.JSON()) }
+
+// JSON is the page's object; rg is its row group, whose mechanism skipped
+// the pages of a skipped row group.
+func (l PageLine) JSON(rg RowGroupPlan) PageJSON {
+	j := PageJSON{Column: l.Path, Page: l.Page, Verdict: verdictWord(l.Keep), Mechanism: l.Mechanism.String(),
+		Bytes: l.Bytes, Reason: l.Verdict}
+	if rg.Verdict == Skip {
+		j.Mechanism = rg.Mechanism.String()
+	}
+	if l.HasRows {
+		first, n := l.Rows.First, l.Rows.End-l.Rows.First
+		j.FirstRow, j.Rows = &first, &n
+	}
+	if l.Min != "" {
+		mn, mx := l.Min, l.Max
+		j.Min, j.Max = &mn, &mx
+	}
+	return j
+}

@@ -53,10 +53,23 @@ func TestExplainJSONWithFile(t *testing.T) {
 	if j.Pages != 80 || j.PagesKept != 1 || !j.PagesInSkipped || j.PagesSkipped["statistics"] != 64 || j.PagesSkipped["page index"] != 15 || j.PagesUncounted != 0 {
 		t.Errorf("pages %d kept %d, skipped %v, uncounted %d", j.Pages, j.PagesKept, j.PagesSkipped, j.PagesUncounted)
 	}
-	if pages := j.Groups[0].Pages; len(pages) != 16 || pages[1] != "page 1 of order_id, rows [250, 500): keep; order_id = 431: keep, its bounds cannot rule it out" {
-		t.Errorf("pages of row group 0: %q", pages)
+	pages := j.Groups[0].Pages
+	if len(pages) != 16 {
+		t.Fatalf("row group 0 lists %d pages, want 16", len(pages))
+	}
+	p1, p2 := pages[1], pages[2]
+	if p1.Column != "order_id" || p1.Page != 1 || p1.FirstRow == nil || *p1.FirstRow != 250 || *p1.Rows != 250 ||
+		p1.Verdict != "keep" || p1.Mechanism != "none" || p1.Min == nil || *p1.Min != "251" || *p1.Max != "500" ||
+		p1.Bytes != 1033 || p1.Reason != "keep; order_id = 431: keep, its bounds cannot rule it out" {
+		t.Errorf("page 1: %+v", p1)
+	}
+	if p2.Verdict != "skip" || p2.Mechanism != "page index" || *p2.Min != "501" || *p2.FirstRow != 500 {
+		t.Errorf("page 2: %+v", p2)
+	}
+	if j.Groups[0].Why != "statistics: order_id in [1, 4000] may hold 431" {
+		t.Errorf("row group 0 kept because %q", j.Groups[0].Why)
 	}
 	if j.Groups[1].Pages != nil {
-		t.Errorf("row group 1, skipped by statistics, lists pages: %q", j.Groups[1].Pages)
+		t.Errorf("row group 1, skipped by statistics, lists pages: %+v", j.Groups[1].Pages)
 	}
 }

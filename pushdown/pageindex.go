@@ -97,7 +97,11 @@ func (s *rgState) pageLeaf(c *Cond) (RowRanges, string) {
 	nKept := 0
 	for i, k := range keep {
 		first, end := format.PageRows(ix.oi, i, s.rows)
-		d := PageDecision{Leaf: col, Path: c.Col.Path, Cond: c.String(), Page: i, Rows: RowRange{first, end}, Keep: k, Reason: reasons[i]}
+		d := PageDecision{Leaf: col, Path: c.Col.Path, Cond: c.String(), Page: i, Rows: RowRange{first, end}, Keep: k, Reason: reasons[i],
+			Bytes: int64(ix.oi.PageLocations[i].CompressedPageSize)}
+		if i < len(ix.bounds) && ix.bounds[i].Min != nil && ix.bounds[i].Max != nil {
+			d.Min, d.Max = c.show(ix.bounds[i].Min), c.show(ix.bounds[i].Max)
+		}
 		s.pages = append(s.pages, d)
 		if k {
 			kept = append(kept, RowRange{first, end})

@@ -157,6 +157,11 @@ type PageDecision struct {
 	Rows   RowRange
 	Keep   bool
 	Reason string
+	// Min and Max are the page's bounds as the column index gives them, in
+	// SQL ("" when it has none: a page of nulls, or refused bounds); Bytes
+	// is the page's compressed size by the offset index.
+	Min, Max string
+	Bytes    int64
 }
 
 // Plan judges pred against f's metadata and returns the scan plan for the

@@ -106,7 +106,7 @@
 // # Statements
 //
 //	[WITH ...] SELECT ...         *Select (UNION, INTERSECT, EXCEPT give AST *sqlparser.Union)
-//	EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(FORMAT JSON|TEXT, ANALYZE, ...)] query
+//	EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(FORMAT JSON|TEXT|MAP, ANALYZE, ...)] query
 //	DESCRIBE source | DESCRIBE query
 //	CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name AS query   (query may have WITH)
 //	DROP VIEW [IF EXISTS] name

@@ -132,8 +132,8 @@ func (p *parser) explainOptions(i int, e *Explain) (int, error) {
 		case "format":
 			i++
 			v := strings.ToLower(p.tokVal(i))
-			if (p.kindAt(i) != tkWord && p.kindAt(i) != tkString) || (v != "text" && v != "json") {
-				return 0, p.errAt(i, ErrSyntax, "expected TEXT or JSON")
+			if (p.kindAt(i) != tkWord && p.kindAt(i) != tkString) || (v != "text" && v != "json" && v != "map") {
+				return 0, p.errAt(i, ErrSyntax, "expected TEXT, JSON or MAP")
 			}
 			e.Format = v
 			i++

@@ -199,7 +199,7 @@ type Explain struct {
 	Analyze bool   // run the query and report actual rows, bytes and times
 	Verbose bool   // include pruning decisions per row group and page
 	Verify  bool   // also run without pruning and compare results
-	Format  string // "text" (default) or "json"
+	Format  string // "text" (default), "json" or "map"
 	Query   *Select
 }
 

@@ -21,6 +21,7 @@ type boxCell struct {
 	text  string
 	width int
 	align alignment
+	dim   bool // drawn faint, as DuckDB draws the types row on a terminal
 }
 
 // boxRowKind says what a box row draws.
@@ -89,6 +90,7 @@ func renderBox(w *bufio.Writer, t *table, o renderOptions) {
 	for c := range ncols {
 		header.cells[c] = newBoxCell(escapeControl(t.res.Columns[c]), alignMiddle)
 		typeRow.cells[c] = newBoxCell(boxTypeName(types[c]), alignMiddle)
+		typeRow.cells[c].dim = o.color
 	}
 	rows := []boxRow{header, typeRow}
 	if n > 0 {
@@ -371,7 +373,11 @@ func writeBoxCell(w *bufio.Writer, cell boxCell, width int) {
 	}
 	w.WriteString("│")
 	writeSpaces(w, left)
-	w.WriteString(text)
+	if cell.dim {
+		w.WriteString(ansiDim + text + ansiReset)
+	} else {
+		w.WriteString(text)
+	}
 	writeSpaces(w, pad-left)
 }
 

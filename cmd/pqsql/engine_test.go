@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,7 @@ func TestRunEngine(t *testing.T) {
 		code      int
 		stdout    string // exact, unless stdoutHas is set
 		stdoutHas []string
+		stdoutRE  string
 		stderrHas string // "" means stderr must be empty
 	}{
 		{name: "bad sql", args: []string{"-c", "SELEC 1"}, code: 1, stderrHas: "Error: line 1: "},
@@ -82,7 +84,9 @@ func TestRunEngine(t *testing.T) {
 			stdoutHas: []string{"order_id\n1\n2\n3\nRun Time (s): real "}},
 		{name: "view and dot commands", args: []string{"-csv", "-c",
 			"CREATE VIEW o AS SELECT * FROM " + f + ";\n.views\n.schema o\n.schema " + f[1:len(f)-1]},
-			stdoutHas: []string{"o\ncolumn_name,column_type,", "\norder_id,BIGINT,", "\nnote,VARCHAR,"}},
+			stdoutHas: []string{"o\nCREATE VIEW o AS SELECT * FROM " + f + ";\ncolumn_name,column_type,", "\norder_id,BIGINT,", "\nnote,VARCHAR,"}},
+		{name: "timer shows real, user and sys", args: []string{"-csv", "-c", ".timer on\n" + firstThree},
+			stdoutRE: `(?m)^Run Time \(s\): real \d+\.\d{3} user \d+\.\d{6} sys \d+\.\d{6}$`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,8 +94,11 @@ func TestRunEngine(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d (stderr %q)", code, tc.code, stderr)
 			}
-			if tc.stdoutHas == nil && stdout != tc.stdout {
+			if tc.stdoutHas == nil && tc.stdoutRE == "" && stdout != tc.stdout {
 				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, tc.stdout)
+			}
+			if tc.stdoutRE != "" && !regexp.MustCompile(tc.stdoutRE).MatchString(stdout) {
+				t.Errorf("stdout:\n%s\ndoes not match %s", stdout, tc.stdoutRE)
 			}
 			for _, s := range tc.stdoutHas {
 				if !strings.Contains(stdout, s) {

@@ -13,4 +13,14 @@ var (
 	errInterrupted = errors.New("interrupted")
 	// errReadDepth reports .read files nested too deeply (a file reading itself).
 	errReadDepth = errors.New(".read nested too deeply")
+	// errUnknownOption reports a command-line option pqsql does not have.
+	errUnknownOption = errors.New("unknown option")
+	// errMissingArgument reports an option given without its value.
+	errMissingArgument = errors.New("missing argument")
+	// errBadOption reports an option value pqsql cannot use.
+	errBadOption = errors.New("invalid option value")
+	// errSystem reports a .shell command that failed.
+	errSystem = errors.New("shell command failed")
+	// errUnexpectedArgument reports an argument that is not an option.
+	errUnexpectedArgument = errors.New("unexpected argument")
 )

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/term"
 
@@ -17,116 +17,49 @@ import (
 // version is the release, set with -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
+// rcName is the file run at start, in the home directory, as DuckDB runs
+// ~/.duckdbrc.
+const rcName = ".pqsqlrc"
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// A scriptSource is one -c text or -f file, kept in command-line order.
-type scriptSource struct {
-	file bool
-	text string // the SQL for -c, the path for -f
-}
-
-// sourceFlag collects -c and -f into one ordered list.
-type sourceFlag struct {
-	list *[]scriptSource
-	file bool
-}
-
-func (f sourceFlag) String() string { return "" }
-
-func (f sourceFlag) Set(v string) error {
-	*f.list = append(*f.list, scriptSource{file: f.file, text: v})
-	return nil
-}
-
-// modeFlag is a boolean flag such as -csv that selects an output mode.
-type modeFlag struct {
-	mode *outputMode
-	set  outputMode
-}
-
-func (f modeFlag) String() string   { return "" }
-func (f modeFlag) IsBoolFlag() bool { return true }
-
-func (f modeFlag) Set(v string) error {
-	if v == "true" {
-		*f.mode = f.set
-	}
-	return nil
-}
-
-// run is the whole command: it parses args, runs scripts or the REPL and
-// returns the exit code. Tests call it in-process.
+// run is the whole command: it parses args, runs the init file, -cmd,
+// scripts or the REPL and returns the exit code. Tests call it in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("pqsql", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		sources []scriptSource
-		mode    = modeBox
-	)
-	fs.Var(sourceFlag{list: &sources}, "c", "run the SQL `statements` and exit (repeatable)")
-	fs.Var(sourceFlag{list: &sources, file: true}, "f", "run the SQL script `file` and exit (repeatable)")
-	modeName := fs.String("mode", "", "output `mode`: box, csv, json, jsonlines, markdown or line")
-	for _, m := range modeNames {
-		fs.Var(modeFlag{mode: &mode, set: m.mode}, m.name, "shorthand for -mode "+m.name)
+	o, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
 	}
-	maxRows := fs.Int("maxrows", 40, "rows box mode shows before eliding the middle (0: all)")
-	nullValue := fs.String("nullvalue", "", "`text` printed for NULL (default: NULL in box, line and markdown; empty in csv)")
-	bail := fs.Bool("bail", false, "stop a script at its first error")
-	showVersion := fs.Bool("version", false, "print the version and exit")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: pqsql [flags]\n\n"+
-			"With no -c or -f, pqsql reads statements from stdin: a REPL on a\n"+
-			"terminal, a script otherwise.\n\nflags:\n")
-		fs.PrintDefaults()
+	if o.help {
+		printUsage(stdout)
+		return 0
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "Error: unexpected argument %q (SQL goes in -c or -f)\n", fs.Arg(0))
-		fs.Usage()
-		return 2
-	}
-	if *showVersion {
+	if o.version {
 		fmt.Fprintf(stdout, "pqsql %s\n", version)
 		return 0
 	}
-	if *modeName != "" {
-		m, err := parseMode(*modeName)
-		if err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 2
-		}
-		mode = m
-	}
-	if *maxRows < 0 {
-		fmt.Fprintf(stderr, "Error: -maxrows must not be negative\n")
-		return 2
-	}
-	nullSet := false
-	fs.Visit(func(f *flag.Flag) { nullSet = nullSet || f.Name == "nullvalue" })
 
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
 	sh := &shell{
-		session: exec.NewSession(),
-		out:     out,
-		errOut:  stderr,
-		opts: renderOptions{
-			mode:    mode,
-			maxRows: *maxRows,
-			null:    *nullValue,
-			nullSet: nullSet,
-		},
-		bail:     *bail,
+		session:  exec.NewSession(),
+		stdout:   out,
+		out:      out,
+		errOut:   stderr,
+		opts:     o.render,
+		bail:     o.bail,
 		progress: isTerminal(stderr),
 		columns:  newNameCache(),
+		color:    colorWanted(stderr),
 	}
+	sh.opts.color = colorWanted(stdout)
+	if sh.progress {
+		sh.session.Settings.Progress = &exec.Progress{}
+	}
+	sh.session.Settings.MapColor = sh.opts.color
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		// On a terminal, box output fits its width, as DuckDB's does.
 		sh.opts.largeNumbers = true
@@ -138,10 +71,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return w
 		}
 	}
+	defer sh.closeOutput()
 	ctx := context.Background()
+	interactive := len(o.sources) == 0 && isTerminal(stdin)
 
-	if len(sources) > 0 {
-		for _, src := range sources {
+	if sh.runInit(ctx, o, interactive) {
+		return sh.exitCode()
+	}
+	// As in DuckDB's shell, -echo starts after the init file.
+	sh.echo = o.echo
+	for _, c := range o.cmds {
+		if sh.runScript(ctx, c) {
+			return sh.exitCode()
+		}
+	}
+	if len(o.sources) > 0 {
+		for _, src := range o.sources {
 			text := src.text
 			if src.file {
 				b, err := os.ReadFile(src.text)
@@ -160,8 +105,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return sh.exitCode()
 	}
-	if isTerminal(stdin) {
-		return sh.repl(ctx, stdout, stderr)
+	if interactive {
+		code := sh.repl(ctx, stdout, stderr)
+		if sh.exitWith != nil {
+			return *sh.exitWith
+		}
+		return code
 	}
 	b, err := io.ReadAll(stdin)
 	if err != nil {
@@ -172,8 +121,45 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return sh.exitCode()
 }
 
+// runInit runs the -init file or, without -init, ~/.pqsqlrc when it
+// exists. It returns true when the file asked to stop (.exit).
+func (sh *shell) runInit(ctx context.Context, o *options, interactive bool) (stop bool) {
+	path := o.initFile
+	if !o.initSet {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return false
+		}
+		path = filepath.Join(home, rcName)
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return false
+		}
+	}
+	if path == "" {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		sh.report(0, fmt.Errorf("cannot open init file: %w", err))
+		return false
+	}
+	if interactive {
+		fmt.Fprintf(sh.errOut, "-- Loading resources from %s\n", path)
+	}
+	return sh.runScript(ctx, string(b)) && sh.quit
+}
+
 // isTerminal reports whether a stream is an *os.File on a terminal.
 func isTerminal(s any) bool {
 	f, ok := s.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// colorWanted reports whether output to w may be coloured: w is a terminal
+// and NO_COLOR is unset or empty (https://no-color.org).
+func colorWanted(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return isTerminal(w)
 }

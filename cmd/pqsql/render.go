@@ -22,6 +22,15 @@ const (
 	modeJSONLines
 	modeMarkdown
 	modeLine
+	modeList
+	modeTabs
+	modeTable
+	modeColumn
+	modeHTML
+	modeLatex
+	modeInsert
+	modeQuote
+	modeTrash
 )
 
 // modeNames lists the modes by name, in the order help shows them.
@@ -29,8 +38,11 @@ var modeNames = []struct {
 	name string
 	mode outputMode
 }{
-	{"box", modeBox}, {"csv", modeCSV}, {"json", modeJSON},
-	{"jsonlines", modeJSONLines}, {"markdown", modeMarkdown}, {"line", modeLine},
+	{"box", modeBox}, {"column", modeColumn}, {"csv", modeCSV}, {"html", modeHTML},
+	{"insert", modeInsert}, {"json", modeJSON}, {"jsonlines", modeJSONLines},
+	{"latex", modeLatex}, {"line", modeLine}, {"list", modeList},
+	{"markdown", modeMarkdown}, {"quote", modeQuote}, {"table", modeTable},
+	{"tabs", modeTabs}, {"trash", modeTrash},
 }
 
 func (m outputMode) String() string {
@@ -42,7 +54,17 @@ func (m outputMode) String() string {
 	return "mode(" + strconv.Itoa(int(m)) + ")"
 }
 
-// parseMode reads a mode name; "duckbox" and "ndjson" are accepted too.
+// modeNameList is the mode names for messages: "box, column, ... or trash".
+func modeNameList() string {
+	var names []string
+	for _, n := range modeNames {
+		names = append(names, n.name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// parseMode reads a mode name; "duckbox", "ndjson" and "ascii"'s
+// neighbours DuckDB accepts are aliases.
 func parseMode(name string) (outputMode, error) {
 	switch strings.ToLower(name) {
 	case "duckbox":
@@ -55,7 +77,7 @@ func parseMode(name string) (outputMode, error) {
 			return n.mode, nil
 		}
 	}
-	return 0, fmt.Errorf("%w %q (want box, csv, json, jsonlines, markdown or line)", errUnknownMode, name)
+	return 0, fmt.Errorf("%w %q (want %s)", errUnknownMode, name, modeNameList())
 }
 
 // renderOptions are the settings rendering reads.
@@ -64,14 +86,48 @@ type renderOptions struct {
 	// maxRows is how many rows box mode shows before eliding the middle; 0
 	// shows all.
 	maxRows int
-	// null is printed for NULL when nullSet; otherwise box, line and
-	// markdown print NULL and csv prints nothing.
+	// null is printed for NULL when nullSet; otherwise NULL, as DuckDB's
+	// .nullvalue defaults to.
 	null    string
 	nullSet bool
 	// maxWidth bounds box output to a terminal's width; 0 means no bound.
 	maxWidth int
 	// largeNumbers adds DuckDB's "(1.23 million)" readings on a terminal.
 	largeNumbers bool
+	// noHeaders leaves the column names out in the modes that may (list,
+	// tabs, csv, column, table, html, latex, insert, quote).
+	noHeaders bool
+	// colSep separates values in list, tabs, csv and quote modes; each
+	// mode sets its own unless sepSet (.separator or -separator) fixed it.
+	colSep string
+	sepSet bool
+	// table names the table of insert mode's statements.
+	table string
+	// color draws box mode's types row faint, on a terminal without
+	// NO_COLOR.
+	color bool
+}
+
+// defaultRenderOptions are DuckDB's shell defaults: box mode, 40 rows,
+// headers on.
+func defaultRenderOptions() renderOptions {
+	return renderOptions{mode: modeBox, maxRows: 40, colSep: "|", table: "table"}
+}
+
+// setMode switches to m with its own column separator, unless one was set.
+func (o *renderOptions) setMode(m outputMode) {
+	o.mode = m
+	if o.sepSet {
+		return
+	}
+	switch m {
+	case modeCSV, modeQuote:
+		o.colSep = ","
+	case modeTabs:
+		o.colSep = "\t"
+	default:
+		o.colSep = "|"
+	}
 }
 
 // nullText is what NULL prints as in a mode whose default is def.
@@ -80,6 +136,14 @@ func (o renderOptions) nullText(def string) string {
 		return o.null
 	}
 	return def
+}
+
+// sep is the column separator, def when none is set.
+func (o renderOptions) sep(def string) string {
+	if o.colSep == "" {
+		return def
+	}
+	return o.colSep
 }
 
 // render prints res in the mode of o. Write errors stay in w, for its
@@ -100,6 +164,21 @@ func render(w *bufio.Writer, res *exec.Result, o renderOptions) {
 		renderMarkdown(w, t, o)
 	case modeLine:
 		renderLine(w, t, o)
+	case modeList, modeTabs:
+		renderList(w, t, o)
+	case modeTable:
+		renderTable(w, t, o)
+	case modeColumn:
+		renderColumn(w, t, o)
+	case modeHTML:
+		renderHTML(w, t, o)
+	case modeLatex:
+		renderLatex(w, t, o)
+	case modeInsert:
+		renderInsert(w, t, o)
+	case modeQuote:
+		renderQuote(w, t, o)
+	case modeTrash:
 	default:
 		renderBox(w, t, o)
 	}
@@ -151,33 +230,36 @@ func (t *table) cell(row, col int) (text string, null bool) {
 
 // renderCSV prints a header and the rows, quoted as RFC 4180 asks.
 func renderCSV(w *bufio.Writer, t *table, o renderOptions) {
-	null := o.nullText("")
-	for c, name := range t.res.Columns {
-		if c > 0 {
-			w.WriteByte(',')
+	null := o.nullText("NULL")
+	sep := o.sep(",")
+	if !o.noHeaders {
+		for c, name := range t.res.Columns {
+			if c > 0 {
+				w.WriteString(sep)
+			}
+			writeCSVField(w, name, sep)
 		}
-		writeCSVField(w, name)
+		w.WriteByte('\n')
 	}
-	w.WriteByte('\n')
 	for r := 0; r < t.rows; r++ {
 		for c := range t.numCols() {
 			if c > 0 {
-				w.WriteByte(',')
+				w.WriteString(sep)
 			}
 			text, isNull := t.cell(r, c)
 			if isNull {
 				text = null
 			}
-			writeCSVField(w, text)
+			writeCSVField(w, text, sep)
 		}
 		w.WriteByte('\n')
 	}
 }
 
 // writeCSVField writes s, in double quotes (doubled inside) when it holds
-// a comma, a quote or a line break.
-func writeCSVField(w *bufio.Writer, s string) {
-	if !strings.ContainsAny(s, ",\"\r\n") {
+// the separator, a quote or a line break.
+func writeCSVField(w *bufio.Writer, s, sep string) {
+	if !strings.ContainsAny(s, "\"\r\n") && !strings.Contains(s, sep) {
 		w.WriteString(s)
 		return
 	}

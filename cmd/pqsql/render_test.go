@@ -225,11 +225,11 @@ func renderCases() map[string]renderCase {
 "a,b",n
 plain,1.5
 "with,comma",-0.25
-"say ""hi""",
+"say ""hi""",NULL
 "two
 lines",1e+300
 ,0.0
-,2.0
+NULL,2.0
 `},
 		"csv_nullvalue": {res: mixed(), opts: renderOptions{mode: modeCSV, null: "NA", nullSet: true},
 			want: `

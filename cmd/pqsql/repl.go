@@ -48,6 +48,9 @@ func (sh *shell) repl(ctx context.Context, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer rl.Close()
+	if sh.opts.color {
+		rl.Config.SetPainter(keywordPainter{})
+	}
 
 	// Ctrl-C while a statement runs (the terminal is not in raw mode then)
 	// arrives as SIGINT: cancel the statement, keep the REPL.
@@ -122,8 +125,9 @@ var sqlFunctions = strings.Fields(`
 	parquet_scan parquet_schema read_parquet round sum upper`)
 
 // dotCommands are completed at the start of a line.
-var dotCommands = strings.Fields(`.exit .help .maxrows .mode .nullvalue .quit
-	.read .schema .timer .views`)
+var dotCommands = strings.Fields(`.bail .echo .exit .explain .headers .help
+	.maxrows .maxwidth .mode .nullvalue .once .output .quit .read .schema
+	.separator .shell .system .tables .timer .views`)
 
 // A completer completes SQL keywords, function names, column names seen in
 // earlier results, view names, dot commands and, inside a quote, file paths.

@@ -11,6 +11,14 @@ import (
 // code, stdout and stderr.
 func runCapture(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	// A ~/.pqsqlrc of whoever runs the tests must not change them.
+	return runCaptureHome(t, t.TempDir(), stdin, args...)
+}
+
+// runCaptureHome is runCapture with HOME set to home.
+func runCaptureHome(t *testing.T, home, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Setenv("HOME", home)
 	var out, errOut strings.Builder
 	code := run(args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
@@ -67,13 +75,18 @@ func TestRunWithoutEngine(t *testing.T) {
 	}{
 		{name: "version", args: []string{"-version"}, stdout: "pqsql dev\n"},
 		{name: "version double dash", args: []string{"--version"}, stdout: "pqsql dev\n"},
-		{name: "unknown flag", args: []string{"-nope"}, code: 2, stderrHas: "flag provided but not defined: -nope"},
-		{name: "bad mode flag", args: []string{"-mode", "xml"}, code: 2,
+		{name: "unknown flag", args: []string{"-nope"}, code: 1,
+			stderr: "Error: unknown option -nope. Use -help for a list of options.\n"},
+		{name: "unknown double-dash flag", args: []string{"--x", "-c", ".mode"}, code: 1,
+			stderr: "Error: unknown option -x. Use -help for a list of options.\n"},
+		{name: "missing option value", args: []string{"-cmd"}, code: 1,
+			stderr: "Error: missing argument to -cmd\n"},
+		{name: "bad mode flag", args: []string{"-mode", "xml"}, code: 1,
 			stderrHas: `Error: unknown output mode "xml"`},
-		{name: "positional argument", args: []string{"SELECT 1"}, code: 2,
+		{name: "positional argument", args: []string{"SELECT 1"}, code: 1,
 			stderrHas: `Error: unexpected argument "SELECT 1"`},
-		{name: "negative maxrows", args: []string{"-maxrows", "-1"}, code: 2,
-			stderrHas: "Error: -maxrows must not be negative"},
+		{name: "negative maxrows", args: []string{"-maxrows", "-1"}, code: 1,
+			stderrHas: "Error: invalid option value: -maxrows wants a number of rows"},
 		{name: "mode shown", args: []string{"-c", ".mode"}, stdout: "current output mode: box\n"},
 		{name: "mode flag", args: []string{"-mode", "markdown", "-c", ".mode"}, stdout: "current output mode: markdown\n"},
 		{name: "csv shorthand", args: []string{"-csv", "-c", ".mode"}, stdout: "current output mode: csv\n"},
@@ -83,7 +96,7 @@ func TestRunWithoutEngine(t *testing.T) {
 		{name: "mode duckbox alias", args: []string{"-csv", "-c", ".mode duckbox\n.mode"},
 			stdout: "current output mode: box\n"},
 		{name: "bad mode", args: []string{"-c", "\n.mode xml"}, code: 1,
-			stderr: "Error: line 2: unknown output mode \"xml\" (want box, csv, json, jsonlines, markdown or line)\n"},
+			stderr: "Error: line 2: unknown output mode \"xml\" (want " + modeNameList() + ")\n"},
 		{name: "unknown dot command", args: []string{"-c", "-- first\n\n.frobnicate now"}, code: 1,
 			stderr: "Error: line 3: unknown command or invalid arguments: \".frobnicate now\". Enter \".help\" for help\n"},
 		{name: "errors continue without bail", args: []string{"-c", ".a\n.b\n.mode"}, code: 1,

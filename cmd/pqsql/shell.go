@@ -21,11 +21,23 @@ const maxReadDepth = 16
 // their results.
 type shell struct {
 	session *exec.Session
-	out     *bufio.Writer
-	errOut  io.Writer
-	opts    renderOptions
-	timer   bool
-	bail    bool
+	// stdout is standard output; out is where results go now: stdout, or
+	// the file of .output or .once.
+	stdout *bufio.Writer
+	out    *bufio.Writer
+	output *redirect
+	errOut io.Writer
+	opts   renderOptions
+	timer  bool
+	bail   bool
+	// echo prints each statement and dot command before running it.
+	echo bool
+	// color paints errors red on a terminal without NO_COLOR.
+	color bool
+	// exitWith is the code .exit CODE asked for.
+	exitWith *int
+	// explainMap makes a plain EXPLAIN draw the map (.explain map).
+	explainMap bool
 	// progress enables the spinner on errOut for slow statements.
 	progress bool
 	columns  *nameCache
@@ -47,29 +59,18 @@ type shell struct {
 	cancel context.CancelFunc // of the running statement, for Ctrl-C
 }
 
-// exitCode is 1 if any statement or command failed, else 0.
+// exitCode is the code of .exit CODE, else 1 if any statement or command
+// failed, else 0.
 func (sh *shell) exitCode() int {
 	sh.out.Flush()
+	sh.stdout.Flush()
+	if sh.exitWith != nil {
+		return *sh.exitWith
+	}
 	if sh.failed {
 		return 1
 	}
 	return 0
-}
-
-// report prints err as "Error: line N: ..." (without the line when line is
-// 0) and marks the run failed.
-func (sh *shell) report(line int, err error) {
-	sh.failed = true
-	sh.out.Flush()
-	msg := err.Error()
-	if errors.Is(err, context.Canceled) {
-		msg = errInterrupted.Error()
-	}
-	if line > 0 {
-		fmt.Fprintf(sh.errOut, "Error: line %d: %s\n", line, msg)
-	} else {
-		fmt.Fprintf(sh.errOut, "Error: %s\n", msg)
-	}
 }
 
 // runScript runs a script: SQL statements split with package sql, and dot
@@ -84,6 +85,9 @@ func (sh *shell) runScript(ctx context.Context, text string) (stop bool) {
 		lineNo := i + 1
 		if blank && isDotCommand(line) {
 			buf.Reset()
+			if sh.echo {
+				sh.out.WriteString(strings.TrimRight(line, "\r\n") + "\n")
+			}
 			if err := sh.dot(ctx, line); err != nil {
 				sh.report(lineNo, err)
 				if sh.bail {
@@ -125,12 +129,15 @@ func (sh *shell) runSQL(ctx context.Context, text string, firstLine int) (stop b
 		if errors.As(err, &se) && se.Line > 0 {
 			line = firstLine + se.Line - 1
 		}
-		sh.report(sh.lineFor(line), err)
+		sh.reportAt(sh.lineFor(line), err, nil)
 		return sh.bail
 	}
 	for _, p := range pieces {
+		if sh.echo {
+			sh.out.WriteString(p.Text + "\n")
+		}
 		if err := sh.execute(ctx, p.Text); err != nil {
-			sh.report(sh.lineFor(firstLine+p.Line-1), err)
+			sh.reportStatement(p.Text, firstLine+p.Line-1, err)
 			if sh.bail {
 				return true
 			}
@@ -154,13 +161,32 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 	sh.setCancel(cancel)
 	defer sh.setCancel(nil)
 
+	defer sh.endOnce()
 	sh.out.Flush()
-	start := time.Now()
+	start := startTimer()
 	stopProgress := func() {}
 	if sh.progress {
-		stopProgress = startProgress(sh.errOut, time.Second)
+		sh.session.Settings.Progress.Reset()
+		stopProgress = startProgress(sh.errOut, sh.session.Settings.Progress, time.Second)
 	}
-	res, err := sh.session.Execute(ctx, text)
+	var res *exec.Result
+	var err error
+	if c, ok, cerr := sql.ParseCopy(text); cerr != nil {
+		err = cerr
+	} else if ok {
+		stopProgress()
+		err = sh.copyTo(ctx, c)
+	} else {
+		// A map fits the terminal and is coloured there, not in a file.
+		sh.session.Settings.MapWidth, sh.session.Settings.MapColor = 0, false
+		if sh.out == sh.stdout {
+			sh.session.Settings.MapColor = sh.opts.color
+			if sh.termWidth != nil {
+				sh.session.Settings.MapWidth = sh.termWidth()
+			}
+		}
+		res, err = sh.session.Execute(ctx, sh.withExplainFormat(text))
+	}
 	stopProgress()
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr // whatever the engine made of it, Ctrl-C is the cause
@@ -169,11 +195,14 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 		return err
 	}
 	if res != nil {
-		sh.print(res)
+		if err := sh.print(ctx, res); err != nil {
+			return err
+		}
 		sh.columns.add(res.Columns...)
 	}
 	if sh.timer {
-		fmt.Fprintf(sh.out, "Run Time (s): real %.3f\n", time.Since(start).Seconds())
+		// The timing goes where results go, as DuckDB's does.
+		sh.out.WriteString(start.report())
 	}
 	if err := sh.out.Flush(); err != nil {
 		return fmt.Errorf("writing the result: %w", err)
@@ -182,9 +211,13 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 }
 
 // print writes a result: the plan of an EXPLAIN, the rows of a query, then
-// any message.
-func (sh *shell) print(res *exec.Result) {
+// any message. Ctrl-C stops the rows part way.
+func (sh *shell) print(ctx context.Context, res *exec.Result) error {
 	switch {
+	case res.Explain != "" && explainAsRows(sh.opts.mode):
+		opts := sh.opts
+		opts.color = opts.color && sh.out == sh.stdout
+		render(sh.out, explainResult(res.Explain), opts)
 	case res.Explain != "":
 		sh.out.WriteString(res.Explain)
 		if !strings.HasSuffix(res.Explain, "\n") {
@@ -192,10 +225,15 @@ func (sh *shell) print(res *exec.Result) {
 		}
 	case len(res.Columns) > 0:
 		opts := sh.opts
-		if sh.termWidth != nil {
+		// Files get no colour, no "(1.23 million)" and no terminal's width.
+		opts.color = opts.color && sh.out == sh.stdout
+		opts.largeNumbers = opts.largeNumbers && sh.out == sh.stdout
+		if sh.termWidth != nil && opts.maxWidth == 0 && sh.out == sh.stdout {
 			opts.maxWidth = sh.termWidth()
 		}
-		render(sh.out, res, opts)
+		if err := renderCancellable(ctx, sh.out, res, opts); err != nil {
+			return err
+		}
 	}
 	if res.Message != "" {
 		sh.out.WriteString(res.Message)
@@ -203,6 +241,20 @@ func (sh *shell) print(res *exec.Result) {
 			sh.out.WriteByte('\n')
 		}
 	}
+	return nil
+}
+
+// withExplainFormat turns EXPLAIN into EXPLAIN (FORMAT MAP) after
+// .explain map; an option list of the statement's own still wins.
+func (sh *shell) withExplainFormat(text string) string {
+	if !sh.explainMap {
+		return text
+	}
+	t := strings.TrimLeft(text, " \t\r\n")
+	if len(t) < 8 || !strings.EqualFold(t[:7], "explain") || !strings.ContainsAny(t[7:8], " \t\r\n(") {
+		return text
+	}
+	return "EXPLAIN (FORMAT MAP) " + t[7:]
 }
 
 // setCancel records the cancel function of the running statement.

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pqsql/pqsql/exec"
 	"github.com/pqsql/pqsql/format"
@@ -42,6 +44,7 @@ func TestDisplayWidth(t *testing.T) {
 		width int
 	}{
 		{"", 0}, {"abc", 3}, {"Zürich", 6}, {"東京", 4}, {"e\u0301", 1}, {"🙂", 2}, {"a\tb", 2},
+		{"🚀", 2}, {"🚀 go", 5}, {"🇨🇭", 2}, {"👩‍💻", 2},
 	}
 	for _, tc := range tests {
 		if got := displayWidth(tc.in); got != tc.width {
@@ -62,6 +65,8 @@ func TestTruncateWidth(t *testing.T) {
 		{"東京都", 4, "東…", 3},
 		{"abc", 0, "", 0},
 		{"abc", 1, "…", 1},
+		{"🚀🚀🚀", 5, "🚀🚀…", 5},
+		{"a🚀b", 3, "a…", 2},
 	}
 	for _, tc := range tests {
 		got, w := truncateWidth(tc.in, tc.width)
@@ -116,8 +121,8 @@ func TestParseMode(t *testing.T) {
 			t.Errorf("mode %d String() = %q, want %q", m.mode, got.String(), m.name)
 		}
 	}
-	if _, err := parseMode("html"); err == nil || !strings.Contains(err.Error(), errUnknownMode.Error()) {
-		t.Errorf("parseMode(html) error %v, want %v", err, errUnknownMode)
+	if _, err := parseMode("xml"); !errors.Is(err, errUnknownMode) {
+		t.Errorf("parseMode(xml) error %v, want %v", err, errUnknownMode)
 	}
 }
 
@@ -197,5 +202,40 @@ func TestComplete(t *testing.T) {
 		if !slices.Equal(gotS, want) || n != tc.wantLen {
 			t.Errorf("complete %q = %q, %d; want %q, %d", tc.line, gotS, n, want, tc.wantLen)
 		}
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	tests := []struct {
+		read, total int64
+		elapsed     time.Duration
+		want        string
+	}{
+		{0, 0, 1600 * time.Millisecond, "running · 1.6s"},
+		{25270681, 68157440, 1600 * time.Millisecond, "▕███████████░░░░░░░░░░░░░░░░░░░▏ 37% · 24.1 of 65.0 MiB · 1.6s"},
+		{500, 1000, time.Second, "▕███████████████░░░░░░░░░░░░░░░▏ 50% · 500 of 1000 bytes · 1.0s"},
+		{2048, 1024, time.Second, "▕██████████████████████████████▏ 100% · 2.0 of 1.0 KiB · 1.0s"},
+	}
+	for _, tc := range tests {
+		if got := progressLine(tc.read, tc.total, tc.elapsed); got != tc.want {
+			t.Errorf("progressLine(%d, %d) = %q, want %q", tc.read, tc.total, got, tc.want)
+		}
+	}
+}
+
+func TestHighlightKeywords(t *testing.T) {
+	k := func(s string) string { return keywordColor + s + ansiReset }
+	tests := []struct{ in, want string }{
+		{"select a from t", k("select") + " a " + k("from") + " t"},
+		{"SELECT 'select' AS \"from\" -- where", k("SELECT") + " 'select' " + k("AS") + " \"from\" -- where"},
+		{"SELECT selected, 'open", k("SELECT") + " selected, 'open"},
+	}
+	for _, tc := range tests {
+		if got := highlightKeywords(tc.in); got != tc.want {
+			t.Errorf("highlightKeywords(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := string(keywordPainter{}.Paint([]rune(".mode csv"), 0)); got != ".mode csv" {
+		t.Errorf("a dot command was painted: %q", got)
 	}
 }

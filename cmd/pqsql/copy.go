@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/pqsql/pqsql/sql"
+)
+
+// copyTo runs COPY (query) TO 'file': the query's rows written as CSV
+// (header, delimiter and null text as the options say) or as JSON, one
+// object a line, as DuckDB writes them.
+func (sh *shell) copyTo(ctx context.Context, c *sql.Copy) error {
+	res, err := sh.session.Execute(ctx, c.Query)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(c.File)
+	if err != nil {
+		return fmt.Errorf("COPY: cannot open %q: %w", c.File, err)
+	}
+	w := bufio.NewWriterSize(f, 256<<10)
+	o := renderOptions{mode: modeCSV, colSep: c.Delimiter, sepSet: true, null: c.Null, nullSet: true, noHeaders: !c.Header}
+	if c.Format == "json" {
+		o.mode = modeJSONLines
+	}
+	if err := renderCancellable(ctx, w, res, o); err != nil {
+		f.Close()
+		return err
+	}
+	err = w.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("COPY: writing %q: %w", c.File, err)
+	}
+	return nil
+}
