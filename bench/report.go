@@ -51,18 +51,18 @@ type queryResult struct {
 
 // A report is the whole run.
 type report struct {
-	Command   string        `json:"command"`
-	Date      string        `json:"date"`
-	Machine   machine       `json:"machine"`
-	Threads   int           `json:"threads"`
-	Runs      int           `json:"runs"`
-	DuckDB    string        `json:"duckdb_version"`
-	Go        string        `json:"go_version"`
-	LoadStart string        `json:"loadavg_start"`
-	LoadEnd   string        `json:"loadavg_end"`
+	Command   string            `json:"command"`
+	Date      string            `json:"date"`
+	Machine   machine           `json:"machine"`
+	Threads   int               `json:"threads"`
+	Runs      int               `json:"runs"`
+	DuckDB    string            `json:"duckdb_version"`
+	Go        string            `json:"go_version"`
+	LoadStart string            `json:"loadavg_start"`
+	LoadEnd   string            `json:"loadavg_end"`
 	Files     map[string]string `json:"files"`
-	Queries   []queryResult `json:"queries"`
-	GeoMean   float64       `json:"geomean_ratio,omitempty"`
+	Queries   []queryResult     `json:"queries"`
+	GeoMean   float64           `json:"geomean_ratio,omitempty"`
 }
 
 // machine describes the computer the numbers come from.
