@@ -62,9 +62,9 @@ func resultText(res *exec.Result) []string {
 	return rows
 }
 
-// writeCSV writes a result as the pqsql shell's csv mode prints it: a
-// header, NULL as nothing, fields quoted (RFC 4180) only when they hold a
-// comma, a quote or a line break.
+// writeCSV writes a result as DuckDB's COPY ... TO (HEADER) writes it: a
+// header, NULL as nothing, the empty string as "", other fields quoted
+// (RFC 4180) only when they hold a comma, a quote or a line break.
 func writeCSV(path string, res *exec.Result) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -72,7 +72,7 @@ func writeCSV(path string, res *exec.Result) error {
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
 	field := func(s string) {
-		if !strings.ContainsAny(s, ",\"\r\n") {
+		if s != "" && !strings.ContainsAny(s, ",\"\r\n") {
 			w.WriteString(s)
 			return
 		}

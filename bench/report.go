@@ -195,7 +195,7 @@ const methodNotes = `How the numbers are measured:
   row is produced: pqsql's ` + "`exec.Session.Execute`" + ` returning its batches;
   DuckDB's rows fetched through database/sql without converting them to Go
   values. The CSV row writes the file in both (DuckDB: ` + "`COPY ... TO`" + `;
-  pqsql: its result written as the shell's csv mode prints it). The two
+  pqsql: its result written by the benchmark as COPY writes CSV). The two
   engines alternate run by run, the one that starts swapping each run, after
   an untimed run of each (pqsql's EXPLAIN ANALYZE, DuckDB's answer).
 - **Bytes**: *reader* is what pqsql's own reader counted under EXPLAIN
