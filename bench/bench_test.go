@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,7 @@ func TestParseMemStatus(t *testing.T) {
 // The peak RSS follows an allocation made after the reset, and the reset
 // brings it back down once the memory is gone.
 func TestPeakRSS(t *testing.T) {
+	debug.FreeOSMemory()
 	if err := resetPeakRSS(); err != nil {
 		t.Skipf("this kernel cannot reset the peak RSS: %v", err)
 	}
