@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -256,6 +258,41 @@ func TestEnginesAgree(t *testing.T) {
 		}
 		if d := sameAnswer(answers[0], answers[1], qt.ordered); d != "" {
 			t.Errorf("%s: answers differ: %s", qt.name, d)
+		}
+	}
+}
+
+// The markdown survives a JSON round trip (-render) and shows the ratio,
+// the geometric mean, errors and the scaling section.
+func TestMarkdown(t *testing.T) {
+	ok := func(ms float64) engineStats {
+		return engineStats{TimesMS: []float64{ms}, MedianMS: ms, MinMS: ms, MaxMS: ms, RChar: 2048, PeakGoHeap: 1 << 20}
+	}
+	rep := report{Command: "go run . -scale", Runs: 1, Threads: 2, Queries: []queryResult{
+		{Name: "scale_sum_1m", SQL: "SELECT 1", PQSQL: ok(10), DuckDB: ok(20), Ratio: 0.5, Identical: true, Answers: "identical"},
+		{Name: "scale_sum_10m", SQL: "SELECT 1", PQSQL: ok(100), DuckDB: ok(100), Ratio: 2, Identical: true, Answers: "identical"},
+		{Name: "join", SQL: "SELECT 1", PQSQL: engineStats{Error: "Not implemented Error: joins"}, DuckDB: ok(5), Answers: "not compared"},
+	}}
+	rep.GeoMean = geoMean(rep.Queries)
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back report
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	back.writeMarkdown(&out)
+	for _, want := range []string{
+		"| `scale_sum_1m` | 10.0 (10.0–10.0) | 20.0 (20.0–20.0) | 0.50x |",
+		"**1.00x**",
+		"| `join` | error | 5.00 (5.00–5.00) | – |",
+		"not compared; pqsql: Not implemented Error: joins",
+		"| `sum` | 10.0x | 5.0x | 1.00 MiB / 1.00 MiB |",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out.String())
 		}
 	}
 }

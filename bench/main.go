@@ -34,11 +34,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	scale := fs.Bool("scale", false, "also run the 10M-row scaling queries (generates a 10M-row file once)")
 	dataDir := fs.String("data", "data", "`directory` caching the generated files")
 	list := fs.Bool("list", false, "list the queries and exit")
+	render := fs.String("render", "", "print the markdown of an earlier run's JSON `file` (such as data/last-run.json) and exit")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 0 || *runs < 1 || *threads < 1 {
 		return fmt.Errorf("%w: flags only, -runs >= 1, -threads >= 1", errUsage)
+	}
+	if *render != "" {
+		b, err := os.ReadFile(*render)
+		if err != nil {
+			return err
+		}
+		var rep report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return fmt.Errorf("%w: -render %s: %w", errUsage, *render, err)
+		}
+		rep.writeMarkdown(stdout)
+		return nil
 	}
 	var re *regexp.Regexp
 	if *filter != "" {
@@ -115,10 +128,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	rep.LoadEnd = loadAvg()
 	rep.GeoMean = geoMean(rep.Queries)
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	// Kept so that the markdown can be printed again (-render).
+	if err := os.WriteFile(filepath.Join(data, "last-run.json"), b, 0o644); err != nil {
+		return err
+	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		_, err := stdout.Write(b)
+		return err
 	}
 	rep.writeMarkdown(stdout)
 	return ctx.Err()

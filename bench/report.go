@@ -14,9 +14,11 @@ import (
 
 // engineStats is what one engine measured on one query.
 type engineStats struct {
-	Error                  string    `json:"error,omitempty"`
-	TimesMS                []float64 `json:"times_ms,omitempty"`
-	MedianMS, MinMS, MaxMS float64
+	Error    string    `json:"error,omitempty"`
+	TimesMS  []float64 `json:"times_ms,omitempty"`
+	MedianMS float64   `json:"median_ms"`
+	MinMS    float64   `json:"min_ms"`
+	MaxMS    float64   `json:"max_ms"`
 	// RChar is the growth of /proc/self/io rchar during the median run:
 	// bytes returned by read system calls, page cache hits included.
 	RChar int64 `json:"rchar_bytes"`
@@ -173,12 +175,45 @@ func (r *report) writeMarkdown(w io.Writer) {
 	p("\nGeometric mean of pqsql / DuckDB over the %d queries both ran: **%.2fx**. ", compared, r.GeoMean)
 	p("pqsql at most DuckDB's median time: %d of %d; ", faster, compared)
 	p("read (rchar) at most DuckDB's bytes: %d of %d; identical answers: %d of %d.\n\n", fewerBytes, compared, identical, len(r.Queries))
+	r.writeScaling(w)
 	p("The SQL of every row, its files as placeholders:\n\n")
 	for _, q := range r.Queries {
 		p("- `%s`: `%s`\n", q.Name, q.SQL)
 	}
 	p("\nThe files (made by fixtures/gen, under bench/data/): %s.\n\n", fileNotes)
 	p("\n%s", methodNotes)
+}
+
+// writeScaling prints, for each scaling query run on both sizes, how each
+// engine's median time and pqsql's heap peak grew from 1M to 10M rows.
+func (r *report) writeScaling(w io.Writer) {
+	byName := map[string]queryResult{}
+	for _, q := range r.Queries {
+		byName[q.Name] = q
+	}
+	header := false
+	for _, q := range r.Queries {
+		base, ok := strings.CutSuffix(q.Name, "_1m")
+		if !ok || !strings.HasPrefix(base, "scale_") {
+			continue
+		}
+		big, ok := byName[base+"_10m"]
+		if !ok || q.Ratio == 0 || big.Ratio == 0 {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "Scaling from 1M to 10M rows (10M time / 1M time; linear is 10x):\n\n")
+			fmt.Fprintf(w, "| query | pqsql growth | DuckDB growth | pqsql Go heap peak 1M / 10M | pqsql RSS Δ 10M | DuckDB RSS Δ 10M |\n|---|---|---|---|---|---|\n")
+			header = true
+		}
+		fmt.Fprintf(w, "| `%s` | %.1fx | %.1fx | %s / %s | %s | %s |\n", strings.TrimPrefix(base, "scale_"),
+			big.PQSQL.MedianMS/q.PQSQL.MedianMS, big.DuckDB.MedianMS/q.DuckDB.MedianMS,
+			humanBytes(q.PQSQL.PeakGoHeap), humanBytes(big.PQSQL.PeakGoHeap),
+			humanBytes(big.PQSQL.PeakRSSDelta), humanBytes(big.DuckDB.PeakRSSDelta))
+	}
+	if header {
+		fmt.Fprintln(w)
+	}
 }
 
 // methodNotes says how every number of the table is measured.
