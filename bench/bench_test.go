@@ -268,7 +268,7 @@ func TestMarkdown(t *testing.T) {
 	ok := func(ms float64) engineStats {
 		return engineStats{TimesMS: []float64{ms}, MedianMS: ms, MinMS: ms, MaxMS: ms, RChar: 2048, PeakGoHeap: 1 << 20}
 	}
-	rep := report{Command: "go run . -scale", Runs: 1, Threads: 2, Queries: []queryResult{
+	rep := report{Command: "go run . -scale", Runs: 1, Threads: 2, Machine: machine{CPUs: 2}, LoadStart: "1.5 1 1", LoadEnd: "2.5 2 1", Queries: []queryResult{
 		{Name: "scale_sum_1m", SQL: "SELECT 1", PQSQL: ok(10), DuckDB: ok(20), Ratio: 0.5, Identical: true, Answers: "identical"},
 		{Name: "scale_sum_10m", SQL: "SELECT 1", PQSQL: ok(100), DuckDB: ok(100), Ratio: 2, Identical: true, Answers: "identical"},
 		{Name: "join", SQL: "SELECT 1", PQSQL: engineStats{Error: "Not implemented Error: joins"}, DuckDB: ok(5), Answers: "not compared"},
@@ -290,6 +290,7 @@ func TestMarkdown(t *testing.T) {
 		"| `join` | error | 5.00 (5.00–5.00) | – |",
 		"not compared; pqsql: Not implemented Error: joins",
 		"| `sum` | 10.0x | 5.0x | 1.00 MiB / 1.00 MiB |",
+		"**These numbers come from a loaded machine**",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out.String())

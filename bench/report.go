@@ -115,6 +115,21 @@ func loadAvg() string {
 	return strings.Join(f[:3], " ")
 }
 
+// loaded reports whether the one-minute load average, at the start or the
+// end, exceeded the number of CPUs.
+func (r *report) loaded() bool {
+	for _, l := range []string{r.LoadStart, r.LoadEnd} {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > float64(r.Machine.CPUs) {
+			return true
+		}
+	}
+	return false
+}
+
 // geoMean is the geometric mean of the positive ratios.
 func geoMean(qs []queryResult) float64 {
 	var sum float64
@@ -141,6 +156,11 @@ func (r *report) writeMarkdown(w io.Writer) {
 		r.Machine.CPUs, r.Machine.CPUModel, r.Machine.MemTotal, r.LoadStart, r.LoadEnd)
 	p("- engines: pqsql (this checkout, %s) and DuckDB %s, in one process, %d threads each, %d runs of each query\n\n",
 		r.Go, r.DuckDB, r.Threads, r.Runs)
+	if r.loaded() {
+		p("**These numbers come from a loaded machine**: its load average exceeded its %d CPUs during the run, "+
+			"as other builds shared it. Times vary from run to run (see each min–max) and the ratios "+
+			"with them; bytes and answers do not depend on the load.\n\n", r.Machine.CPUs)
+	}
 	p("| query | pqsql ms median (min–max) | DuckDB ms median (min–max) | pqsql / DuckDB | pqsql bytes: reader / rchar | DuckDB bytes: rchar | pqsql memory: Go heap peak / RSS Δ | DuckDB memory: RSS Δ | answers |\n")
 	p("|---|---|---|---|---|---|---|---|---|\n")
 	faster, identical, fewerBytes, compared := 0, 0, 0, 0
