@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func TestParseProcIO(t *testing.T) {
+	got, err := parseProcIO([]byte("rchar: 12345\nwchar: 9\nsyscr: 4\nsyscw: 1\nread_bytes: 4096\nwrite_bytes: 0\ncancelled_write_bytes: 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != (procIO{rchar: 12345, readBytes: 4096}) {
+		t.Errorf("parsed %+v", got)
+	}
+	for _, bad := range []string{"rchar: 1\n", "rchar: x\nread_bytes: 1\n"} {
+		if _, err := parseProcIO([]byte(bad)); !errors.Is(err, errProc) {
+			t.Errorf("parseProcIO(%q) = %v, want errProc", bad, err)
+		}
+	}
+}
+
+func TestParseMemStatus(t *testing.T) {
+	got, err := parseMemStatus([]byte("Name:\tbench\nVmPeak:\t  900 kB\nVmHWM:\t    2048 kB\nVmRSS:\t    1024 kB\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != (memStatus{rss: 1 << 20, hwm: 2 << 20}) {
+		t.Errorf("parsed %+v", got)
+	}
+	if _, err := parseMemStatus([]byte("VmHWM:\t2048 MB\nVmRSS:\t1 kB\n")); !errors.Is(err, errProc) {
+		t.Errorf("a unit other than kB parsed: %v", err)
+	}
+}
+
+// The peak RSS follows an allocation made after the reset, and the reset
+// brings it back down once the memory is gone.
+func TestPeakRSS(t *testing.T) {
+	debug.FreeOSMemory()
+	if err := resetPeakRSS(); err != nil {
+		t.Skipf("this kernel cannot reset the peak RSS: %v", err)
+	}
+	before, err := readMemStatus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 64 << 20
+	b := make([]byte, size)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	after, err := readMemStatus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.hwm - before.rss; grew < size*3/4 {
+		t.Errorf("peak RSS grew %d bytes after touching %d", grew, size)
+	}
+	b = nil
+	if io0, err := readProcIO(); err != nil || io0.rchar <= 0 {
+		t.Errorf("/proc/self/io: %+v, %v", io0, err)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{3}, 3},
+		{[]float64{5, 1, 3}, 3},
+		{[]float64{4, 1, 3, 2}, 2.5},
+		{nil, 0},
+	} {
+		if got := median(tc.in); got != tc.want {
+			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSameAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		a, b    []string
+		ordered bool
+		want    string // a substring of the difference, "" for none
+	}{
+		{[]string{"1\tx", "2\ty"}, []string{"2\ty", "1\tx"}, false, ""},
+		{[]string{"1\tx", "2\ty"}, []string{"2\ty", "1\tx"}, true, "row 1"},
+		{[]string{"1"}, []string{"1", "1"}, false, "pqsql 1 rows, DuckDB 2"},
+		{[]string{"NULL"}, []string{"(empty)"}, true, "row 1"},
+		{[]string{}, []string{}, true, ""},
+	} {
+		got := sameAnswer(tc.a, tc.b, tc.ordered)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("sameAnswer(%q, %q, %v) = %q, want %q", tc.a, tc.b, tc.ordered, got, tc.want)
+		}
+	}
+}
+
+func TestBind(t *testing.T) {
+	files := map[string]string{"{sorted}": "/d/o's.parquet", "{parts}": "/d/p/*.parquet"}
+	got, err := bind(query{name: "q", sql: "SELECT * FROM {sorted} UNION ALL SELECT * FROM {parts}"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "SELECT * FROM '/d/o''s.parquet' UNION ALL SELECT * FROM '/d/p/*.parquet'"; got.sql != want {
+		t.Errorf("bound %q, want %q", got.sql, want)
+	}
+	if got.template != "SELECT * FROM {sorted} UNION ALL SELECT * FROM {parts}" {
+		t.Errorf("template %q", got.template)
+	}
+	if _, err := bind(query{name: "q", sql: "SELECT * FROM {nowhere}"}, files); !errors.Is(err, errUsage) {
+		t.Errorf("unknown placeholder: %v, want errUsage", err)
+	}
+}
+
+// Every query names only files fileSet makes, and names are unique.
+func TestQueriesBind(t *testing.T) {
+	files := map[string]string{}
+	for _, s := range fileSet(t.TempDir(), true) {
+		for k, v := range s.files {
+			files[k] = v
+		}
+	}
+	seen := map[string]bool{}
+	for _, q := range queries {
+		if seen[q.name] {
+			t.Errorf("query name %s used twice", q.name)
+		}
+		seen[q.name] = true
+		if _, err := bind(q, files); err != nil {
+			t.Error(err)
+		}
+	}
+	all := selectQueries(queries, nil, true)
+	short := selectQueries(queries, nil, false)
+	if len(all) != len(queries) || len(short) >= len(all) {
+		t.Errorf("%d queries, %d with -scale, %d without", len(queries), len(all), len(short))
+	}
+	for _, q := range short {
+		if q.scale {
+			t.Errorf("%s runs without -scale", q.name)
+		}
+	}
+	if got := selectQueries(queries, regexp.MustCompile("^glob_"), false); len(got) != 3 {
+		t.Errorf("-filter ^glob_ selects %d queries", len(got))
+	}
+}
+
+func TestHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 1023: "1023 B", 1024: "1.00 KiB", 21 << 10: "21.0 KiB",
+		632 << 10: "632 KiB", 60<<20 + 400<<10: "60.4 MiB", 3 << 30: "3.00 GiB",
+	} {
+		if got := humanBytes(n); got != want {
+			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// pqsql's side end to end on a committed fixture: the answer as text, the
+// CSV file as the shell writes it, and the reader's byte count.
+func TestPQEngine(t *testing.T) {
+	fixture, err := filepath.Abs("../fixtures/orders_sorted.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e := newPQEngine(2)
+	q, err := bind(query{name: "q", sql: "SELECT order_id, note, discount FROM {sorted} WHERE order_id IN (49, 50, 777) ORDER BY order_id"},
+		map[string]string{"{sorted}": fixture})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := e.exec(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := answer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Order 50 has an empty note, order 777 a NaN discount (fixtures/README.md).
+	if got := strings.Join(rows, "\n"); !strings.Contains(got, "50\t\t") || !strings.Contains(got, "777\t") || !strings.HasSuffix(got, "nan") {
+		t.Errorf("answer:\n%s", got)
+	}
+	n, requests, err := e.readerBytes(ctx, q.sql)
+	if err != nil || n <= 0 || requests <= 0 {
+		t.Errorf("reader bytes %d in %d requests, %v", n, requests, err)
+	}
+
+	q.csv, q.csvOut = true, filepath.Join(t.TempDir(), "out.csv")
+	q.sql = "SELECT 'a,b' AS x, 'say \"hi\"' AS y, NULL AS z, '' AS e"
+	answer, err = e.exec(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(q.csvOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "x,y,z,e\n\"a,b\",\"say \"\"hi\"\"\",,\"\"\n"; string(b) != want {
+		t.Errorf("CSV %q, want %q", b, want)
+	}
+	if rows, err := answer(); err != nil || len(rows) != 2 {
+		t.Errorf("CSV answer %q, %v", rows, err)
+	}
+}
+
+// Both engines on a committed fixture: the same answers, rendered the same
+// way, for values whose text is easy to get wrong (NaN, -0.0, NULL, the
+// empty string, decimals, timestamps), and CSV files that match.
+func TestEnginesAgree(t *testing.T) {
+	fixture, err := filepath.Abs("../fixtures/orders_sorted.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	duck, err := newDuckEngine(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer duck.close()
+	pq := newPQEngine(2)
+	files := map[string]string{"{sorted}": fixture}
+	for _, qt := range []query{
+		{name: "values", sql: "SELECT order_id, shipped_at, amount, discount, note FROM {sorted} WHERE order_id IN (50, 100, 777, 1234, 3000) ORDER BY order_id", ordered: true},
+		{name: "groups", sql: "SELECT status, count(*), sum(amount) FROM {sorted} GROUP BY status"},
+		{name: "csv", sql: "SELECT order_id, status, amount, note FROM {sorted} WHERE order_id <= 2000", ordered: true, csv: true},
+	} {
+		q, err := bind(qt, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var answers [2][]string
+		for i, e := range []engine{pq, duck} {
+			if q.csv {
+				q.csvOut = filepath.Join(t.TempDir(), e.name()+".csv")
+			}
+			answer, err := e.exec(ctx, q)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", qt.name, e.name(), err)
+			}
+			if answers[i], err = answer(); err != nil {
+				t.Fatalf("%s: %s: %v", qt.name, e.name(), err)
+			}
+		}
+		if len(answers[0]) < 5 {
+			t.Errorf("%s: only %d rows", qt.name, len(answers[0]))
+		}
+		if d := sameAnswer(answers[0], answers[1], qt.ordered); d != "" {
+			t.Errorf("%s: answers differ: %s", qt.name, d)
+		}
+	}
+}
+
+// The markdown survives a JSON round trip (-render) and shows the ratio,
+// the geometric mean, errors and the scaling section.
+func TestMarkdown(t *testing.T) {
+	ok := func(ms float64) engineStats {
+		return engineStats{TimesMS: []float64{ms}, MedianMS: ms, MinMS: ms, MaxMS: ms, RChar: 2048, PeakGoHeap: 1 << 20}
+	}
+	rep := report{Command: "go run . -scale", Runs: 1, Threads: 2, Machine: machine{CPUs: 2}, LoadStart: "1.5 1 1", LoadEnd: "2.5 2 1", Queries: []queryResult{
+		{Name: "scale_sum_1m", SQL: "SELECT 1", PQSQL: ok(10), DuckDB: ok(20), Ratio: 0.5, Identical: true, Answers: "identical"},
+		{Name: "scale_sum_10m", SQL: "SELECT 1", PQSQL: ok(100), DuckDB: ok(100), Ratio: 2, Identical: true, Answers: "identical"},
+		{Name: "join", SQL: "SELECT 1", PQSQL: engineStats{Error: "Not implemented Error: joins"}, DuckDB: ok(5), Answers: "not compared"},
+	}}
+	rep.GeoMean = geoMean(rep.Queries)
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back report
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	back.writeMarkdown(&out)
+	for _, want := range []string{
+		"| `scale_sum_1m` | 10.0 (10.0–10.0) | 20.0 (20.0–20.0) | 0.50x |",
+		"**1.00x**",
+		"| `join` | error | 5.00 (5.00–5.00) | – |",
+		"not compared; pqsql: Not implemented Error: joins",
+		"| `sum` | 10.0x | 5.0x | 1.00 MiB / 1.00 MiB |",
+		"**These numbers come from a loaded machine**",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out.String())
+		}
+	}
+}
