@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"math/big"
 	"strings"
 
@@ -18,9 +19,13 @@ type aggState struct {
 	best planner.Datum
 	has  bool
 	// bestI, bestF and bestS shadow best for the typed comparisons.
-	bestI  int64
-	bestF  float64
-	bestS  string
+	bestI int64
+	bestF float64
+	bestS string
+	// The values a DISTINCT aggregate has seen, in the set its argument's
+	// type decides (distinctNew).
+	distI  map[int64]struct{}
+	distS  map[string]struct{}
 	distin map[string]bool
 }
 
@@ -58,20 +63,100 @@ type group struct {
 	aggs []aggState
 }
 
-// updateDatum adds one evaluated argument d of type t to s.
-func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
+// A distinctKind is the set a DISTINCT aggregate keeps its values in: by
+// the argument's type alone, so that a batch evaluated as a vector and one
+// evaluated row by row meet the same set.
+type distinctKind int8
+
+const (
+	distinctEncoded distinctKind = iota
+	distinctInt                  // integers, DECIMAL(18) and below, dates and times
+	distinctFloat                // float bits, NaNs alike and -0 as +0
+	distinctStr
+)
+
+func distinctKindOf(t Type) distinctKind {
+	switch cmpKindOf(t) {
+	case cmpInt, cmpUint:
+		return distinctInt
+	case cmpFloat:
+		return distinctFloat
+	case cmpString:
+		return distinctStr
+	}
+	return distinctEncoded
+}
+
+// distinctFloatKey is the set key of a float: equal for values SQL calls
+// equal.
+func distinctFloatKey(f float64) int64 {
+	switch {
+	case f != f:
+		f = math.NaN()
+	case f == 0:
+		f = 0
+	}
+	return int64(math.Float64bits(f))
+}
+
+// seenInt and seenStr add a value to s's set and report whether it is new.
+func (s *aggState) seenInt(x int64) bool {
+	if s.distI == nil {
+		s.distI = map[int64]struct{}{}
+	}
+	if _, ok := s.distI[x]; ok {
+		return false
+	}
+	s.distI[x] = struct{}{}
+	return true
+}
+
+func (s *aggState) seenStr(x string) bool {
+	if s.distS == nil {
+		s.distS = map[string]struct{}{}
+	}
+	if _, ok := s.distS[x]; ok {
+		return false
+	}
+	// The batch's strings may share a reused page buffer.
+	s.distS[strings.Clone(x)] = struct{}{}
+	return true
+}
+
+// distinctNew adds a non-NULL datum of type t to s's set and reports
+// whether it is new.
+func (s *aggState) distinctNew(d planner.Datum, t Type) bool {
+	switch distinctKindOf(t) {
+	case distinctInt:
+		x := d.I
+		if d.Big != nil {
+			x = d.Big.Int64()
+		}
+		return s.seenInt(x)
+	case distinctFloat:
+		return s.seenInt(distinctFloatKey(d.F))
+	case distinctStr:
+		return s.seenStr(d.S)
+	}
+	if s.distin == nil {
+		s.distin = map[string]bool{}
+	}
+	k := string(planner.AppendKey(nil, d, t))
+	if s.distin[k] {
+		return false
+	}
+	s.distin[k] = true
+	return true
+}
+
+// updateDatum adds one evaluated argument d of type t to s; distinct says
+// d is to be counted only when new.
+func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type, distinct bool) {
 	if d.Null {
 		return
 	}
-	if a.Distinct {
-		if s.distin == nil {
-			s.distin = map[string]bool{}
-		}
-		k := string(planner.AppendKey(nil, d, t))
-		if s.distin[k] {
-			return
-		}
-		s.distin[k] = true
+	if distinct && !s.distinctNew(d, t) {
+		return
 	}
 	s.n++
 	switch a.Func {
@@ -460,11 +545,27 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 	}
 	t := a.Arg.Type()
 	v := src.vec
-	if v == nil || a.Distinct {
+	if v == nil {
 		for i := range n {
-			updateDatum(a, state(i), src.datum(i), t)
+			updateDatum(a, state(i), src.datum(i), t, a.Distinct)
 		}
 		return
+	}
+	if a.Distinct {
+		// Keep the rows whose value is new to its group, then fold them
+		// in as any other rows.
+		sel := firstSeen(v, t, n, state)
+		v = v.take(sel)
+		if gids != nil {
+			gids = takeSlice(gids, sel)
+		}
+		n = len(sel)
+		state = func(i int) *aggState {
+			if gids == nil {
+				return &ag.groups[0].aggs[ai]
+			}
+			return &ag.groups[gids[i]].aggs[ai]
+		}
 	}
 	switch a.Func {
 	case "count":
@@ -547,8 +648,35 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		}
 	}
 	for i := range n {
-		updateDatum(a, state(i), datumAt(v, i), t)
+		updateDatum(a, state(i), datumAt(v, i), t, false)
 	}
+}
+
+// firstSeen returns the non-NULL rows of v whose value is new to the set
+// of its row's state.
+func firstSeen(v *Vector, t Type, n int, state func(int) *aggState) []int32 {
+	sel := make([]int32, 0, n)
+	kind := distinctKindOf(t)
+	for i := range n {
+		if v.IsNull(i) {
+			continue
+		}
+		var isNew bool
+		switch {
+		case kind == distinctInt && v.Int != nil:
+			isNew = state(i).seenInt(v.Int[i])
+		case kind == distinctFloat && v.Float != nil:
+			isNew = state(i).seenInt(distinctFloatKey(v.Float[i]))
+		case kind == distinctStr && v.Str != nil:
+			isNew = state(i).seenStr(v.Str[i])
+		default:
+			isNew = state(i).distinctNew(datumAt(v, i), t)
+		}
+		if isNew {
+			sel = append(sel, int32(i))
+		}
+	}
+	return sel
 }
 
 // rows finishes the groups into the aggregate stage's rows, HAVING applied,
