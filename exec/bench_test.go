@@ -102,11 +102,15 @@ func benchQueriesThreads(b *testing.B, threads int) {
 			b.ReportAllocs()
 			s := NewSession()
 			s.Settings.Threads = threads
+			cpu0 := cpuTime()
 			for b.Loop() {
 				if _, err := s.Execute(context.Background(), q); err != nil {
 					b.Fatal(err)
 				}
 			}
+			// CPU time, summed over threads, varies less than wall time
+			// on a machine other work shares.
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

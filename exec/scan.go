@@ -146,6 +146,9 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	if s.Statistics {
 		q.topk = newTopKScan(p)
 	}
+	if q.topk != nil {
+		q.topk.decodeFirst(q)
+	}
 	return q
 }
 
@@ -204,6 +207,8 @@ type scanTask struct {
 	// loaded sums the planned bytes of the leaves loaded or given up, for
 	// EXPLAIN ANALYZE's account (iometer.go).
 	loaded int64
+	// topkBound is a sorted limit's bound when the task was dispatched.
+	topkBound loggedBound
 }
 
 // taskBuffer is how many batches a worker may get ahead of the consumer on
@@ -459,6 +464,9 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 			s.holding = true
 			continue
 		}
+		if q.topk != nil {
+			t.topkBound = q.topk.bound.logged(s.tokensTaken - 1)
+		}
 		sf.refs.Add(1)
 		select {
 		case order <- t:
@@ -550,7 +558,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		rows = kept
 	}
 	readers := make([]colReader, q.width)
-	late := q.where != nil && len(q.otherCols) > 0
+	late := (q.where != nil || q.topk != nil) && len(q.otherCols) > 0
 	first := q.needCols
 	if late {
 		first = q.whereCols
@@ -563,6 +571,10 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	}
 	var survivors []rowRange
 	var whereErr error
+	var cut *rowGroupCut
+	if q.topk != nil {
+		cut = q.topk.newRowGroupCut(t.topkBound)
+	}
 	for c := (runCursor{rs: kept}); ; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -575,13 +587,25 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if err != nil {
 			return err
 		}
-		sel, err := q.where.apply(b)
+		var sel []int32
+		if q.where != nil {
+			sel, err = q.where.apply(b)
+		} else {
+			sel = allRows(b.n)
+		}
+		if cut != nil {
+			cut.add(b, runs, sel)
+		} else {
+			survivors = appendSelected(survivors, runs, sel)
+		}
 		b.release()
-		survivors = appendSelected(survivors, runs, sel)
 		if err != nil {
 			whereErr = err
 			break
 		}
+	}
+	if cut != nil {
+		survivors = cut.survivors()
 	}
 	if err := s.drain(t, q.whereCols, readers); err != nil {
 		return err

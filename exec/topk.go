@@ -283,24 +283,8 @@ func cutRows[T cmp.Ordered](vals []T, nulls []bool, n, k int, key planner.SortKe
 		return sel
 	}
 	// The batch's own k-th row: no row after it can be among the k first.
-	var nn []T
-	nullCount := 0
-	for _, i := range sel {
-		if isNull(int(i)) {
-			nullCount++
-		} else {
-			nn = append(nn, vals[i])
-		}
-	}
-	var bc keyCut[T]
-	switch {
-	case key.NullsFirst && nullCount >= k:
-		bc.null = true
-	case key.NullsFirst:
-		bc.v = kth(nn, k-nullCount, key.Desc)
-	case len(nn) >= k:
-		bc.v = kth(nn, k, key.Desc)
-	default:
+	bc, ok := kthCut(vals, nulls, sel, k, key)
+	if !ok {
 		return sel
 	}
 	kept := sel[:0]
@@ -310,6 +294,35 @@ func cutRows[T cmp.Ordered](vals []T, nulls []bool, n, k int, key planner.SortKe
 		}
 	}
 	return kept
+}
+
+// kthCut is the key of the k-th of the rows sel in sort order (false when
+// they are fewer than k, or the k-th is a NULL sorting last, which cuts
+// nothing).
+func kthCut[T cmp.Ordered](vals []T, nulls []bool, sel []int32, k int, key planner.SortKey) (keyCut[T], bool) {
+	var nn []T
+	nullCount := 0
+	for _, i := range sel {
+		if nulls != nil && nulls[i] {
+			nullCount++
+		} else {
+			nn = append(nn, vals[i])
+		}
+	}
+	var bc keyCut[T]
+	switch {
+	case k <= 0 || len(sel) < k:
+		return bc, false
+	case key.NullsFirst && nullCount >= k:
+		bc.null = true
+	case key.NullsFirst:
+		bc.v = kth(nn, k-nullCount, key.Desc)
+	case len(nn) >= k:
+		bc.v = kth(nn, k, key.Desc)
+	default:
+		return bc, false
+	}
+	return bc, true
 }
 
 // kth is the k-th (from 1) value of xs in ascending order, or descending
@@ -344,6 +357,12 @@ func (b *topKBound) logToken() {
 	b.mu.Lock()
 	b.log = append(b.log, loggedBound{b.d, b.has})
 	b.mu.Unlock()
+}
+
+// logged is the bound noted for token i.
+func (b *topKBound) logged(i int) loggedBound {
+	d, has := b.at(i)
+	return loggedBound{d: d, has: has}
 }
 
 // at is the bound noted for token i.

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"cmp"
+	"sort"
 	"sync/atomic"
 
 	"github.com/pqsql/pqsql/format"
@@ -22,7 +24,9 @@ type topKScan struct {
 	col int
 	// typ is the key's type in the plan; a file whose column has another
 	// type is not judged.
-	typ   Type
+	typ Type
+	// k is LIMIT + OFFSET: how many rows the heap holds.
+	k     int
 	bound topKBound
 	// skipped counts the row groups skipped.
 	skipped atomic.Int64
@@ -39,7 +43,21 @@ func newTopKScan(p *planner.Plan) *topKScan {
 	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isPartition(p.Scan, c.Index) {
 		return nil
 	}
-	return &topKScan{key: k, col: c.Index, typ: c.T}
+	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset)}
+}
+
+// decodeFirst makes the key column one of those q decodes first, beside
+// the WHERE's, so that a row group's other columns are read only for the
+// rows its cut leaves (rowGroupCut).
+func (s *topKScan) decodeFirst(q *scanQuery) {
+	for i, c := range q.otherCols {
+		if c == s.col {
+			q.otherCols = append(q.otherCols[:i:i], q.otherCols[i+1:]...)
+			q.whereCols = append(q.whereCols, c)
+			sort.Ints(q.whereCols)
+			return
+		}
+	}
 }
 
 // A topKFile judges one file's row groups.
@@ -149,4 +167,141 @@ func encodeKey(o stats.Order, lg format.Logical, t Type, d planner.Datum) ([]byt
 		return nil, false
 	}
 	return v, err == nil
+}
+
+// A rowGroupCut narrows one row group's rows for a sorted limit before its
+// other columns are fetched: the key column is decoded first (with the
+// WHERE's), and only the rows that can still be among the k first survive,
+// judged on the typed key against the bound the task was dispatched with
+// and against the row group's own k-th row. The other columns are then
+// read only in the pages that hold a survivor.
+type rowGroupCut struct {
+	s   *topKScan
+	num *candidates[uint64]
+	str *candidates[string]
+	// rows are the surviving rows when the key's type is not cut.
+	rows []rowRange
+}
+
+// newRowGroupCut starts the cut of a task dispatched with bound lb.
+func (s *topKScan) newRowGroupCut(lb loggedBound) *rowGroupCut {
+	c := &rowGroupCut{s: s}
+	switch kind := cmpKindOf(s.typ); kind {
+	case cmpInt, cmpUint, cmpFloat:
+		c.num = &candidates[uint64]{k: s.k, key: s.key}
+		if lb.has {
+			c.num.global = &keyCut[uint64]{null: lb.d.Null}
+			if !lb.d.Null {
+				c.num.global.v = normDatum(lb.d, s.typ, kind)
+			}
+		}
+	case cmpString:
+		c.str = &candidates[string]{k: s.k, key: s.key}
+		if lb.has {
+			c.str.global = &keyCut[string]{null: lb.d.Null, v: lb.d.S}
+		}
+	}
+	return c
+}
+
+// add offers the rows sel of b, a batch of the row group's rows runs.
+func (c *rowGroupCut) add(b *batch, runs []rowRange, sel []int32) {
+	v := b.cols[c.s.col]
+	kind := cmpKindOf(c.s.typ)
+	switch {
+	case c.num != nil && ((v.Int != nil && kind != cmpFloat) || (v.Float != nil && kind == cmpFloat)):
+		c.num.add(normKeys(v, kind), v.Nulls, runs, sel)
+	case c.str != nil && v.Str != nil:
+		c.str.add(v.Str, v.Nulls, runs, sel)
+	default:
+		// A representation the cut does not know: every row survives.
+		c.num, c.str = nil, nil
+		c.rows = appendSelected(c.rows, runs, sel)
+	}
+}
+
+// survivors are the rows left, in order.
+func (c *rowGroupCut) survivors() []rowRange {
+	switch {
+	case c.num != nil:
+		return c.num.survivors()
+	case c.str != nil:
+		return c.str.survivors()
+	}
+	return c.rows
+}
+
+// candidates are the rows of a row group that may be among the k first,
+// with their keys.
+type candidates[T cmp.Ordered] struct {
+	k      int
+	key    planner.SortKey
+	global *keyCut[T]
+	local  *keyCut[T]
+	rows   []int64
+	vals   []T
+	nulls  []bool
+}
+
+func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32) {
+	ri, base := 0, int32(0)
+	for _, i := range sel {
+		for i-base >= int32(runs[ri].Len()) {
+			base += int32(runs[ri].Len())
+			ri++
+		}
+		null := nulls != nil && nulls[i]
+		if (c.global != nil && c.global.after(null, vals[i], c.key)) || (c.local != nil && c.local.after(null, vals[i], c.key)) {
+			continue
+		}
+		c.rows = append(c.rows, runs[ri].First+int64(i-base))
+		c.vals = append(c.vals, vals[i])
+		c.nulls = append(c.nulls, null)
+	}
+	if len(c.rows) > 2*c.k+BatchSize {
+		c.shrink()
+	}
+}
+
+// shrink drops the candidates after the k-th.
+func (c *candidates[T]) shrink() {
+	all := make([]int32, len(c.rows))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	cut, ok := kthCut(c.vals, c.nulls, all, c.k, c.key)
+	if !ok {
+		return
+	}
+	c.local = &cut
+	n := 0
+	for i := range c.rows {
+		if !cut.after(c.nulls[i], c.vals[i], c.key) {
+			c.rows[n], c.vals[n], c.nulls[n] = c.rows[i], c.vals[i], c.nulls[i]
+			n++
+		}
+	}
+	c.rows, c.vals, c.nulls = c.rows[:n], c.vals[:n], c.nulls[:n]
+}
+
+func (c *candidates[T]) survivors() []rowRange {
+	c.shrink()
+	var out []rowRange
+	for _, row := range c.rows {
+		if n := len(out); n > 0 && out[n-1].End == row {
+			out[n-1].End++
+			continue
+		}
+		out = append(out, rowRange{First: row, End: row + 1})
+	}
+	return out
+}
+
+// allRows selects every row of a batch of n rows.
+func allRows(n int) []int32 {
+	sel := make([]int32, n)
+	for i := range sel {
+		sel[i] = int32(i)
+	}
+	return sel
 }
