@@ -112,9 +112,20 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		return x.finishRows(p, top.sorted()), nil
 	case len(p.Order) > 0 || p.Distinct:
 		var bs []*batch
+		var dd *deduper
+		if p.Distinct {
+			dd = newDeduper(projTypes(p))
+		}
 		err := x.input(ctx, p, func(m scanMsg) (bool, error) {
-			if m.b != nil && m.b.n > 0 {
-				bs = append(bs, m.b)
+			if b := m.b; b != nil && b.n > 0 {
+				if dd != nil {
+					// Only the first row of each distinct key is kept, as
+					// the batches arrive.
+					b = b.take(dd.firstRows(b))
+				}
+				if b.n > 0 {
+					bs = append(bs, b)
+				}
 			}
 			return false, m.err
 		})

@@ -211,20 +211,8 @@ func finishBatches(p *planner.Plan, bs []*batch) []*batch {
 		perm[i] = int32(i)
 	}
 	if p.Distinct && all.n > 0 {
-		seen := make(map[string]struct{})
-		var key []byte
-		kept := perm[:0]
-		for i := range all.n {
-			key = key[:0]
-			for c, v := range all.cols {
-				key = appendRowKey(key, v, types[c], i)
-			}
-			if _, ok := seen[string(key)]; !ok {
-				seen[string(key)] = struct{}{}
-				kept = append(kept, int32(i))
-			}
-		}
-		perm = kept
+		// Usually done already, batch by batch, as the rows came.
+		perm = newDeduper(types).firstRows(all)
 	}
 	if len(p.Order) > 0 && len(perm) > 1 {
 		sortRows(perm, p.Order, all.cols, types)
@@ -338,4 +326,32 @@ func (k *normSortKey) at(i int) (uint8, uint64) {
 		return 1, ^k.norms[i]
 	}
 	return 1, k.norms[i]
+}
+
+// A deduper keeps the first row of each distinct key (DISTINCT: NaNs
+// alike, -0 as +0) across the batches it is shown.
+type deduper struct {
+	types []Type
+	seen  map[string]struct{}
+	key   []byte
+}
+
+func newDeduper(types []Type) *deduper {
+	return &deduper{types: types, seen: map[string]struct{}{}}
+}
+
+// firstRows returns the rows of b whose key it has not seen, in order.
+func (d *deduper) firstRows(b *batch) []int32 {
+	var sel []int32
+	for i := range b.n {
+		d.key = d.key[:0]
+		for c, v := range b.cols {
+			d.key = appendRowKey(d.key, v, d.types[c], i)
+		}
+		if _, ok := d.seen[string(d.key)]; !ok {
+			d.seen[string(d.key)] = struct{}{}
+			sel = append(sel, int32(i))
+		}
+	}
+	return sel
 }
