@@ -253,6 +253,8 @@ type aggregator struct {
 	rb    *rowBuffer
 	// consumed counts the rows consumed.
 	consumed int64
+	// stBuf backs states.
+	stBuf []*aggState
 	slab     struct {
 		groups []group
 		keys   []planner.Datum
@@ -527,51 +529,40 @@ func (ag *aggregator) newGroup(keys []source, i int) *group {
 // update adds the batch's values of aggregate a (number ai) to each row's
 // group: gids, or the single group when nil.
 func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids []int32) {
-	state := func(i int) *aggState {
-		if gids == nil {
-			return &ag.groups[0].aggs[ai]
-		}
-		return &ag.groups[gids[i]].aggs[ai]
-	}
 	if a.Arg == nil {
 		if gids == nil {
 			ag.groups[0].aggs[ai].n += int64(n)
 			return
 		}
-		for i := range n {
-			state(i).n++
+		for _, g := range gids[:n] {
+			ag.groups[g].aggs[ai].n++
 		}
 		return
 	}
+	// sts[i] is row i's state, found once per row rather than through the
+	// group in every loop below.
+	sts := ag.states(ai, n, gids)
 	t := a.Arg.Type()
 	v := src.vec
 	if v == nil {
 		for i := range n {
-			updateDatum(a, state(i), src.datum(i), t, a.Distinct)
+			updateDatum(a, sts[i], src.datum(i), t, a.Distinct)
 		}
 		return
 	}
 	if a.Distinct {
 		// Keep the rows whose value is new to its group, then fold them
 		// in as any other rows.
-		sel := firstSeen(v, t, n, state)
+		sel := firstSeen(v, t, n, sts)
 		v = v.take(sel)
-		if gids != nil {
-			gids = takeSlice(gids, sel)
-		}
+		sts = takeSlice(sts, sel)
 		n = len(sel)
-		state = func(i int) *aggState {
-			if gids == nil {
-				return &ag.groups[0].aggs[ai]
-			}
-			return &ag.groups[gids[i]].aggs[ai]
-		}
 	}
 	switch a.Func {
 	case "count":
 		for i := range n {
 			if !v.IsNull(i) {
-				state(i).n++
+				sts[i].n++
 			}
 		}
 		return
@@ -580,7 +571,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Float != nil && (t.ID == TypeFloat || t.ID == TypeDouble):
 			for i, x := range v.Float {
 				if !v.IsNull(i) {
-					s := state(i)
+					s := sts[i]
 					s.n++
 					s.fsum += x
 				}
@@ -589,7 +580,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Int != nil && t.ID != TypeUBigInt && cmpKindOf(t) == cmpInt:
 			for i, x := range v.Int {
 				if !v.IsNull(i) {
-					s := state(i)
+					s := sts[i]
 					s.n++
 					s.addInt(x)
 				}
@@ -604,7 +595,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := state(i); !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
+				if s := sts[i]; !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -615,7 +606,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 					continue
 				}
 				u := uint64(x)
-				if s := state(i); !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
+				if s := sts[i]; !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -625,7 +616,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				s := state(i)
+				s := sts[i]
 				if !s.has {
 					s.best, s.has, s.bestF = datumAt(v, i), true, x
 					continue
@@ -640,7 +631,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := state(i); !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
+				if s := sts[i]; !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
 					s.best, s.has, s.bestS = datumAt(v, i), true, x
 				}
 			}
@@ -648,13 +639,13 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		}
 	}
 	for i := range n {
-		updateDatum(a, state(i), datumAt(v, i), t, false)
+		updateDatum(a, sts[i], datumAt(v, i), t, false)
 	}
 }
 
 // firstSeen returns the non-NULL rows of v whose value is new to the set
 // of its row's state.
-func firstSeen(v *Vector, t Type, n int, state func(int) *aggState) []int32 {
+func firstSeen(v *Vector, t Type, n int, sts []*aggState) []int32 {
 	sel := make([]int32, 0, n)
 	kind := distinctKindOf(t)
 	for i := range n {
@@ -664,19 +655,39 @@ func firstSeen(v *Vector, t Type, n int, state func(int) *aggState) []int32 {
 		var isNew bool
 		switch {
 		case kind == distinctInt && v.Int != nil:
-			isNew = state(i).seenInt(v.Int[i])
+			isNew = sts[i].seenInt(v.Int[i])
 		case kind == distinctFloat && v.Float != nil:
-			isNew = state(i).seenInt(distinctFloatKey(v.Float[i]))
+			isNew = sts[i].seenInt(distinctFloatKey(v.Float[i]))
 		case kind == distinctStr && v.Str != nil:
-			isNew = state(i).seenStr(v.Str[i])
+			isNew = sts[i].seenStr(v.Str[i])
 		default:
-			isNew = state(i).distinctNew(datumAt(v, i), t)
+			isNew = sts[i].distinctNew(datumAt(v, i), t)
 		}
 		if isNew {
 			sel = append(sel, int32(i))
 		}
 	}
 	return sel
+}
+
+// states returns each row's state of aggregate ai, in a buffer reused
+// from batch to batch.
+func (ag *aggregator) states(ai, n int, gids []int32) []*aggState {
+	if cap(ag.stBuf) < n {
+		ag.stBuf = make([]*aggState, n)
+	}
+	sts := ag.stBuf[:n]
+	if gids == nil {
+		s := &ag.groups[0].aggs[ai]
+		for i := range sts {
+			sts[i] = s
+		}
+		return sts
+	}
+	for i, g := range gids[:n] {
+		sts[i] = &ag.groups[g].aggs[ai]
+	}
+	return sts
 }
 
 // rows finishes the groups into the aggregate stage's rows, HAVING applied,
