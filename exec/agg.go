@@ -255,7 +255,7 @@ type aggregator struct {
 	consumed int64
 	// stBuf backs states.
 	stBuf []*aggState
-	slab     struct {
+	slab  struct {
 		groups []group
 		keys   []planner.Datum
 		aggs   []aggState
