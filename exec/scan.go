@@ -573,7 +573,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	var whereErr error
 	var cut *rowGroupCut
 	if q.topk != nil {
-		cut = q.topk.newRowGroupCut(t.topkBound)
+		cut = q.topk.newRowGroupCut(t.topkBound, typeOfField(t.file.fields[q.topk.col]))
 	}
 	for c := (runCursor{rs: kept}); ; {
 		if err := ctx.Err(); err != nil {

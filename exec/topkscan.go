@@ -183,9 +183,14 @@ type rowGroupCut struct {
 	rows []rowRange
 }
 
-// newRowGroupCut starts the cut of a task dispatched with bound lb.
-func (s *topKScan) newRowGroupCut(lb loggedBound) *rowGroupCut {
+// newRowGroupCut starts the cut of a task dispatched with bound lb, over
+// a file whose key column has type t; a type other than the plan's is not
+// cut.
+func (s *topKScan) newRowGroupCut(lb loggedBound, t Type) *rowGroupCut {
 	c := &rowGroupCut{s: s}
+	if t != s.typ {
+		return c
+	}
 	switch kind := cmpKindOf(s.typ); kind {
 	case cmpInt, cmpUint, cmpFloat:
 		c.num = &candidates[uint64]{k: s.k, key: s.key}
@@ -214,7 +219,14 @@ func (c *rowGroupCut) add(b *batch, runs []rowRange, sel []int32) {
 	case c.str != nil && v.Str != nil:
 		c.str.add(v.Str, v.Nulls, runs, sel)
 	default:
-		// A representation the cut does not know: every row survives.
+		// A representation the cut does not know: every row survives,
+		// the candidates so far included.
+		switch {
+		case c.num != nil:
+			c.rows = c.num.ranges()
+		case c.str != nil:
+			c.rows = c.str.ranges()
+		}
 		c.num, c.str = nil, nil
 		c.rows = appendSelected(c.rows, runs, sel)
 	}
@@ -286,6 +298,11 @@ func (c *candidates[T]) shrink() {
 
 func (c *candidates[T]) survivors() []rowRange {
 	c.shrink()
+	return c.ranges()
+}
+
+// ranges are the candidates' rows as ranges.
+func (c *candidates[T]) ranges() []rowRange {
 	var out []rowRange
 	for _, row := range c.rows {
 		if n := len(out); n > 0 && out[n-1].End == row {
