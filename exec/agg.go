@@ -11,9 +11,9 @@ import (
 // aggState accumulates one aggregate of one group.
 type aggState struct {
 	n int64
-	// acc is an integer sum not yet added to isum: most sums fit 64 bits,
-	// and a big.Int addition per row is slow.
-	acc  int64
+	// acc is an integer sum, exact (int128.go); isum adds what comes as
+	// big integers (HUGEINT, DECIMAL wider than 18 digits).
+	acc  int128
 	isum *big.Int
 	fsum float64
 	best planner.Datum
@@ -29,32 +29,24 @@ type aggState struct {
 	distin map[string]bool
 }
 
-// addInt adds v to the sum, carrying into isum when 64 bits overflow.
-func (s *aggState) addInt(v int64) {
-	r := s.acc + v
-	if (s.acc >= 0) == (v >= 0) && (r >= 0) != (v >= 0) {
-		s.flush()
-		s.acc = v
-		return
-	}
-	s.acc = r
-}
+// addInt adds v to the sum.
+func (s *aggState) addInt(v int64) { s.acc = s.acc.addInt(v) }
 
-// flush moves acc into isum.
-func (s *aggState) flush() {
+// addBig adds v to the sum.
+func (s *aggState) addBig(v *big.Int) {
 	if s.isum == nil {
 		s.isum = new(big.Int)
 	}
-	if s.acc != 0 {
-		s.isum.Add(s.isum, big.NewInt(s.acc))
-		s.acc = 0
-	}
+	s.isum.Add(s.isum, v)
 }
 
 // sum is the integer sum so far.
 func (s *aggState) sum() *big.Int {
-	s.flush()
-	return s.isum
+	out := s.acc.big()
+	if s.isum != nil {
+		out.Add(out, s.isum)
+	}
+	return out
 }
 
 // group is one GROUP BY group.
@@ -165,22 +157,20 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type, disti
 		case t.ID == TypeFloat || t.ID == TypeDouble:
 			s.fsum += d.F
 		default:
-			s.flush()
-			v := d.Big
 			switch {
-			case v != nil:
+			case d.Big != nil && d.Big.IsInt64():
+				s.addInt(d.Big.Int64())
+			case d.Big != nil:
+				s.addBig(d.Big)
 			case t.ID == TypeUBigInt:
-				v = new(big.Int).SetUint64(uint64(d.I))
+				s.acc = s.acc.addUint(uint64(d.I))
 			case t.ID == TypeBoolean:
 				if d.B {
-					v = big.NewInt(1)
-				} else {
-					v = new(big.Int)
+					s.addInt(1)
 				}
 			default:
-				v = big.NewInt(d.I)
+				s.addInt(d.I)
 			}
-			s.isum.Add(s.isum, v)
 		}
 	case "min", "max":
 		if !s.has {
@@ -213,7 +203,7 @@ func finish(a *planner.AggCall, s *aggState) planner.Datum {
 		if isFloat {
 			return planner.Datum{F: s.fsum}
 		}
-		return planner.Datum{Big: new(big.Int).Set(s.sum())}
+		return planner.Datum{Big: s.sum()}
 	}
 	if isFloat {
 		return planner.Datum{F: s.fsum / float64(s.n)}
@@ -586,6 +576,15 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				}
 			}
 			return
+		case v.Int != nil && t.ID == TypeUBigInt:
+			for i, x := range v.Int {
+				if !v.IsNull(i) {
+					s := sts[i]
+					s.n++
+					s.acc = s.acc.addUint(uint64(x))
+				}
+			}
+			return
 		}
 	case "min", "max":
 		isMin := a.Func == "min"
@@ -792,10 +791,9 @@ func mergeState(a *planner.AggCall, dst, src *aggState) {
 	switch a.Func {
 	case "sum", "avg":
 		if src.isum != nil {
-			dst.flush()
-			dst.isum.Add(dst.isum, src.isum)
+			dst.addBig(src.isum)
 		}
-		dst.addInt(src.acc)
+		dst.acc = dst.acc.add(src.acc)
 	case "min", "max":
 		if !src.has {
 			return
