@@ -728,13 +728,14 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 
 // mergeable reports whether a plan's aggregates can be computed per row
 // group and merged exactly: not when a float sum's rounding would depend
-// on the order of the additions, nor with DISTINCT.
+// on the order of the additions, nor for sum and avg of DISTINCT values
+// (count(DISTINCT) merges its sets).
 func mergeable(p *planner.Plan) bool {
 	if !p.Aggregate {
 		return false
 	}
 	for _, a := range p.Aggs {
-		if a.Distinct {
+		if a.Distinct && a.Func != "count" && a.Func != "min" && a.Func != "max" {
 			return false
 		}
 		if a.Func == "sum" || a.Func == "avg" {
@@ -785,8 +786,37 @@ func (ag *aggregator) merge(o *aggregator) {
 	}
 }
 
+// mergeSets adds the values of src's DISTINCT set to dst's.
+func mergeSets(dst, src *aggState) {
+	if dst.distI == nil {
+		dst.distI, src.distI = src.distI, nil
+	}
+	for x := range src.distI {
+		dst.distI[x] = struct{}{}
+	}
+	if dst.distS == nil {
+		dst.distS, src.distS = src.distS, nil
+	}
+	for x := range src.distS {
+		dst.distS[x] = struct{}{}
+	}
+	if dst.distin == nil {
+		dst.distin, src.distin = src.distin, nil
+	}
+	for x := range src.distin {
+		dst.distin[x] = true
+	}
+}
+
 // mergeState adds src, the state of later rows, to dst.
 func mergeState(a *planner.AggCall, dst, src *aggState) {
+	if a.Distinct {
+		mergeSets(dst, src)
+		if a.Func == "count" {
+			dst.n = int64(len(dst.distI) + len(dst.distS) + len(dst.distin))
+			return
+		}
+	}
 	dst.n += src.n
 	switch a.Func {
 	case "sum", "avg":
