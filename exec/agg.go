@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"unsafe"
 
 	"github.com/pqsql/pqsql/planner"
 )
@@ -245,7 +246,12 @@ type aggregator struct {
 	consumed int64
 	// stBuf backs states.
 	stBuf []*aggState
-	slab  struct {
+	// strCache maps a string key's address to its group (groupIDs).
+	strCache [256]struct {
+		s string
+		g int32
+	}
+	slab struct {
 		groups []group
 		keys   []planner.Datum
 		aggs   []aggState
@@ -469,6 +475,27 @@ func (ag *aggregator) add(k groupKey, g *group) int32 {
 // groupIDs finds (or makes) the group of every row.
 func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
 	gids := make([]int32, n)
+	if v := keys[0].vec; ag.kind == keyStr && v != nil && v.Str != nil {
+		for i, x := range v.Str {
+			if v.IsNull(i) || x == "" {
+				gids[i] = ag.groupOf(keys, i)
+				continue
+			}
+			// The scan makes each dictionary entry's string once, so the
+			// string's address finds its group without hashing it.
+			slot := &ag.strCache[(uint64(uintptr(unsafe.Pointer(unsafe.StringData(x))))*0x9E3779B97F4A7C15)>>56]
+			if len(slot.s) == len(x) && unsafe.StringData(slot.s) == unsafe.StringData(x) {
+				gids[i] = slot.g
+				continue
+			}
+			g := ag.groupOf(keys, i)
+			// The cache holds the string, so its bytes cannot be freed and
+			// their address reused for other bytes while it is here.
+			slot.s, slot.g = x, g
+			gids[i] = g
+		}
+		return gids
+	}
 	if ag.kind != keyEncoded {
 		for i := range gids {
 			k := ag.keyAt(keys[0], i)
@@ -494,6 +521,16 @@ func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
 		gids[i] = g
 	}
 	return gids
+}
+
+// groupOf finds (or makes) the group of row i of a single-key aggregate.
+func (ag *aggregator) groupOf(keys []source, i int) int32 {
+	k := ag.keyAt(keys[0], i)
+	g := ag.lookup(k)
+	if g < 0 {
+		g = ag.add(k, ag.newGroup(keys, i))
+	}
+	return g
 }
 
 // newGroup makes the group of row i's keys, from slabs: a GROUP BY may make
