@@ -28,6 +28,8 @@ type aggState struct {
 	distI  map[int64]struct{}
 	distS  map[string]struct{}
 	distin map[string]bool
+	// seenAt caches strings of distS by address (firstSeenStr).
+	seenAt *[256]string
 }
 
 // addInt adds v to the sum.
@@ -580,7 +582,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 	if a.Distinct {
 		// Keep the rows whose value is new to its group, then fold them
 		// in as any other rows.
-		sel := firstSeen(v, t, n, sts)
+		sel := firstSeen(v, t, n, sts, gids == nil)
 		v = v.take(sel)
 		sts = takeSlice(sts, sel)
 		n = len(sel)
@@ -681,9 +683,12 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 
 // firstSeen returns the non-NULL rows of v whose value is new to the set
 // of its row's state.
-func firstSeen(v *Vector, t Type, n int, sts []*aggState) []int32 {
+func firstSeen(v *Vector, t Type, n int, sts []*aggState, single bool) []int32 {
 	sel := make([]int32, 0, n)
 	kind := distinctKindOf(t)
+	if single && kind == distinctStr && v.Str != nil && n > 0 {
+		return firstSeenStr(v, n, sts[0])
+	}
 	for i := range n {
 		if v.IsNull(i) {
 			continue
@@ -702,6 +707,33 @@ func firstSeen(v *Vector, t Type, n int, sts []*aggState) []int32 {
 		if isNew {
 			sel = append(sel, int32(i))
 		}
+	}
+	return sel
+}
+
+// firstSeenStr is firstSeen for strings into one state. A string seen
+// before at the same address (the scan makes each dictionary entry's string
+// once) is known without hashing it.
+func firstSeenStr(v *Vector, n int, s *aggState) []int32 {
+	if s.seenAt == nil {
+		s.seenAt = new([256]string)
+	}
+	var sel []int32
+	for i, x := range v.Str[:n] {
+		if v.IsNull(i) {
+			continue
+		}
+		p := unsafe.StringData(x)
+		slot := &s.seenAt[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>56]
+		if x != "" && len(*slot) == len(x) && unsafe.StringData(*slot) == p {
+			continue
+		}
+		if s.seenStr(x) {
+			sel = append(sel, int32(i))
+		}
+		// Held here, the string's bytes cannot be freed and their address
+		// reused while the slot names them.
+		*slot = x
 	}
 	return sel
 }
