@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/pqsql/pqsql/planner"
 )
@@ -334,6 +335,9 @@ type deduper struct {
 	types []Type
 	seen  map[string]struct{}
 	key   []byte
+	// seenAt caches, for a single VARCHAR column, strings seen by address:
+	// the scan makes each dictionary entry's string once.
+	seenAt *[256]string
 }
 
 func newDeduper(types []Type) *deduper {
@@ -343,7 +347,25 @@ func newDeduper(types []Type) *deduper {
 // firstRows returns the rows of b whose key it has not seen, in order.
 func (d *deduper) firstRows(b *batch) []int32 {
 	var sel []int32
+	var strs []string
+	if len(b.cols) == 1 && d.types[0].ID == TypeVarchar && b.cols[0].Str != nil {
+		strs = b.cols[0].Str
+		if d.seenAt == nil {
+			d.seenAt = new([256]string)
+		}
+	}
 	for i := range b.n {
+		if strs != nil && strs[i] != "" && !b.cols[0].IsNull(i) {
+			p := unsafe.StringData(strs[i])
+			slot := &d.seenAt[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>56]
+			if len(*slot) == len(strs[i]) && unsafe.StringData(*slot) == p {
+				continue
+			}
+			// Held here, the string's bytes cannot be freed and their
+			// address reused while the slot names them; it enters seen
+			// below if it is not there.
+			*slot = strs[i]
+		}
 		d.key = d.key[:0]
 		for c, v := range b.cols {
 			d.key = appendRowKey(d.key, v, d.types[c], i)
