@@ -1,8 +1,10 @@
 package exec
 
 import (
+	"math"
 	"math/big"
 	"strings"
+	"unsafe"
 
 	"github.com/pqsql/pqsql/planner"
 )
@@ -10,46 +12,44 @@ import (
 // aggState accumulates one aggregate of one group.
 type aggState struct {
 	n int64
-	// acc is an integer sum not yet added to isum: most sums fit 64 bits,
-	// and a big.Int addition per row is slow.
-	acc  int64
+	// acc is an integer sum, exact (int128.go); isum adds what comes as
+	// big integers (HUGEINT, DECIMAL wider than 18 digits).
+	acc  int128
 	isum *big.Int
 	fsum float64
 	best planner.Datum
 	has  bool
 	// bestI, bestF and bestS shadow best for the typed comparisons.
-	bestI  int64
-	bestF  float64
-	bestS  string
+	bestI int64
+	bestF float64
+	bestS string
+	// The values a DISTINCT aggregate has seen, in the set its argument's
+	// type decides (distinctNew).
+	distI  map[int64]struct{}
+	distS  map[string]struct{}
 	distin map[string]bool
+	// seenAt caches strings of distS by address (firstSeenStr).
+	seenAt *[256]string
 }
 
-// addInt adds v to the sum, carrying into isum when 64 bits overflow.
-func (s *aggState) addInt(v int64) {
-	r := s.acc + v
-	if (s.acc >= 0) == (v >= 0) && (r >= 0) != (v >= 0) {
-		s.flush()
-		s.acc = v
-		return
-	}
-	s.acc = r
-}
+// addInt adds v to the sum.
+func (s *aggState) addInt(v int64) { s.acc = s.acc.addInt(v) }
 
-// flush moves acc into isum.
-func (s *aggState) flush() {
+// addBig adds v to the sum.
+func (s *aggState) addBig(v *big.Int) {
 	if s.isum == nil {
 		s.isum = new(big.Int)
 	}
-	if s.acc != 0 {
-		s.isum.Add(s.isum, big.NewInt(s.acc))
-		s.acc = 0
-	}
+	s.isum.Add(s.isum, v)
 }
 
 // sum is the integer sum so far.
 func (s *aggState) sum() *big.Int {
-	s.flush()
-	return s.isum
+	out := s.acc.big()
+	if s.isum != nil {
+		out.Add(out, s.isum)
+	}
+	return out
 }
 
 // group is one GROUP BY group.
@@ -58,20 +58,100 @@ type group struct {
 	aggs []aggState
 }
 
-// updateDatum adds one evaluated argument d of type t to s.
-func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
+// A distinctKind is the set a DISTINCT aggregate keeps its values in: by
+// the argument's type alone, so that a batch evaluated as a vector and one
+// evaluated row by row meet the same set.
+type distinctKind int8
+
+const (
+	distinctEncoded distinctKind = iota
+	distinctInt                  // integers, DECIMAL(18) and below, dates and times
+	distinctFloat                // float bits, NaNs alike and -0 as +0
+	distinctStr
+)
+
+func distinctKindOf(t Type) distinctKind {
+	switch cmpKindOf(t) {
+	case cmpInt, cmpUint:
+		return distinctInt
+	case cmpFloat:
+		return distinctFloat
+	case cmpString:
+		return distinctStr
+	}
+	return distinctEncoded
+}
+
+// distinctFloatKey is the set key of a float: equal for values SQL calls
+// equal.
+func distinctFloatKey(f float64) int64 {
+	switch {
+	case f != f:
+		f = math.NaN()
+	case f == 0:
+		f = 0
+	}
+	return int64(math.Float64bits(f))
+}
+
+// seenInt and seenStr add a value to s's set and report whether it is new.
+func (s *aggState) seenInt(x int64) bool {
+	if s.distI == nil {
+		s.distI = map[int64]struct{}{}
+	}
+	if _, ok := s.distI[x]; ok {
+		return false
+	}
+	s.distI[x] = struct{}{}
+	return true
+}
+
+func (s *aggState) seenStr(x string) bool {
+	if s.distS == nil {
+		s.distS = map[string]struct{}{}
+	}
+	if _, ok := s.distS[x]; ok {
+		return false
+	}
+	// The batch's strings may share a reused page buffer.
+	s.distS[strings.Clone(x)] = struct{}{}
+	return true
+}
+
+// distinctNew adds a non-NULL datum of type t to s's set and reports
+// whether it is new.
+func (s *aggState) distinctNew(d planner.Datum, t Type) bool {
+	switch distinctKindOf(t) {
+	case distinctInt:
+		x := d.I
+		if d.Big != nil {
+			x = d.Big.Int64()
+		}
+		return s.seenInt(x)
+	case distinctFloat:
+		return s.seenInt(distinctFloatKey(d.F))
+	case distinctStr:
+		return s.seenStr(d.S)
+	}
+	if s.distin == nil {
+		s.distin = map[string]bool{}
+	}
+	k := string(planner.AppendKey(nil, d, t))
+	if s.distin[k] {
+		return false
+	}
+	s.distin[k] = true
+	return true
+}
+
+// updateDatum adds one evaluated argument d of type t to s; distinct says
+// d is to be counted only when new.
+func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type, distinct bool) {
 	if d.Null {
 		return
 	}
-	if a.Distinct {
-		if s.distin == nil {
-			s.distin = map[string]bool{}
-		}
-		k := string(planner.AppendKey(nil, d, t))
-		if s.distin[k] {
-			return
-		}
-		s.distin[k] = true
+	if distinct && !s.distinctNew(d, t) {
+		return
 	}
 	s.n++
 	switch a.Func {
@@ -80,22 +160,20 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
 		case t.ID == TypeFloat || t.ID == TypeDouble:
 			s.fsum += d.F
 		default:
-			s.flush()
-			v := d.Big
 			switch {
-			case v != nil:
+			case d.Big != nil && d.Big.IsInt64():
+				s.addInt(d.Big.Int64())
+			case d.Big != nil:
+				s.addBig(d.Big)
 			case t.ID == TypeUBigInt:
-				v = new(big.Int).SetUint64(uint64(d.I))
+				s.acc = s.acc.addUint(uint64(d.I))
 			case t.ID == TypeBoolean:
 				if d.B {
-					v = big.NewInt(1)
-				} else {
-					v = new(big.Int)
+					s.addInt(1)
 				}
 			default:
-				v = big.NewInt(d.I)
+				s.addInt(d.I)
 			}
-			s.isum.Add(s.isum, v)
 		}
 	case "min", "max":
 		if !s.has {
@@ -128,7 +206,7 @@ func finish(a *planner.AggCall, s *aggState) planner.Datum {
 		if isFloat {
 			return planner.Datum{F: s.fsum}
 		}
-		return planner.Datum{Big: new(big.Int).Set(s.sum())}
+		return planner.Datum{Big: s.sum()}
 	}
 	if isFloat {
 		return planner.Datum{F: s.fsum / float64(s.n)}
@@ -168,7 +246,14 @@ type aggregator struct {
 	rb    *rowBuffer
 	// consumed counts the rows consumed.
 	consumed int64
-	slab     struct {
+	// stBuf backs states.
+	stBuf []*aggState
+	// strCache maps a string key's address to its group (groupIDs).
+	strCache [256]struct {
+		s string
+		g int32
+	}
+	slab struct {
 		groups []group
 		keys   []planner.Datum
 		aggs   []aggState
@@ -392,6 +477,27 @@ func (ag *aggregator) add(k groupKey, g *group) int32 {
 // groupIDs finds (or makes) the group of every row.
 func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
 	gids := make([]int32, n)
+	if v := keys[0].vec; ag.kind == keyStr && v != nil && v.Str != nil {
+		for i, x := range v.Str {
+			if v.IsNull(i) || x == "" {
+				gids[i] = ag.groupOf(keys, i)
+				continue
+			}
+			// The scan makes each dictionary entry's string once, so the
+			// string's address finds its group without hashing it.
+			slot := &ag.strCache[(uint64(uintptr(unsafe.Pointer(unsafe.StringData(x))))*0x9E3779B97F4A7C15)>>56]
+			if len(slot.s) == len(x) && unsafe.StringData(slot.s) == unsafe.StringData(x) {
+				gids[i] = slot.g
+				continue
+			}
+			g := ag.groupOf(keys, i)
+			// The cache holds the string, so its bytes cannot be freed and
+			// their address reused for other bytes while it is here.
+			slot.s, slot.g = x, g
+			gids[i] = g
+		}
+		return gids
+	}
 	if ag.kind != keyEncoded {
 		for i := range gids {
 			k := ag.keyAt(keys[0], i)
@@ -419,6 +525,16 @@ func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
 	return gids
 }
 
+// groupOf finds (or makes) the group of row i of a single-key aggregate.
+func (ag *aggregator) groupOf(keys []source, i int) int32 {
+	k := ag.keyAt(keys[0], i)
+	g := ag.lookup(k)
+	if g < 0 {
+		g = ag.add(k, ag.newGroup(keys, i))
+	}
+	return g
+}
+
 // newGroup makes the group of row i's keys, from slabs: a GROUP BY may make
 // a group per row.
 func (ag *aggregator) newGroup(keys []source, i int) *group {
@@ -442,35 +558,40 @@ func (ag *aggregator) newGroup(keys []source, i int) *group {
 // update adds the batch's values of aggregate a (number ai) to each row's
 // group: gids, or the single group when nil.
 func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids []int32) {
-	state := func(i int) *aggState {
-		if gids == nil {
-			return &ag.groups[0].aggs[ai]
-		}
-		return &ag.groups[gids[i]].aggs[ai]
-	}
 	if a.Arg == nil {
 		if gids == nil {
 			ag.groups[0].aggs[ai].n += int64(n)
 			return
 		}
-		for i := range n {
-			state(i).n++
+		for _, g := range gids[:n] {
+			ag.groups[g].aggs[ai].n++
 		}
 		return
 	}
+	// sts[i] is row i's state, found once per row rather than through the
+	// group in every loop below.
+	sts := ag.states(ai, n, gids)
 	t := a.Arg.Type()
 	v := src.vec
-	if v == nil || a.Distinct {
+	if v == nil {
 		for i := range n {
-			updateDatum(a, state(i), src.datum(i), t)
+			updateDatum(a, sts[i], src.datum(i), t, a.Distinct)
 		}
 		return
+	}
+	if a.Distinct {
+		// Keep the rows whose value is new to its group, then fold them
+		// in as any other rows.
+		sel := firstSeen(v, t, n, sts, gids == nil)
+		v = v.take(sel)
+		sts = takeSlice(sts, sel)
+		n = len(sel)
 	}
 	switch a.Func {
 	case "count":
 		for i := range n {
 			if !v.IsNull(i) {
-				state(i).n++
+				sts[i].n++
 			}
 		}
 		return
@@ -479,7 +600,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Float != nil && (t.ID == TypeFloat || t.ID == TypeDouble):
 			for i, x := range v.Float {
 				if !v.IsNull(i) {
-					s := state(i)
+					s := sts[i]
 					s.n++
 					s.fsum += x
 				}
@@ -488,9 +609,18 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Int != nil && t.ID != TypeUBigInt && cmpKindOf(t) == cmpInt:
 			for i, x := range v.Int {
 				if !v.IsNull(i) {
-					s := state(i)
+					s := sts[i]
 					s.n++
 					s.addInt(x)
+				}
+			}
+			return
+		case v.Int != nil && t.ID == TypeUBigInt:
+			for i, x := range v.Int {
+				if !v.IsNull(i) {
+					s := sts[i]
+					s.n++
+					s.acc = s.acc.addUint(uint64(x))
 				}
 			}
 			return
@@ -503,7 +633,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := state(i); !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
+				if s := sts[i]; !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -514,7 +644,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 					continue
 				}
 				u := uint64(x)
-				if s := state(i); !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
+				if s := sts[i]; !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -524,7 +654,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				s := state(i)
+				s := sts[i]
 				if !s.has {
 					s.best, s.has, s.bestF = datumAt(v, i), true, x
 					continue
@@ -539,7 +669,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := state(i); !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
+				if s := sts[i]; !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
 					s.best, s.has, s.bestS = datumAt(v, i), true, x
 				}
 			}
@@ -547,8 +677,85 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		}
 	}
 	for i := range n {
-		updateDatum(a, state(i), datumAt(v, i), t)
+		updateDatum(a, sts[i], datumAt(v, i), t, false)
 	}
+}
+
+// firstSeen returns the non-NULL rows of v whose value is new to the set
+// of its row's state.
+func firstSeen(v *Vector, t Type, n int, sts []*aggState, single bool) []int32 {
+	sel := make([]int32, 0, n)
+	kind := distinctKindOf(t)
+	if single && kind == distinctStr && v.Str != nil && n > 0 {
+		return firstSeenStr(v, n, sts[0])
+	}
+	for i := range n {
+		if v.IsNull(i) {
+			continue
+		}
+		var isNew bool
+		switch {
+		case kind == distinctInt && v.Int != nil:
+			isNew = sts[i].seenInt(v.Int[i])
+		case kind == distinctFloat && v.Float != nil:
+			isNew = sts[i].seenInt(distinctFloatKey(v.Float[i]))
+		case kind == distinctStr && v.Str != nil:
+			isNew = sts[i].seenStr(v.Str[i])
+		default:
+			isNew = sts[i].distinctNew(datumAt(v, i), t)
+		}
+		if isNew {
+			sel = append(sel, int32(i))
+		}
+	}
+	return sel
+}
+
+// firstSeenStr is firstSeen for strings into one state. A string seen
+// before at the same address (the scan makes each dictionary entry's string
+// once) is known without hashing it.
+func firstSeenStr(v *Vector, n int, s *aggState) []int32 {
+	if s.seenAt == nil {
+		s.seenAt = new([256]string)
+	}
+	var sel []int32
+	for i, x := range v.Str[:n] {
+		if v.IsNull(i) {
+			continue
+		}
+		p := unsafe.StringData(x)
+		slot := &s.seenAt[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>56]
+		if x != "" && len(*slot) == len(x) && unsafe.StringData(*slot) == p {
+			continue
+		}
+		if s.seenStr(x) {
+			sel = append(sel, int32(i))
+		}
+		// Held here, the string's bytes cannot be freed and their address
+		// reused while the slot names them.
+		*slot = x
+	}
+	return sel
+}
+
+// states returns each row's state of aggregate ai, in a buffer reused
+// from batch to batch.
+func (ag *aggregator) states(ai, n int, gids []int32) []*aggState {
+	if cap(ag.stBuf) < n {
+		ag.stBuf = make([]*aggState, n)
+	}
+	sts := ag.stBuf[:n]
+	if gids == nil {
+		s := &ag.groups[0].aggs[ai]
+		for i := range sts {
+			sts[i] = s
+		}
+		return sts
+	}
+	for i, g := range gids[:n] {
+		sts[i] = &ag.groups[g].aggs[ai]
+	}
+	return sts
 }
 
 // rows finishes the groups into the aggregate stage's rows, HAVING applied,
@@ -590,13 +797,14 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 
 // mergeable reports whether a plan's aggregates can be computed per row
 // group and merged exactly: not when a float sum's rounding would depend
-// on the order of the additions, nor with DISTINCT.
+// on the order of the additions, nor for sum and avg of DISTINCT values
+// (count(DISTINCT) merges its sets).
 func mergeable(p *planner.Plan) bool {
 	if !p.Aggregate {
 		return false
 	}
 	for _, a := range p.Aggs {
-		if a.Distinct {
+		if a.Distinct && a.Func != "count" && a.Func != "min" && a.Func != "max" {
 			return false
 		}
 		if a.Func == "sum" || a.Func == "avg" {
@@ -647,16 +855,44 @@ func (ag *aggregator) merge(o *aggregator) {
 	}
 }
 
+// mergeSets adds the values of src's DISTINCT set to dst's.
+func mergeSets(dst, src *aggState) {
+	if dst.distI == nil {
+		dst.distI, src.distI = src.distI, nil
+	}
+	for x := range src.distI {
+		dst.distI[x] = struct{}{}
+	}
+	if dst.distS == nil {
+		dst.distS, src.distS = src.distS, nil
+	}
+	for x := range src.distS {
+		dst.distS[x] = struct{}{}
+	}
+	if dst.distin == nil {
+		dst.distin, src.distin = src.distin, nil
+	}
+	for x := range src.distin {
+		dst.distin[x] = true
+	}
+}
+
 // mergeState adds src, the state of later rows, to dst.
 func mergeState(a *planner.AggCall, dst, src *aggState) {
+	if a.Distinct {
+		mergeSets(dst, src)
+		if a.Func == "count" {
+			dst.n = int64(len(dst.distI) + len(dst.distS) + len(dst.distin))
+			return
+		}
+	}
 	dst.n += src.n
 	switch a.Func {
 	case "sum", "avg":
 		if src.isum != nil {
-			dst.flush()
-			dst.isum.Add(dst.isum, src.isum)
+			dst.addBig(src.isum)
 		}
-		dst.addInt(src.acc)
+		dst.acc = dst.acc.add(src.acc)
 	case "min", "max":
 		if !src.has {
 			return

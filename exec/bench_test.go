@@ -72,6 +72,19 @@ var benchQueries = []struct{ name, q string }{
 	{"MinMax", "SELECT min(order_id), max(amount), min(customer_id) FROM {f}"},
 	{"Limit", "SELECT * FROM {f} LIMIT 10"},
 	{"SelectAll", "SELECT order_id, customer_id, status, amount FROM {f}"},
+	// Every column folded into one row.
+	{"AggregateEveryColumn", "SELECT count(*), sum(order_id), sum(customer_id), min(order_date), max(shipped_at), max(status), min(city), sum(quantity), sum(amount), sum(discount), sum(priority), max(note) FROM {f}"},
+	{"GroupByCity", "SELECT city, count(*), sum(amount), sum(quantity) FROM {f} GROUP BY city"},
+	// A dictionary-encoded column against a constant.
+	{"CountCity", "SELECT count(*) FROM {f} WHERE city = 'Łódź'"},
+	{"CountDistinctCity", "SELECT count(DISTINCT city) FROM {f}"},
+	{"SelectDistinctCity", "SELECT DISTINCT city FROM {f}"},
+	// A sorted limit on a column in no order in the file.
+	{"TopKAmount", "SELECT * FROM {f} ORDER BY amount DESC LIMIT 10"},
+	// The file is sorted by order_id: the last row group holds the answer.
+	{"TopKSorted", "SELECT * FROM {f} ORDER BY order_id DESC LIMIT 10"},
+	// A sort of every row, without LIMIT.
+	{"SortAll", "SELECT order_id, amount FROM {f} ORDER BY amount, order_id"},
 }
 
 func BenchmarkQueries(b *testing.B) { benchQueriesThreads(b, 0) }
@@ -89,11 +102,15 @@ func benchQueriesThreads(b *testing.B, threads int) {
 			b.ReportAllocs()
 			s := NewSession()
 			s.Settings.Threads = threads
+			cpu0 := cpuTime()
 			for b.Loop() {
 				if _, err := s.Execute(context.Background(), q); err != nil {
 					b.Fatal(err)
 				}
 			}
+			// CPU time, summed over threads, varies less than wall time
+			// on a machine other work shares.
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

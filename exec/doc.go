@@ -27,6 +27,18 @@
 // consume the batches in that order, so float sums add up as a
 // row-at-a-time loop would.
 //
+// A sorted limit (ORDER BY ... LIMIT n) keeps n rows in a heap and boxes
+// only the rows that may enter it: each batch is cut first on its typed
+// first sort key (topk.go). Once the heap is full, its worst key is a
+// bound the scan uses (topkscan.go): row groups are visited most promising
+// first, one whose statistics prove no row can beat the bound is skipped
+// (pushdown.TopK decides), and in a row group read, the key is decoded
+// before the other columns, which are fetched only for the rows that can
+// still be among the n first. Ties keep the row earlier in the files, so
+// the visiting order never changes an answer. A sort without LIMIT sorts
+// row numbers on the typed columns, DISTINCT keeps first rows on encoded
+// keys as batches arrive (sortkey.go).
+//
 // Some aggregates need no data pages: count(*) without WHERE, count(*)
 // over row groups whose statistics prove the WHERE for every row, and
 // count, min and max of columns whose statistics are trusted and exact

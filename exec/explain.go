@@ -79,13 +79,16 @@ type HivePathJSON struct {
 // AnalyzeJSON is what EXPLAIN ANALYZE measured at the reader while running
 // the query.
 type AnalyzeJSON struct {
-	Files                 int   `json:"files"`
-	RowGroupsRead         int   `json:"row_groups_read"`
-	RowGroupsSkipped      int   `json:"row_groups_skipped"`
-	RowGroupsFromMetadata int   `json:"row_groups_from_metadata"`
-	PagesDecoded          int64 `json:"pages_decoded"`
-	RowsDecoded           int64 `json:"rows_decoded"`
-	RowsReturned          int64 `json:"rows_returned"`
+	Files                 int `json:"files"`
+	RowGroupsRead         int `json:"row_groups_read"`
+	RowGroupsSkipped      int `json:"row_groups_skipped"`
+	RowGroupsFromMetadata int `json:"row_groups_from_metadata"`
+	// RowGroupsSkippedByTopK are row groups no row of which could beat the
+	// rows a sorted limit held, by their statistics.
+	RowGroupsSkippedByTopK int   `json:"row_groups_skipped_by_top_k,omitempty"`
+	PagesDecoded           int64 `json:"pages_decoded"`
+	RowsDecoded            int64 `json:"rows_decoded"`
+	RowsReturned           int64 `json:"rows_returned"`
 	// BytesRead and Requests count every read of the statement; Unmetered
 	// is the part no file meter saw: table functions, which read footers
 	// themselves and have no plan.
@@ -122,8 +125,10 @@ type IOJSON struct {
 	NotReadAfterFilter     int64 `json:"not_read_after_filter,omitempty"`
 	NotReadAfterLimit      int64 `json:"not_read_after_limit,omitempty"`
 	AnsweredFromStatistics int64 `json:"answered_from_statistics,omitempty"`
-	OverlapReadOnce        int64 `json:"overlap_read_once,omitempty"`
-	Reread                 int64 `json:"reread,omitempty"`
+	// SkippedByTopK: row groups a sorted limit skipped (data only).
+	SkippedByTopK   int64 `json:"skipped_by_top_k,omitempty"`
+	OverlapReadOnce int64 `json:"overlap_read_once,omitempty"`
+	Reread          int64 `json:"reread,omitempty"`
 	// PlannedMerged is, for data, the plan's ranges merged across columns
 	// and row groups (FilePlan.ReadBytes): Planned less their overlap.
 	PlannedMerged int64 `json:"planned_merged,omitempty"`
@@ -480,7 +485,7 @@ func skipOrder(skipped map[string]SkippedJSON) []string {
 func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	st := &x.stats
 	a := &AnalyzeJSON{Files: st.Files, RowGroupsRead: st.RowGroups, RowGroupsSkipped: st.RowGroupsSkipped,
-		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
+		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
 		BytesRead: st.IO.Bytes, Requests: st.IO.Requests}
 	acct := make([]IOJSON, numPurposes)
 	for p := range acct {
@@ -502,6 +507,7 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 		acct[ioData].NotReadAfterFilter += m.notRead[notReadFilter].Load()
 		acct[ioData].NotReadAfterLimit += m.notRead[notReadLimit].Load()
 		acct[ioData].AnsweredFromStatistics += m.notRead[notReadStats].Load()
+		acct[ioData].SkippedByTopK += m.notRead[notReadTopK].Load()
 		acct[ioData].OverlapReadOnce += m.overlap.Load()
 		a.PagesDecoded += m.pagesDecoded.Load()
 		decode += time.Duration(m.decodeNanos.Load())
@@ -526,7 +532,7 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	a.MatchesPlan = true
 	for p := range acct {
 		c := &acct[p]
-		c.Matches = c.Planned+c.Reread == c.Read+c.NotReadAfterFilter+c.NotReadAfterLimit+c.AnsweredFromStatistics+c.OverlapReadOnce
+		c.Matches = c.Planned+c.Reread == c.Read+c.NotReadAfterFilter+c.NotReadAfterLimit+c.AnsweredFromStatistics+c.SkippedByTopK+c.OverlapReadOnce
 		a.MatchesPlan = a.MatchesPlan && c.Matches
 	}
 	a.IO = acct
@@ -558,6 +564,9 @@ func (a *AnalyzeJSON) writeText(b *strings.Builder) {
 	if a.RowGroupsFromMetadata > 0 {
 		fmt.Fprintf(b, "  row groups answered from statistics, unread: %d\n", a.RowGroupsFromMetadata)
 	}
+	if a.RowGroupsSkippedByTopK > 0 {
+		fmt.Fprintf(b, "  row groups skipped by top-k (statistics cannot beat the rows held): %d\n", a.RowGroupsSkippedByTopK)
+	}
 	fmt.Fprintf(b, "  pages decoded: %d, rows decoded: %d, rows returned: %d\n", a.PagesDecoded, a.RowsDecoded, a.RowsReturned)
 	fmt.Fprintf(b, "  bytes read: %d in %s\n", a.BytesRead, plural(a.Requests, "request"))
 	if a.Unmetered != 0 {
@@ -568,6 +577,9 @@ func (a *AnalyzeJSON) writeText(b *strings.Builder) {
 		case ioData.String():
 			fmt.Fprintf(b, "  data: planned %d, read %d in %s; not read after filtering %d, after LIMIT %d, answered from statistics %d",
 				c.Planned, c.Read, plural(c.Requests, "request"), c.NotReadAfterFilter, c.NotReadAfterLimit, c.AnsweredFromStatistics)
+			if c.SkippedByTopK > 0 {
+				fmt.Fprintf(b, "; skipped by top-k %d", c.SkippedByTopK)
+			}
 			if c.OverlapReadOnce > 0 {
 				fmt.Fprintf(b, "; overlapping ranges read once %d", c.OverlapReadOnce)
 			}

@@ -73,6 +73,8 @@ const (
 	notReadLimit
 	// notReadStats: count(*) was answered from the row group's statistics.
 	notReadStats
+	// notReadTopK: no row of the row group could beat a sorted limit's rows.
+	notReadTopK
 	numNotRead
 )
 
@@ -320,6 +322,13 @@ func (m *fileMeter) answered(rg pushdown.RowGroupPlan) {
 	n := plannedBytes(rg)
 	m.started.Add(n)
 	m.notRead[notReadStats].Add(n)
+}
+
+// skippedByTopK accounts a kept row group a sorted limit skipped, unread.
+func (m *fileMeter) skippedByTopK(rg pushdown.RowGroupPlan) {
+	n := plannedBytes(rg)
+	m.started.Add(n)
+	m.notRead[notReadTopK].Add(n)
 }
 
 // finish accounts a row group's task when it ends: its time, and the

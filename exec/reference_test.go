@@ -335,7 +335,7 @@ func (x *refExecutor) refRun(ctx context.Context, p *planner.Plan) ([][]planner.
 	want := p.Limit + p.Offset
 	var top *topK
 	if len(p.Order) > 0 && p.Limit >= 0 && !p.Aggregate && !p.Distinct {
-		top = &topK{keys: p.Order, types: projTypes(p), k: int(want)}
+		top = newTopK(p.Order, projTypes(p), int(want))
 	}
 	groups := map[string]*refGroup{}
 	var order []*refGroup
@@ -379,7 +379,8 @@ func (x *refExecutor) refRun(ctx context.Context, p *planner.Plan) ([][]planner.
 			return false, err
 		}
 		if top != nil {
-			top.add(out)
+			top.add(out, rowPos{seq: top.seq})
+			top.seq++
 			return false, nil
 		}
 		rows = append(rows, out)

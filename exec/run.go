@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"container/heap"
 	"context"
 	"sort"
 
@@ -19,7 +18,12 @@ type executor struct {
 // result, a set operation, a table function, or a parallel scan of the
 // files.
 func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFunc) error {
-	q := newScanQuery(p, x.settings)
+	return x.inputQuery(ctx, newScanQuery(p, x.settings), consume)
+}
+
+// inputQuery is input for a prepared scan query.
+func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consumeFunc) error {
+	p := q.p
 	sub := p.Scan.Subquery
 	if sub == nil && !virtualSource(p.Scan) {
 		return x.scanFiles(ctx, q, consume)
@@ -91,12 +95,14 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 	switch {
 	case len(p.Order) > 0 && p.Limit >= 0 && !p.Distinct:
 		// A sorted limit keeps only the best rows, in a heap.
-		top := &topK{keys: p.Order, types: projTypes(p), k: int(want)}
-		err := x.input(ctx, p, func(m scanMsg) (bool, error) {
+		top := newTopK(p.Order, projTypes(p), int(want))
+		q := newScanQuery(p, x.settings)
+		if q.topk != nil {
+			top.bound = &q.topk.bound
+		}
+		err := x.inputQuery(ctx, q, func(m scanMsg) (bool, error) {
 			if m.b != nil {
-				for _, r := range rowsOf(m.b) {
-					top.add(r)
-				}
+				top.addBatch(m.b, m.file, m.rowGroup)
 			}
 			return false, m.err
 		})
@@ -105,17 +111,28 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		}
 		return x.finishRows(p, top.sorted()), nil
 	case len(p.Order) > 0 || p.Distinct:
-		var rows [][]planner.Datum
+		var bs []*batch
+		var dd *deduper
+		if p.Distinct {
+			dd = newDeduper(projTypes(p))
+		}
 		err := x.input(ctx, p, func(m scanMsg) (bool, error) {
-			if m.b != nil {
-				rows = append(rows, rowsOf(m.b)...)
+			if b := m.b; b != nil && b.n > 0 {
+				if dd != nil {
+					// Only the first row of each distinct key is kept, as
+					// the batches arrive.
+					b = b.take(dd.firstRows(b))
+				}
+				if b.n > 0 {
+					bs = append(bs, b)
+				}
 			}
 			return false, m.err
 		})
 		if err != nil {
 			return nil, err
 		}
-		return x.finishRows(p, rows), nil
+		return finishBatches(p, bs), nil
 	}
 	// Streaming: batches pass through, and a LIMIT stops the scan as soon
 	// as LIMIT + OFFSET rows are in.
@@ -247,71 +264,4 @@ func rowLess(keys []planner.SortKey, types []Type) func(a, b []planner.Datum) bo
 		}
 		return false
 	}
-}
-
-// topK keeps the k smallest rows of an ORDER BY ... LIMIT in a max-heap,
-// so a sorted limit never holds more than k rows. Ties keep the earlier row.
-type topK struct {
-	keys  []planner.SortKey
-	types []Type
-	k     int
-	rows  []seqRow
-	seq   int
-	less  func(a, b []planner.Datum) bool
-}
-
-type seqRow struct {
-	row []planner.Datum
-	seq int
-}
-
-func (t *topK) Len() int { return len(t.rows) }
-func (t *topK) Less(i, j int) bool {
-	// A max-heap: the worst row (latest among equals) on top.
-	return t.before(t.rows[j], t.rows[i])
-}
-func (t *topK) Swap(i, j int) { t.rows[i], t.rows[j] = t.rows[j], t.rows[i] }
-func (t *topK) Push(x any)    { t.rows = append(t.rows, x.(seqRow)) }
-func (t *topK) Pop() any {
-	x := t.rows[len(t.rows)-1]
-	t.rows = t.rows[:len(t.rows)-1]
-	return x
-}
-
-func (t *topK) before(a, b seqRow) bool {
-	if t.less(a.row, b.row) {
-		return true
-	}
-	if t.less(b.row, a.row) {
-		return false
-	}
-	return a.seq < b.seq
-}
-
-func (t *topK) add(row []planner.Datum) {
-	if t.less == nil {
-		t.less = rowLess(t.keys, t.types)
-	}
-	if t.k <= 0 {
-		return
-	}
-	r := seqRow{row: row, seq: t.seq}
-	t.seq++
-	if len(t.rows) < t.k {
-		heap.Push(t, r)
-		return
-	}
-	if t.before(r, t.rows[0]) {
-		t.rows[0] = r
-		heap.Fix(t, 0)
-	}
-}
-
-func (t *topK) sorted() [][]planner.Datum {
-	sort.Slice(t.rows, func(i, j int) bool { return t.before(t.rows[i], t.rows[j]) })
-	out := make([][]planner.Datum, len(t.rows))
-	for i, r := range t.rows {
-		out[i] = r.row
-	}
-	return out
 }

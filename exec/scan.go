@@ -19,7 +19,9 @@ import (
 type runStats struct {
 	Files, RowGroups, RowGroupsSkipped int
 	// RowGroupsFromMetadata were answered by their statistics, unread.
-	RowGroupsFromMetadata     int
+	RowGroupsFromMetadata int
+	// RowGroupsSkippedByTopK could not beat a sorted limit's rows.
+	RowGroupsSkippedByTopK    int
 	RowsDecoded, RowsReturned int64
 	IO                        format.IOStats
 	Plans                     []*pushdown.FilePlan
@@ -104,6 +106,8 @@ type scanQuery struct {
 	// partial: workers aggregate their row groups and pass the partial
 	// aggregates on, which merge exactly.
 	partial bool
+	// topk, for a sorted limit, skips the row groups that cannot beat it.
+	topk *topKScan
 }
 
 func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
@@ -139,6 +143,12 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	}
 	q.streamLimit = !p.Aggregate && len(p.Order) == 0 && !p.Distinct && p.Limit >= 0
 	q.partial = mergeable(p)
+	if s.Statistics {
+		q.topk = newTopKScan(p)
+	}
+	if q.topk != nil {
+		q.topk.decodeFirst(q)
+	}
 	return q
 }
 
@@ -150,6 +160,9 @@ type scanMsg struct {
 	err   error
 	// partial is a row group's aggregate, to merge.
 	partial *aggregator
+	// file and rowGroup place the message's rows: the file's place in the
+	// scan and the row group's index in it.
+	file, rowGroup int32
 	// panicked carries a worker's panic to the caller's goroutine, where
 	// it is raised again as it would have been without workers.
 	panicked any
@@ -167,6 +180,8 @@ type scanFile struct {
 	fields []*format.Field
 	refs   atomic.Int32
 	sc     *scanner
+	// seq is the file's place in the scan.
+	seq int32
 }
 
 func (sf *scanFile) release() {
@@ -192,6 +207,8 @@ type scanTask struct {
 	// loaded sums the planned bytes of the leaves loaded or given up, for
 	// EXPLAIN ANALYZE's account (iometer.go).
 	loaded int64
+	// topkBound is a sorted limit's bound when the task was dispatched.
+	topkBound loggedBound
 }
 
 // taskBuffer is how many batches a worker may get ahead of the consumer on
@@ -217,6 +234,26 @@ type scanner struct {
 	io         format.IOStats
 	// dispatchPanic is a panic of the dispatcher, raised again by scanFiles.
 	dispatchPanic any
+	// The dispatcher's tokens: how many it has taken, and whether it holds
+	// one it has not used.
+	tokensTaken int
+	holding     bool
+}
+
+// takeToken waits for a token, unless the dispatcher holds one; false
+// when the scan is cancelled.
+func (s *scanner) takeToken(ctx context.Context, tokens chan struct{}) bool {
+	if s.holding {
+		s.holding = false
+		return true
+	}
+	select {
+	case <-tokens:
+		s.tokensTaken++
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // scanFiles reads the plan's files, following each file's pushdown plan and
@@ -230,13 +267,20 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	threads := x.settings.threads()
 	window := 2 * threads
 	granted := window
-	if q.streamLimit {
+	if q.streamLimit || q.topk != nil {
 		granted = 1
 	}
 	// A token is a row group in flight: dispatched and not yet consumed.
 	tokens := make(chan struct{}, window)
-	for range granted {
+	// give hands out a token; a sorted limit notes the bound it held then.
+	give := func() {
+		if q.topk != nil {
+			q.topk.bound.logToken()
+		}
 		tokens <- struct{}{}
+	}
+	for range granted {
+		give()
 	}
 	order := make(chan *scanTask, window)
 	work := make(chan *scanTask)
@@ -269,6 +313,9 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	err := func() error {
 		for t := range order {
 			for m := range t.out {
+				if t.file != nil {
+					m.file, m.rowGroup = t.file.seq, int32(t.rg.Index)
+				}
 				if m.panicked != nil {
 					panicked = m.panicked
 					return nil
@@ -278,9 +325,9 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 					return err
 				}
 			}
-			tokens <- struct{}{}
+			give()
 			if granted < window {
-				tokens <- struct{}{}
+				give()
 				granted++
 			}
 		}
@@ -295,6 +342,9 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 		panic(panicked)
 	}
 	x.stats.RowGroups += int(s.rowGroups.Load())
+	if q.topk != nil {
+		x.stats.RowGroupsSkippedByTopK += int(q.topk.skipped.Load())
+	}
 	x.stats.RowsDecoded += s.rowsDecoded.Load()
 	x.stats.IO.Bytes += s.io.Bytes
 	x.stats.IO.Requests += s.io.Requests
@@ -311,9 +361,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		t := &scanTask{out: make(chan scanMsg, 1)}
 		t.out <- m
 		close(t.out)
-		select {
-		case <-tokens:
-		case <-ctx.Done():
+		if !s.takeToken(ctx, tokens) {
 			return false
 		}
 		select {
@@ -325,7 +373,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 	}
 	scan := s.q.p.Scan
 	s.x.settings.Progress.addFiles(len(scan.Files))
-	for _, path := range scan.Files {
+	for seq, path := range scan.Files {
 		if ctx.Err() != nil {
 			return
 		}
@@ -337,7 +385,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		cs.progress = s.x.settings.Progress
 		s.x.stats.Files++
 		s.x.stats.Meters = append(s.x.stats.Meters, cs)
-		sf := &scanFile{f: f, cs: cs, closer: closer, sc: s}
+		sf := &scanFile{f: f, cs: cs, closer: closer, sc: s, seq: int32(seq)}
 		sf.refs.Store(1)
 		if !s.dispatchFile(ctx, sf, tokens, order, work, pass) {
 			sf.release()
@@ -376,7 +424,14 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 	if q.countProof {
 		proof = newStatsProof(f)
 	}
-	for _, rg := range fp.RowGroups {
+	rgs := fp.RowGroups
+	var topk *topKFile
+	if q.topk != nil {
+		if topk = q.topk.forFile(f, fields); topk != nil {
+			rgs = topk.order(rgs)
+		}
+	}
+	for _, rg := range rgs {
 		if rg.Verdict == pushdown.Skip {
 			s.x.stats.RowGroupsSkipped++
 			continue
@@ -398,10 +453,21 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 				s.remaining -= rg.NumRows
 			}
 		}
-		select {
-		case <-tokens:
-		case <-ctx.Done():
+		if !s.takeToken(ctx, tokens) {
 			return false
+		}
+		// Judged once the token is in hand, by the bound the heap held
+		// when the token was given: the rows read meanwhile have
+		// tightened it, and which rows those were does not depend on
+		// timing. A skip keeps the token for the next row group.
+		if topk != nil && topk.excludes(rg.Index, s.tokensTaken-1) {
+			q.topk.skipped.Add(1)
+			sf.cs.skippedByTopK(rg)
+			s.holding = true
+			continue
+		}
+		if q.topk != nil {
+			t.topkBound = q.topk.bound.logged(s.tokensTaken - 1)
 		}
 		sf.refs.Add(1)
 		select {
@@ -494,7 +560,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		rows = kept
 	}
 	readers := make([]colReader, q.width)
-	late := q.where != nil && len(q.otherCols) > 0
+	late := (q.where != nil || q.topk != nil) && len(q.otherCols) > 0
 	first := q.needCols
 	if late {
 		first = q.whereCols
@@ -507,6 +573,10 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	}
 	var survivors []rowRange
 	var whereErr error
+	var cut *rowGroupCut
+	if q.topk != nil {
+		cut = q.topk.newRowGroupCut(t.topkBound, typeOfField(t.file.fields[q.topk.col]))
+	}
 	for c := (runCursor{rs: kept}); ; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -519,13 +589,25 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if err != nil {
 			return err
 		}
-		sel, err := q.where.apply(b)
+		var sel []int32
+		if q.where != nil {
+			sel, err = q.where.apply(b)
+		} else {
+			sel = allRows(b.n)
+		}
+		if cut != nil {
+			cut.add(b, runs, sel)
+		} else {
+			survivors = appendSelected(survivors, runs, sel)
+		}
 		b.release()
-		survivors = appendSelected(survivors, runs, sel)
 		if err != nil {
 			whereErr = err
 			break
 		}
+	}
+	if cut != nil {
+		survivors = cut.survivors()
 	}
 	if err := s.drain(t, q.whereCols, readers); err != nil {
 		return err

@@ -42,6 +42,11 @@
 // of a chunk is dictionary-encoded. AND intersects row ranges and OR unites
 // them, so predicates across columns prune as well as predicates on one.
 //
+// [TopK] applies the same contract to ORDER BY key LIMIT n: given the key
+// of the n-th row held, a row group is skipped only when its trusted
+// statistics prove every row sorts strictly after it (NULL order and NaN
+// as SQL sorts them; ties kept).
+//
 // The result is a [FilePlan]: per row group the verdict, the mechanism and
 // the reason in words, the kept row ranges and, for every column read, the
 // dictionary page and data pages that hold those rows; bytes skipped per

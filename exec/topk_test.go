@@ -1,0 +1,88 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/pqsql/pqsql/planner"
+)
+
+// TestTopKPruningProperty runs random sorted limits (random column, k,
+// OFFSET, direction, NULL order and thread count, with and without a
+// WHERE) over the fixtures twice: with top-k pruning (statistics on) and
+// with every pruning mechanism off. The answers must be identical, ties
+// included, and over the sorted file some row groups must be skipped.
+func TestTopKPruningProperty(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	r := rand.New(rand.NewSource(20241201))
+	off := NewSession().Settings
+	off.Statistics, off.PageIndex, off.Bloom, off.Dictionary = false, false, false, false
+	trials := 30
+	if testing.Short() {
+		trials = 10
+	}
+	skipped := map[string]int{}
+	for _, file := range []string{sorted, shuffled, statsF, typesF, both} {
+		cols := sortableColumns(t, file)
+		for range trials {
+			col := cols[r.Intn(len(cols))]
+			dir := []string{"", " ASC", " DESC"}[r.Intn(3)]
+			nulls := []string{"", " NULLS FIRST", " NULLS LAST"}[r.Intn(3)]
+			q := fmt.Sprintf("SELECT * FROM %s", file)
+			if r.Intn(4) == 0 {
+				q += fmt.Sprintf(" WHERE %q IS NOT NULL", cols[r.Intn(len(cols))])
+			}
+			q += fmt.Sprintf(" ORDER BY %q%s%s LIMIT %d", col, dir, nulls, r.Intn(40))
+			if r.Intn(4) == 0 {
+				q += fmt.Sprintf(" OFFSET %d", r.Intn(20))
+			}
+			on := NewSession().Settings
+			on.Threads = 1 + r.Intn(3)
+			got, n := runWithStats(t, q, on)
+			want, _ := runWithStats(t, q, off)
+			if got != want {
+				t.Fatalf("%s\nwith top-k pruning:\n%s\nwithout pruning:\n%s", q, got, want)
+			}
+			skipped[file] += n
+		}
+	}
+	if skipped[sorted] == 0 {
+		t.Errorf("no row group of %s was skipped by top-k in %d sorted limits", sorted, trials)
+	}
+	t.Logf("row groups skipped by top-k: %v", skipped)
+}
+
+// sortableColumns are the columns of file a sort key may be.
+func sortableColumns(t *testing.T, file string) []string {
+	t.Helper()
+	res, err := NewSession().Execute(context.Background(), "SELECT * FROM "+file+" LIMIT 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i, c := range res.Columns {
+		if res.Types[i].ID != TypeNested {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// runWithStats runs q with s and returns its answer and the row groups
+// top-k skipped.
+func runWithStats(t *testing.T, q string, s Settings) (string, int) {
+	t.Helper()
+	st, err := planner.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.Build(st.(*planner.Select), nil)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	x := &executor{settings: s}
+	res, err := x.result(context.Background(), p)
+	return answer(res, err), x.stats.RowGroupsSkippedByTopK
+}

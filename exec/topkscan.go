@@ -1,0 +1,324 @@
+package exec
+
+import (
+	"cmp"
+	"sort"
+	"sync/atomic"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/format/stats"
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
+)
+
+// A topKScan is a sorted limit's hold on its scan: the heap publishes its
+// worst first key in bound, and the dispatcher asks pushdown, per row
+// group, whether any row of it can still sort before that key. Row groups
+// are dispatched most promising first, one at a time until the heap is
+// full, so that on a file sorted by the key the first row group read
+// answers the query and the others are skipped.
+type topKScan struct {
+	key planner.SortKey
+	// col is the input column the first sort key reads.
+	col int
+	// typ is the key's type in the plan; a file whose column has another
+	// type is not judged.
+	typ Type
+	// k is LIMIT + OFFSET: how many rows the heap holds.
+	k     int
+	bound topKBound
+	// skipped counts the row groups skipped.
+	skipped atomic.Int64
+}
+
+// newTopKScan returns the hold of a plan whose rows go to a sorted limit
+// on a column of the files, or nil.
+func newTopKScan(p *planner.Plan) *topKScan {
+	if p.Aggregate || p.Distinct || len(p.Order) == 0 || p.Limit < 0 || p.Scan == nil || p.Scan.Subquery != nil {
+		return nil
+	}
+	k := p.Order[0]
+	c, ok := p.Project[k.Index].(*planner.ColRef)
+	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isPartition(p.Scan, c.Index) {
+		return nil
+	}
+	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset)}
+}
+
+// decodeFirst makes the key column one of those q decodes first, beside
+// the WHERE's, so that a row group's other columns are read only for the
+// rows its cut leaves (rowGroupCut).
+func (s *topKScan) decodeFirst(q *scanQuery) {
+	for i, c := range q.otherCols {
+		if c == s.col {
+			q.otherCols = append(q.otherCols[:i:i], q.otherCols[i+1:]...)
+			q.whereCols = append(q.whereCols, c)
+			sort.Ints(q.whereCols)
+			return
+		}
+	}
+}
+
+// A topKFile judges one file's row groups.
+type topKFile struct {
+	s  *topKScan
+	tk *pushdown.TopK
+	lg format.Logical
+	t  Type
+}
+
+// forFile prepares the judgement over f, whose fields are the plan's
+// input columns; nil when the key is no flat column of f.
+func (s *topKScan) forFile(f *format.File, fields []*format.Field) *topKFile {
+	if s.col >= len(fields) || fields[s.col] == nil {
+		return nil
+	}
+	fl := fields[s.col]
+	if fl.Kind != format.ScalarField || fl.Leaf == nil || typeOfField(fl) != s.typ {
+		return nil
+	}
+	tk, err := pushdown.NewTopK(f, fl.Leaf.Index, s.key.Desc, s.key.NullsFirst)
+	if err != nil {
+		return nil
+	}
+	return &topKFile{s: s, tk: tk, lg: format.LogicalOf(fl.Leaf), t: typeOfField(fl)}
+}
+
+// order returns the kept row groups of a plan, most promising first.
+func (tf *topKFile) order(rgs []pushdown.RowGroupPlan) []pushdown.RowGroupPlan {
+	idx := make([]int, 0, len(rgs))
+	at := map[int]pushdown.RowGroupPlan{}
+	for _, rg := range rgs {
+		if rg.Verdict != pushdown.Skip {
+			idx = append(idx, rg.Index)
+			at[rg.Index] = rg
+		}
+	}
+	out := make([]pushdown.RowGroupPlan, 0, len(rgs))
+	for _, i := range tf.tk.Promising(idx) {
+		out = append(out, at[i])
+	}
+	// Skipped row groups keep their place at the end: the dispatcher only
+	// counts them.
+	for _, rg := range rgs {
+		if rg.Verdict == pushdown.Skip {
+			out = append(out, rg)
+		}
+	}
+	return out
+}
+
+// excludes reports whether row group rg cannot hold a row of the result
+// under the bound noted when token number token was given.
+func (tf *topKFile) excludes(rg, token int) bool {
+	d, ok := tf.s.bound.at(token)
+	if !ok {
+		return false
+	}
+	b := pushdown.TopKBound{Null: d.Null}
+	if !d.Null {
+		v, ok := encodeKey(tf.tk.Order(), tf.lg, tf.t, d)
+		if !ok {
+			return false
+		}
+		b.Value = v
+	}
+	return tf.tk.ExcludesRowGroup(rg, b)
+}
+
+// encodeKey puts a key value in the column's physical form, for the types
+// whose values the executor holds as the file does; false for the others
+// (a TIMESTAMP in milliseconds, a DECIMAL read as DOUBLE), which are never
+// judged.
+func encodeKey(o stats.Order, lg format.Logical, t Type, d planner.Datum) ([]byte, bool) {
+	var v []byte
+	var err error
+	switch lg.Kind {
+	case format.KindInt8, format.KindInt16, format.KindInt32, format.KindInt64, format.KindDate,
+		format.KindUint8, format.KindUint16, format.KindUint32:
+		v, err = o.Int(d.I)
+	case format.KindUint64:
+		v, err = o.Uint(uint64(d.I))
+	case format.KindFloat:
+		v, err = o.Float(d.F)
+	case format.KindDouble:
+		if lg.Precision > 0 {
+			return nil, false
+		}
+		v, err = o.Float(d.F)
+	case format.KindDecimal:
+		if wideDecimal(t) {
+			return nil, false
+		}
+		x := d.I
+		if d.Big != nil {
+			x = d.Big.Int64()
+		}
+		v, err = o.Int(x)
+	case format.KindString:
+		v, err = o.Bytes([]byte(d.S))
+	case format.KindTimestamp, format.KindTimestampTZ:
+		if lg.Unit != meta.Micros || t.ID == TypeTimestampNS {
+			return nil, false
+		}
+		v, err = o.Int(d.I)
+	default:
+		return nil, false
+	}
+	return v, err == nil
+}
+
+// A rowGroupCut narrows one row group's rows for a sorted limit before its
+// other columns are fetched: the key column is decoded first (with the
+// WHERE's), and only the rows that can still be among the k first survive,
+// judged on the typed key against the bound the task was dispatched with
+// and against the row group's own k-th row. The other columns are then
+// read only in the pages that hold a survivor.
+type rowGroupCut struct {
+	s   *topKScan
+	num *candidates[uint64]
+	str *candidates[string]
+	// rows are the surviving rows when the key's type is not cut.
+	rows []rowRange
+}
+
+// newRowGroupCut starts the cut of a task dispatched with bound lb, over
+// a file whose key column has type t; a type other than the plan's is not
+// cut.
+func (s *topKScan) newRowGroupCut(lb loggedBound, t Type) *rowGroupCut {
+	c := &rowGroupCut{s: s}
+	if t != s.typ {
+		return c
+	}
+	switch kind := cmpKindOf(s.typ); kind {
+	case cmpInt, cmpUint, cmpFloat:
+		c.num = &candidates[uint64]{k: s.k, key: s.key}
+		if lb.has {
+			c.num.global = &keyCut[uint64]{null: lb.d.Null}
+			if !lb.d.Null {
+				c.num.global.v = normDatum(lb.d, s.typ, kind)
+			}
+		}
+	case cmpString:
+		c.str = &candidates[string]{k: s.k, key: s.key}
+		if lb.has {
+			c.str.global = &keyCut[string]{null: lb.d.Null, v: lb.d.S}
+		}
+	}
+	return c
+}
+
+// add offers the rows sel of b, a batch of the row group's rows runs.
+func (c *rowGroupCut) add(b *batch, runs []rowRange, sel []int32) {
+	v := b.cols[c.s.col]
+	kind := cmpKindOf(c.s.typ)
+	switch {
+	case c.num != nil && ((v.Int != nil && kind != cmpFloat) || (v.Float != nil && kind == cmpFloat)):
+		c.num.add(normKeys(v, kind), v.Nulls, runs, sel)
+	case c.str != nil && v.Str != nil:
+		c.str.add(v.Str, v.Nulls, runs, sel)
+	default:
+		// A representation the cut does not know: every row survives,
+		// the candidates so far included.
+		switch {
+		case c.num != nil:
+			c.rows = c.num.ranges()
+		case c.str != nil:
+			c.rows = c.str.ranges()
+		}
+		c.num, c.str = nil, nil
+		c.rows = appendSelected(c.rows, runs, sel)
+	}
+}
+
+// survivors are the rows left, in order.
+func (c *rowGroupCut) survivors() []rowRange {
+	switch {
+	case c.num != nil:
+		return c.num.survivors()
+	case c.str != nil:
+		return c.str.survivors()
+	}
+	return c.rows
+}
+
+// candidates are the rows of a row group that may be among the k first,
+// with their keys.
+type candidates[T cmp.Ordered] struct {
+	k      int
+	key    planner.SortKey
+	global *keyCut[T]
+	local  *keyCut[T]
+	rows   []int64
+	vals   []T
+	nulls  []bool
+}
+
+func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32) {
+	ri, base := 0, int32(0)
+	for _, i := range sel {
+		for i-base >= int32(runs[ri].Len()) {
+			base += int32(runs[ri].Len())
+			ri++
+		}
+		null := nulls != nil && nulls[i]
+		if (c.global != nil && c.global.after(null, vals[i], c.key)) || (c.local != nil && c.local.after(null, vals[i], c.key)) {
+			continue
+		}
+		c.rows = append(c.rows, runs[ri].First+int64(i-base))
+		c.vals = append(c.vals, vals[i])
+		c.nulls = append(c.nulls, null)
+	}
+	if len(c.rows) > 2*c.k+BatchSize {
+		c.shrink()
+	}
+}
+
+// shrink drops the candidates after the k-th.
+func (c *candidates[T]) shrink() {
+	all := make([]int32, len(c.rows))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	cut, ok := kthCut(c.vals, c.nulls, all, c.k, c.key)
+	if !ok {
+		return
+	}
+	c.local = &cut
+	n := 0
+	for i := range c.rows {
+		if !cut.after(c.nulls[i], c.vals[i], c.key) {
+			c.rows[n], c.vals[n], c.nulls[n] = c.rows[i], c.vals[i], c.nulls[i]
+			n++
+		}
+	}
+	c.rows, c.vals, c.nulls = c.rows[:n], c.vals[:n], c.nulls[:n]
+}
+
+func (c *candidates[T]) survivors() []rowRange {
+	c.shrink()
+	return c.ranges()
+}
+
+// ranges are the candidates' rows as ranges.
+func (c *candidates[T]) ranges() []rowRange {
+	var out []rowRange
+	for _, row := range c.rows {
+		if n := len(out); n > 0 && out[n-1].End == row {
+			out[n-1].End++
+			continue
+		}
+		out = append(out, rowRange{First: row, End: row + 1})
+	}
+	return out
+}
+
+// allRows selects every row of a batch of n rows.
+func allRows(n int) []int32 {
+	sel := make([]int32, n)
+	for i := range sel {
+		sel[i] = int32(i)
+	}
+	return sel
+}
