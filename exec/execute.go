@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // sortedKeys returns m's keys in order.
@@ -21,7 +22,14 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // catalog resolves views for the planner; names ignore case, as in DuckDB.
-type catalog struct{ s *Session }
+type catalog struct {
+	s   *Session
+	ctx context.Context
+}
+
+// Storage gives the planner the session's storage and the statement's
+// context.
+func (c catalog) Storage() (*storage.Store, context.Context) { return c.s.store, c.ctx }
 
 func (c catalog) View(name string) (string, bool) {
 	t, ok := c.s.views[strings.ToLower(name)]
@@ -35,11 +43,11 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 	}
 	switch st := st.(type) {
 	case *planner.Select:
-		p, err := planner.Build(st, catalog{s})
+		p, err := planner.Build(st, catalog{s, ctx})
 		if err != nil {
 			return nil, err
 		}
-		x := &executor{settings: s.Settings}
+		x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
 		return x.result(ctx, p)
 	case *planner.Explain:
 		return s.explain(ctx, st)
@@ -53,7 +61,7 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 			}
 			return nil, fmt.Errorf("%w: View with name \"%s\" already exists!", ErrCatalog, st.Name)
 		}
-		if _, err := planner.Build(st.Query, catalog{s}); err != nil {
+		if _, err := planner.Build(st.Query, catalog{s, ctx}); err != nil {
 			return nil, err
 		}
 		s.views[key] = st.Text
@@ -143,7 +151,7 @@ func (s *Session) describe(st *planner.Describe) (*Result, error) {
 			return nil, fmt.Errorf("%w: DESCRIBE of %s", ErrNotImplemented, st.Source.Text)
 		}
 	}
-	p, err := planner.Build(q, catalog{s})
+	p, err := planner.Build(q, catalog{s: s})
 	if err != nil {
 		return nil, err
 	}

@@ -168,12 +168,12 @@ type VerifyJSON struct {
 // ANALYZE or VERIFY it reads only footers, indexes and filters, never a
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	p, err := planner.Build(st.Query, catalog{s})
+	p, err := planner.Build(st.Query, catalog{s, ctx})
 	if err != nil {
 		return nil, err
 	}
 	rep := &ExplainJSON{Plan: p.Explain()}
-	x := &executor{settings: s.Settings}
+	x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
 	if st.Analyze {
 		start := time.Now()
 		if _, err := x.result(ctx, p); err != nil {
@@ -233,7 +233,7 @@ func (x *executor) planScans(p *planner.Plan) error {
 // planFile opens and plans one file of scan s, as the scan's dispatcher
 // does.
 func (x *executor) planFile(s *planner.Scan, path string) error {
-	f, m, closer, err := openCounted(path)
+	f, m, closer, err := x.openCounted(path)
 	if err != nil {
 		return err
 	}
@@ -556,7 +556,7 @@ func (x *executor) timeConsume(consume consumeFunc) consumeFunc {
 // multisets otherwise.
 func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, error) {
 	run := func(on bool) ([]resultRow, *executor, *planner.Plan, error) {
-		p, err := planner.Build(q, catalog{s})
+		p, err := planner.Build(q, catalog{s, ctx})
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -564,7 +564,7 @@ func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, e
 		if !on {
 			set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = false, false, false, false
 		}
-		x := &executor{settings: set}
+		x := &executor{settings: set, store: s.store, ctx: ctx}
 		res, err := x.result(ctx, p)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("verify, pruning %v: %w", on, err)

@@ -1,15 +1,14 @@
 package exec
 
 import (
-	"fmt"
-	"io"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/pqsql/pqsql/format"
-	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // An ioPurpose is what a read of a file was for. EXPLAIN ANALYZE counts
@@ -54,6 +53,7 @@ const (
 type region struct {
 	r    format.Range
 	kind regionKind
+	leaf int // the column of a Bloom filter
 }
 
 type regionKind int8
@@ -116,21 +116,43 @@ type fileMeter struct {
 	// decodeNanos is time spent fetching and decoding pages; workNanos
 	// time spent on row groups in all.
 	decodeNanos, workNanos atomic.Int64
+
+	// Set when the file is remote: its object, the store it came from,
+	// and which planning reads were batched (see prefetchFor).
+	remote      *storage.Object
+	store       *storage.Store
+	indexOnce   sync.Once
+	mu          sync.Mutex
+	bloomLeaves map[int]bool
 }
 
 var _ format.Source = (*fileMeter)(nil)
 
 func newFileMeter(path string, src format.Source) *fileMeter {
 	m := &fileMeter{path: path}
+	obj, _ := src.(*storage.Object)
 	for i := range m.counts {
-		m.counts[i] = format.NewCountingSource(src)
+		if obj != nil {
+			m.counts[i] = format.NewCountingSource(purposeSource{obj, storePurpose[i]})
+		} else {
+			m.counts[i] = format.NewCountingSource(src)
+		}
 	}
+	m.remote = obj
 	return m
 }
 
 // ReadAt counts the read under its purpose.
 func (m *fileMeter) ReadAt(p []byte, off int64) (int, error) {
-	return m.counts[m.purpose(off)].ReadAt(p, off)
+	purpose := m.purpose(off)
+	if m.remote != nil {
+		m.prefetchFor(purpose, off)
+	}
+	n, err := m.counts[purpose].ReadAt(p, off)
+	if err != nil && m.remote != nil {
+		m.forgetIfChanged(err)
+	}
+	return n, err
 }
 
 // Size is the file's size.
@@ -147,25 +169,6 @@ func (m *fileMeter) Stats() format.IOStats {
 	return st
 }
 
-// openCounted opens a file through a fileMeter, so that EXPLAIN ANALYZE can
-// report the bytes and requests the query made, by purpose.
-func openCounted(path string) (*format.File, *fileMeter, io.Closer, error) {
-	src, closer, err := format.OpenLocal(path)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
-	}
-	m := newFileMeter(path, src)
-	m.openedAt = time.Now()
-	f, err := format.OpenSource(m, path, format.DefaultLimits)
-	if err != nil {
-		closer.Close()
-		return nil, nil, nil, err
-	}
-	m.openTime = time.Since(m.openedAt)
-	m.setFile(f)
-	return f, m, closer, nil
-}
-
 // setFile locates the file's structures and starts the planning phase.
 func (m *fileMeter) setFile(f *format.File) {
 	m.f = f
@@ -174,21 +177,22 @@ func (m *fileMeter) setFile(f *format.File) {
 	type bloomAt struct {
 		off    int64
 		length int64 // 0: unknown
+		leaf   int
 	}
 	var blooms []bloomAt
 	for rg := range f.Meta.RowGroups {
 		for c := range f.Meta.RowGroups[rg].Columns {
 			if r, err := f.ChunkRange(rg, c); err == nil {
-				rs = append(rs, region{r, regionChunk})
+				rs = append(rs, region{r, regionChunk, c})
 			}
 			if r, ok := f.ColumnIndexRange(rg, c); ok {
-				rs = append(rs, region{r, regionIndex})
+				rs = append(rs, region{r, regionIndex, c})
 			}
 			if r, ok := f.OffsetIndexRange(rg, c); ok {
-				rs = append(rs, region{r, regionIndex})
+				rs = append(rs, region{r, regionIndex, c})
 			}
 			if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
-				b := bloomAt{off: *md.BloomFilterOffset}
+				b := bloomAt{off: *md.BloomFilterOffset, leaf: c}
 				if md.BloomFilterLength != nil {
 					b.length = int64(*md.BloomFilterLength)
 				}
@@ -214,7 +218,7 @@ func (m *fileMeter) setFile(f *format.File) {
 			}
 		}
 		if end > b.off {
-			rs = append(rs, region{format.Range{Offset: b.off, Length: end - b.off}, regionBloom})
+			rs = append(rs, region{format.Range{Offset: b.off, Length: end - b.off}, regionBloom, b.leaf})
 		}
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].r.Offset < rs[j].r.Offset })

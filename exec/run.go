@@ -6,12 +6,17 @@ import (
 	"sort"
 
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // An executor runs one statement's plans and gathers their statistics.
 type executor struct {
 	settings Settings
 	stats    runStats
+	// store opens the files and ctx bounds their requests; nil: the
+	// default store and no deadline.
+	store *storage.Store
+	ctx   context.Context
 }
 
 // input passes the plan's input to consume in order, filtered by the

@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+
+	"github.com/pqsql/pqsql/storage"
 )
 
 // Settings are the session's switches, changed with SET.
@@ -16,6 +18,9 @@ type Settings struct {
 type Session struct {
 	Settings Settings
 	views    map[string]string
+	// store opens local and remote files and holds the secrets, the
+	// storage settings and the cache of remote footers and indexes.
+	store *storage.Store
 }
 
 // NewSession returns a session with default settings.
@@ -23,6 +28,7 @@ func NewSession() *Session {
 	return &Session{
 		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true},
 		views:    map[string]string{},
+		store:    storage.NewStore(),
 	}
 }
 
@@ -33,3 +39,6 @@ func (s *Session) Execute(ctx context.Context, text string) (*Result, error) {
 
 // Views returns the names of the session's views, sorted.
 func (s *Session) Views() []string { return sortedKeys(s.views) }
+
+// Storage returns the session's storage: its secrets, settings and cache.
+func (s *Session) Storage() *storage.Store { return s.store }

@@ -28,7 +28,7 @@ func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, cs, closer, err := openCounted(path)
+		f, cs, closer, err := x.openCounted(path)
 		if err != nil {
 			return nil, err
 		}

@@ -65,7 +65,7 @@ var schemaColumns = []Column{
 // functionSource plans FROM parquet_metadata(...) or parquet_schema(...).
 // The files are matched now, as DuckDB binds them; they are opened only
 // when the query runs.
-func functionSource(src *sql.Source) (*Scan, []Column, error) {
+func functionSource(src *sql.Source, c buildCtx) (*Scan, []Column, error) {
 	var cols []Column
 	switch src.Function {
 	case "parquet_metadata":
@@ -75,7 +75,7 @@ func functionSource(src *sql.Source) (*Scan, []Column, error) {
 	default:
 		return nil, nil, fmt.Errorf("%w: %s() as a source", ErrNotImplemented, src.Function)
 	}
-	files, err := ExpandPaths(src.Paths)
+	files, err := expandPaths(c.ctx, c.store, src.Paths)
 	if err != nil {
 		return nil, nil, err
 	}

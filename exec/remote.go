@@ -1,0 +1,206 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/storage"
+)
+
+// defaultStore serves executors made without a session (tests, benchmarks).
+var defaultStore = storage.NewStore()
+
+// storePurpose is the request purpose of each read purpose.
+var storePurpose = [numPurposes]storage.Purpose{
+	ioFooter: storage.Footer, ioIndex: storage.Index, ioBloom: storage.Bloom,
+	ioDictionary: storage.Dictionary, ioData: storage.Data, ioScanIndex: storage.Index, ioOther: storage.Data,
+}
+
+// purposeSource tells a remote object what each read is for, so that it
+// caches metadata and reports requests by purpose.
+type purposeSource struct {
+	obj     *storage.Object
+	purpose storage.Purpose
+}
+
+func (p purposeSource) ReadAt(b []byte, off int64) (int, error) {
+	return p.obj.ReadPurpose(b, off, p.purpose)
+}
+func (p purposeSource) Size() int64 { return p.obj.Size() }
+
+// openCounted opens a file through the session's storage and a fileMeter,
+// so that EXPLAIN ANALYZE can report the bytes and requests the query
+// made, by purpose.
+func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface{ Close() error }, error) {
+	st, ctx := x.store, x.ctx
+	if st == nil {
+		st = defaultStore
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	src, err := st.Open(ctx, path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
+	}
+	m := newFileMeter(path, src)
+	m.store = st
+	m.openedAt = time.Now()
+	f, err := format.OpenSource(m, path, format.DefaultLimits)
+	if err != nil {
+		src.Close()
+		return nil, nil, nil, err
+	}
+	m.openTime = time.Since(m.openedAt)
+	m.setFile(f)
+	return f, m, src, nil
+}
+
+// prefetchFor batches the planning reads of a remote file: the first read
+// of a page index fetches every index of the file, which writers put
+// together before the footer, in one request instead of one per column
+// chunk; the first read of a column's Bloom filter fetches that column's
+// filters in every row group, in parallel. A failed batch is not an
+// error here: the read that follows retries and reports it.
+func (m *fileMeter) prefetchFor(purpose ioPurpose, off int64) {
+	switch purpose {
+	case ioIndex, ioScanIndex:
+		m.indexOnce.Do(func() {
+			var rs []format.Range
+			for _, r := range m.regions {
+				if r.kind == regionIndex {
+					rs = append(rs, r.r)
+				}
+			}
+			m.remote.Prefetch(rs, storage.Index)
+		})
+	case ioBloom:
+		leaf := -1
+		for _, r := range m.regions {
+			if r.kind == regionBloom && off >= r.r.Offset && off < r.r.End() {
+				leaf = r.leaf
+				break
+			}
+		}
+		m.mu.Lock()
+		done := m.bloomLeaves[leaf]
+		if m.bloomLeaves == nil {
+			m.bloomLeaves = map[int]bool{}
+		}
+		m.bloomLeaves[leaf] = true
+		m.mu.Unlock()
+		if done || leaf < 0 {
+			return
+		}
+		var rs []format.Range
+		for _, r := range m.regions {
+			if r.kind == regionBloom && r.leaf == leaf {
+				rs = append(rs, r.r)
+			}
+		}
+		m.remote.Prefetch(rs, storage.Bloom)
+	}
+}
+
+// prefetch fetches the data ranges a load is about to read, coalesced and
+// in parallel, when the file is remote; local reads need no batching.
+func (m *fileMeter) prefetch(ranges []format.Range) error {
+	if m.remote == nil || len(ranges) == 0 {
+		return nil
+	}
+	err := m.remote.Prefetch(ranges, storage.Data)
+	if err != nil {
+		m.forgetIfChanged(err)
+	}
+	return err
+}
+
+// forgetIfChanged drops a file replaced during the query from the
+// session cache, so that the next query reads the new version.
+func (m *fileMeter) forgetIfChanged(err error) {
+	if m.store != nil && isChanged(err) {
+		m.store.Forget(m.path)
+	}
+}
+
+// plannedRequests is what the plan's data reads cost in requests and
+// bytes, with the store's coalescing: one batch per row group, as load
+// fetches them.
+func (m *fileMeter) plannedRequests() (requests, bytes int64) {
+	if m.plan == nil || m.remote == nil {
+		return 0, 0
+	}
+	gap := m.store.Options().CoalesceGap
+	for _, rg := range m.plan.RowGroups {
+		if rg.Verdict == pushdown.Skip {
+			continue
+		}
+		var rs []format.Range
+		for _, c := range rg.Columns {
+			if c.Whole {
+				rs = append(rs, c.Chunk)
+				continue
+			}
+			if c.Dict.Length > 0 {
+				rs = append(rs, c.Dict)
+			}
+			for _, p := range c.Pages {
+				rs = append(rs, p.Range)
+			}
+		}
+		for _, r := range format.Coalesce(rs, gap) {
+			requests++
+			bytes += r.Length
+		}
+	}
+	return requests, bytes
+}
+
+// writeRemote writes the requests of the remote files among meters: for
+// EXPLAIN those made to plan and those the data will take; for EXPLAIN
+// ANALYZE those made, with retries and the time spent waiting.
+func writeRemote(b *strings.Builder, meters []*fileMeter, analyze bool) {
+	for _, m := range meters {
+		if m.remote == nil {
+			continue
+		}
+		st := m.remote.Stats()
+		fmt.Fprintf(b, "\nremote %s: %d bytes\n", m.path, m.remote.Size())
+		var total, retries int64
+		var wait time.Duration
+		for p := storage.Purpose(0); p < storage.NumPurposes; p++ {
+			s := st[p]
+			total += s.Requests
+			retries += s.Retries
+			wait += s.Wait
+			if p == storage.Data && !analyze {
+				n, bytes := m.plannedRequests()
+				fmt.Fprintf(b, "  %s: %s planned, %d bytes (coalescing gaps up to %d bytes)\n", p, plural(n, "request"), bytes, m.store.Options().CoalesceGap)
+				continue
+			}
+			if s.Requests == 0 && s.CacheHits == 0 && s.Retries == 0 {
+				continue
+			}
+			fmt.Fprintf(b, "  %s: %s, %d bytes", p, plural(s.Requests, "request"), s.Bytes)
+			if s.CacheHits > 0 {
+				fmt.Fprintf(b, ", %s served from cache", plural(s.CacheHits, "read"))
+			}
+			if analyze && s.Retries > 0 {
+				fmt.Fprintf(b, ", %s", fmt.Sprintf("%d retries", s.Retries))
+			}
+			b.WriteString("\n")
+		}
+		if analyze {
+			fmt.Fprintf(b, "  requests: %d, retries: %d, network wait: %s\n", total, retries, wait.Round(time.Microsecond))
+		}
+	}
+}
+
+// isChanged reports whether err says the file changed during the query.
+func isChanged(err error) bool { return errors.Is(err, storage.ErrChanged) }
