@@ -64,7 +64,7 @@ func expandLocal(p string) ([]string, error) {
 		}
 		return []string{p}, nil
 	}
-	slashed := filepath.ToSlash(p)
+	slashed := collapseDoubleStars(filepath.ToSlash(p))
 	base, pattern := doublestar.SplitPattern(slashed)
 	if st, err := os.Stat(base); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -79,7 +79,12 @@ func expandLocal(p string) ([]string, error) {
 		return nil, fmt.Errorf("storage: %s: %w", p, err)
 	}
 	var out []string
+	seen := map[string]bool{}
 	for _, f := range found {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
 		full := f
 		switch {
 		case base == ".":
@@ -110,7 +115,8 @@ func (st *Store) expandRemote(ctx context.Context, loc Location) ([]string, erro
 		return nil, err
 	}
 	client := be.(*s3Backend).client
-	prefix := prefixOf(loc.Key)
+	pattern := collapseDoubleStars(loc.Key)
+	prefix := prefixOf(pattern)
 	pg := s3.NewListObjectsV2Paginator(client, &s3.ListObjectsV2Input{Bucket: aws.String(loc.Bucket), Prefix: aws.String(prefix)})
 	var out []string
 	sizes := map[string]int64{}
@@ -121,7 +127,7 @@ func (st *Store) expandRemote(ctx context.Context, loc Location) ([]string, erro
 		}
 		for _, obj := range page.Contents {
 			key := aws.ToString(obj.Key)
-			if ok, _ := doublestar.Match(loc.Key, key); !ok {
+			if ok, _ := doublestar.Match(pattern, key); !ok {
 				continue
 			}
 			scheme := strings.SplitN(loc.Raw, "://", 2)[0]
@@ -137,4 +143,19 @@ func (st *Store) expandRemote(ctx context.Context, loc Location) ([]string, erro
 	st.mu.Unlock()
 	sort.Strings(out)
 	return out, nil
+}
+
+// collapseDoubleStars rewrites runs of "**" segments as one: they match
+// the same paths, and each extra one multiplies the ways a matcher can
+// split a path (twelve in a row never finish).
+func collapseDoubleStars(p string) string {
+	segs := strings.Split(p, "/")
+	out := segs[:0]
+	for i, s := range segs {
+		if s == "**" && i > 0 && len(out) > 0 && out[len(out)-1] == "**" {
+			continue
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "/")
 }
