@@ -78,6 +78,10 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 		return &Result{}, nil
 	case *planner.Set:
 		return s.set(st)
+	case *planner.CreateSecret:
+		return s.createSecret(st)
+	case *planner.DropSecret:
+		return &Result{}, s.store.DropSecret(st.Name, st.IfExists)
 	}
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, st)
 }
@@ -128,6 +132,12 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 		s.Settings.Threads = n
 		return &Result{}, nil
 	default:
+		if ok, err := s.store.Set(st.Name, st.Value); ok {
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrBadSetting, err)
+			}
+			return &Result{}, nil
+		}
 		return nil, fmt.Errorf("%w \"%s\"", ErrUnknownSetting, st.Name)
 	}
 	v, err := boolValue()

@@ -54,6 +54,13 @@ var metadataColumns = func() []Column {
 	}
 }()
 
+// secretsColumns are duckdb_secrets()'s columns, as DuckDB 1.5.6 binds
+// them.
+var secretsColumns = []Column{
+	{"name", tVarchar}, {"type", tVarchar}, {"provider", tVarchar}, {"persistent", tBool},
+	{"storage", tVarchar}, {"scope", Type{ID: TypeNested, Name: "VARCHAR[]"}}, {"secret_string", tVarchar},
+}
+
 // schemaColumns are parquet_schema's columns, as DuckDB 1.5.6 binds them.
 var schemaColumns = []Column{
 	{"file_name", tVarchar}, {"name", tVarchar}, {"type", tVarchar}, {"type_length", tVarchar},
@@ -68,6 +75,9 @@ var schemaColumns = []Column{
 func functionSource(src *sql.Source, c buildCtx) (*Scan, []Column, error) {
 	var cols []Column
 	switch src.Function {
+	case sql.SecretsFunction:
+		cols = append([]Column(nil), secretsColumns...)
+		return &Scan{Function: &TableFunction{Name: src.Function, Columns: cols}, Source: src.Text}, cols, nil
 	case "parquet_metadata":
 		cols = metadataColumns
 	case "parquet_schema":

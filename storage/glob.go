@@ -117,13 +117,23 @@ func (st *Store) expandRemote(ctx context.Context, loc Location) ([]string, erro
 	client := be.(*s3Backend).client
 	pattern := collapseDoubleStars(loc.Key)
 	prefix := prefixOf(pattern)
-	pg := s3.NewListObjectsV2Paginator(client, &s3.ListObjectsV2Input{Bucket: aws.String(loc.Bucket), Prefix: aws.String(prefix)})
 	var out []string
 	sizes := map[string]int64{}
-	for pg.HasMorePages() {
-		page, err := pg.NextPage(ctx)
+	var token *string
+	for first := true; first || token != nil; first = false {
+		in := &s3.ListObjectsV2Input{Bucket: aws.String(loc.Bucket), Prefix: aws.String(prefix), ContinuationToken: token}
+		var page *s3.ListObjectsV2Output
+		err := st.retry(ctx, func(ctx context.Context) error {
+			var err error
+			page, err = client.ListObjectsV2(ctx, in)
+			return sdkError(err)
+		})
 		if err != nil {
-			return nil, fmt.Errorf("storage: listing %s://%s/%s: %w", loc.Scheme, loc.Bucket, prefix, sdkError(err))
+			return nil, fmt.Errorf("storage: listing %s://%s/%s: %w", loc.Scheme, loc.Bucket, prefix, err)
+		}
+		token = nil
+		if aws.ToBool(page.IsTruncated) {
+			token = page.NextContinuationToken
 		}
 		for _, obj := range page.Contents {
 			key := aws.ToString(obj.Key)

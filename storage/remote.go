@@ -314,6 +314,10 @@ func (st *Store) openRemote(ctx context.Context, loc Location) (*Object, error) 
 		return o, nil
 	}
 	e, err = st.readFooter(ctx, o, guess)
+	if errors.Is(err, ErrNotFound) {
+		// As for a local path: the pattern matched no file.
+		return nil, fmt.Errorf("%w \"%s\" (%w)", ErrNoFiles, loc.Raw, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -427,4 +431,37 @@ func (e *metaEntry) chunksSorted() []format.Range {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
 	return out
+}
+
+// retry runs fn with the store's retries and backoff, for requests other
+// than range reads (listings).
+func (st *Store) retry(ctx context.Context, fn func(context.Context) error) error {
+	opts := st.Options()
+	wait := opts.RetryWait
+	for attempt := 0; ; attempt++ {
+		release, err := st.acquire(ctx)
+		if err != nil {
+			return err
+		}
+		actx, cancel := context.WithTimeout(ctx, opts.Timeout)
+		err = fn(actx)
+		cancel()
+		release()
+		switch {
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case !retryable(err):
+			return err
+		case attempt >= opts.Retries:
+			return fmt.Errorf("%w after %d attempts: %w", ErrRequest, attempt+1, err)
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		wait = time.Duration(float64(wait) * max(opts.Backoff, 1))
+	}
 }

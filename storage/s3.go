@@ -45,7 +45,7 @@ func (b *s3Backend) get(ctx context.Context, rng string, v validator) (*response
 // are long, and ours name the URL and range already.
 func sdkError(err error) error {
 	var re *awshttp.ResponseError
-	if errors.As(err, &re) && re.Response != nil && re.HTTPStatusCode() != 0 {
+	if errors.As(err, &re) && re.Response != nil && re.HTTPStatusCode() >= 300 {
 		se := &statusError{status: re.HTTPStatusCode()}
 		var api smithy.APIError
 		if errors.As(err, &api) {

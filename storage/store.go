@@ -145,7 +145,7 @@ func (st *Store) Set(name, value string) (bool, error) {
 	case "s3_use_ssl":
 		b, err := parseBool(value)
 		if err != nil {
-			return true, fmt.Errorf("%w: SET s3_use_ssl expects true or false, found %s", ErrSecret, value)
+			return true, fmt.Errorf("%w: SET s3_use_ssl expects true or false", ErrSecret)
 		}
 		st.s3.UseSSL = &b
 	default:
