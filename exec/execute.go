@@ -37,6 +37,8 @@ func (c catalog) View(name string) (string, bool) {
 }
 
 func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
+	// The statement's remote requests, for EXPLAIN ANALYZE.
+	ctx = storage.WithLedger(ctx, &storage.Ledger{})
 	st, err := planner.Parse(text)
 	if err != nil {
 		return nil, err

@@ -363,6 +363,7 @@ func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, verbo
 		}
 		fmt.Fprintf(b, "  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", t.IndexBytes, t.FilterBytes, t.DictionaryBytes)
 	}
+	writeRemote(b, meters, rep.Analyze != nil)
 	if a := rep.Analyze; a != nil {
 		b.WriteString("\n")
 		a.writeText(b)

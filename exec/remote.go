@@ -166,11 +166,16 @@ func (m *fileMeter) plannedRequests() (requests, bytes int64) {
 // EXPLAIN those made to plan and those the data will take; for EXPLAIN
 // ANALYZE those made, with retries and the time spent waiting.
 func writeRemote(b *strings.Builder, meters []*fileMeter, analyze bool) {
+	seen := map[string]bool{}
 	for _, m := range meters {
-		if m.remote == nil {
+		if m.remote == nil || seen[m.path] {
 			continue
 		}
+		seen[m.path] = true
 		st := m.remote.Stats()
+		if l := m.remote.Ledger(); l != nil {
+			st = l.File(m.remote.URL())
+		}
 		fmt.Fprintf(b, "\nremote %s: %d bytes\n", m.path, m.remote.Size())
 		var total, retries int64
 		var wait time.Duration

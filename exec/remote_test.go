@@ -267,3 +267,23 @@ func TestSecretsNeverShown(t *testing.T) {
 		t.Errorf("%d secrets after DROP", n)
 	}
 }
+
+// TestS3Explain checks EXPLAIN's and EXPLAIN ANALYZE's request lines for
+// a remote file.
+func TestS3Explain(t *testing.T) {
+	s, _ := s3Session(t)
+	const q = "SELECT * FROM 's3://bucket/fixtures/orders_sorted.parquet' WHERE order_id = 4242"
+	plan := mustExec(t, s, "EXPLAIN "+q).Explain
+	for _, want := range []string{"remote s3://bucket/fixtures/orders_sorted.parquet: 633343 bytes", "  footer: 2 requests", "  data: ", "planned"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, plan)
+		}
+	}
+	s2, _ := s3Session(t)
+	an := mustExec(t, s2, "EXPLAIN ANALYZE "+q).Explain
+	for _, want := range []string{"  footer: 2 requests", "  data: ", "retries: 0, network wait: "} {
+		if !strings.Contains(an, want) {
+			t.Errorf("EXPLAIN ANALYZE lacks %q:\n%s", want, an)
+		}
+	}
+}

@@ -118,11 +118,11 @@ func (o *Object) ReadPurpose(p []byte, off int64, purpose Purpose) (int, error) 
 		return 0, eof
 	}
 	if b, ok := o.entry.slice(off, n); ok {
-		o.stats[purpose].hits.Add(1)
+		tally{o, purpose}.record(0, 0, 0, 1, 0)
 		return copy(p, b), eof
 	}
 	if b, ok := o.fromBlocks(off, n); ok {
-		o.stats[purpose].hits.Add(1)
+		tally{o, purpose}.record(0, 0, 0, 1, 0)
 		return copy(p, b), eof
 	}
 	b, err := o.fetch(o.ctx, purpose, format.Range{Offset: off, Length: n})
@@ -207,7 +207,7 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 func (o *Object) fetch(ctx context.Context, purpose Purpose, r format.Range) ([]byte, error) {
 	rng := fmt.Sprintf("bytes=%d-%d", r.Offset, r.End()-1)
 	var out []byte
-	err := o.st.do(ctx, o.be, o.url, rng, o.entry.v, &o.stats[purpose], func(resp *response) error {
+	err := o.st.do(ctx, o.be, o.url, rng, o.entry.v, tally{o, purpose}, func(resp *response) error {
 		start, end, total, ok := parseContentRange(resp.contentRange)
 		if !ok {
 			if resp.contentRange != "" || resp.length != o.entry.size {
@@ -245,14 +245,39 @@ func readFull(body io.Reader, n int64) ([]byte, error) {
 	return b, nil
 }
 
-type purposeCounters = struct {
-	requests, bytes, retries, wait, hits atomic.Int64
+// A tally records a request's outcome in its object's counters and in the
+// statement's ledger.
+type tally struct {
+	o *Object
+	p Purpose
+}
+
+func (t tally) record(requests, bytes, retries, hits int64, wait time.Duration) {
+	c := &t.o.stats[t.p]
+	c.requests.Add(requests)
+	c.bytes.Add(bytes)
+	c.retries.Add(retries)
+	c.hits.Add(hits)
+	c.wait.Add(int64(wait))
+	ledgerFrom(t.o.ctx).add(t.o.url, t.p, requests, bytes, retries, hits, wait)
+}
+
+// countingBody counts the bytes read of a response body.
+type countingBody struct {
+	io.ReadCloser
+	n int64
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // do sends one GET with retries; check reads and checks the response.
-func (st *Store) do(ctx context.Context, be backend, url, rng string, v validator, c *purposeCounters, check func(*response) error) error {
+func (st *Store) do(ctx context.Context, be backend, url, rng string, v validator, c tally, check func(*response) error) error {
 	opts := st.Options()
-	wait := opts.RetryWait
+	backoff := opts.RetryWait
 	for attempt := 0; ; attempt++ {
 		release, err := st.acquire(ctx)
 		if err != nil {
@@ -261,7 +286,10 @@ func (st *Store) do(ctx context.Context, be backend, url, rng string, v validato
 		actx, cancel := context.WithTimeout(ctx, opts.Timeout)
 		t0 := time.Now()
 		resp, err := be.get(actx, rng, v)
+		var body *countingBody
 		if err == nil {
+			body = &countingBody{ReadCloser: resp.body}
+			resp.body = body
 			if v.etag != "" && resp.etag != "" && resp.etag != v.etag {
 				err = fmt.Errorf("%w: ETag is now %s, was %s", ErrChanged, resp.etag, v.etag)
 			} else {
@@ -271,11 +299,12 @@ func (st *Store) do(ctx context.Context, be backend, url, rng string, v validato
 		}
 		cancel()
 		release()
-		c.wait.Add(int64(time.Since(t0)))
+		spent := time.Since(t0)
 		if err == nil {
-			c.requests.Add(1)
+			c.record(1, body.n, 0, 0, spent)
 			return nil
 		}
+		c.record(0, 0, 0, 0, spent)
 		if ctx.Err() != nil {
 			return fmt.Errorf("storage: GET %s (%s): %w", url, rng, ctx.Err())
 		}
@@ -285,13 +314,13 @@ func (st *Store) do(ctx context.Context, be backend, url, rng string, v validato
 		if attempt >= opts.Retries {
 			return fmt.Errorf("storage: GET %s (%s): %w after %d attempts: %w", url, rng, ErrRequest, attempt+1, err)
 		}
-		c.retries.Add(1)
+		c.record(0, 0, 1, 0, 0)
 		select {
-		case <-time.After(wait):
+		case <-time.After(backoff):
 		case <-ctx.Done():
 			return fmt.Errorf("storage: GET %s (%s): %w", url, rng, ctx.Err())
 		}
-		wait = time.Duration(float64(wait) * max(opts.Backoff, 1))
+		backoff = time.Duration(float64(backoff) * max(opts.Backoff, 1))
 	}
 }
 
@@ -336,7 +365,7 @@ func (st *Store) Forget(path string) {
 }
 
 func (st *Store) readFooter(ctx context.Context, o *Object, guess int64) (*metaEntry, error) {
-	c := &o.stats[Footer]
+	c := tally{o, Footer}
 	var headB []byte
 	var headV validator
 	headErr := make(chan error, 1)
