@@ -236,6 +236,7 @@ func (m *fileMeter) setFile(f *format.File) {
 
 // planned records the file's plan and starts the scanning phase.
 func (m *fileMeter) planned(p *pushdown.FilePlan) {
+	m.prefetchPlan(p)
 	m.plan = p
 	m.planTime = time.Since(m.opened)
 	m.phase.Store(phaseScan)

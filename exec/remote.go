@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pqsql/pqsql/format"
@@ -209,3 +210,76 @@ func writeRemote(b *strings.Builder, meters []*fileMeter, analyze bool) {
 
 // isChanged reports whether err says the file changed during the query.
 func isChanged(err error) bool { return errors.Is(err, storage.ErrChanged) }
+
+// warmAhead bounds how many remote files of a scan are opened ahead of
+// the scan, so that a glob of thousands of files does not fill memory
+// with footers.
+const warmAhead = 64
+
+// warmRemote reads the footers, and the page indexes when the scan has a
+// predicate to judge them against, of a scan's first remote files, all in
+// parallel, into the session cache: the scan then opens and plans file
+// after file without a round trip each. A failure here is left for the
+// scan's own open to report.
+func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
+	st := x.store
+	if st == nil || len(scan.Files) < 2 {
+		return
+	}
+	indexes := scan.Pushdown != nil && x.settings.PageIndex
+	var wg sync.WaitGroup
+	seen := map[string]bool{}
+	for _, path := range scan.Files {
+		if len(seen) == warmAhead {
+			break
+		}
+		if seen[path] || !storage.IsRemote(path) {
+			continue
+		}
+		seen[path] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			src, err := st.Open(ctx, path)
+			if err != nil {
+				return
+			}
+			defer src.Close()
+			obj, ok := src.(*storage.Object)
+			if !ok || !indexes {
+				return
+			}
+			m := newFileMeter(path, src)
+			f, err := format.OpenSource(m, path, format.DefaultLimits)
+			if err != nil {
+				return
+			}
+			m.setFile(f)
+			var rs []format.Range
+			for _, r := range m.regions {
+				if r.kind == regionIndex {
+					rs = append(rs, r.r)
+				}
+			}
+			obj.Prefetch(rs, storage.Index)
+		}()
+	}
+	wg.Wait()
+}
+
+// prefetchAll bounds the planned data a remote file fetches in one go,
+// before its scan starts.
+const prefetchAll = 8 << 20
+
+// prefetchPlan fetches every data range a remote file's plan keeps, in
+// one parallel round, when they are few bytes: a selective query then
+// costs one data round trip instead of one per late-materialization step
+// and row group. Larger plans are fetched row group by row group as the
+// scan loads them. A failure is left for the scan's reads to retry and
+// report.
+func (m *fileMeter) prefetchPlan(p *pushdown.FilePlan) {
+	if m.remote == nil || p.ReadBytes == 0 || p.ReadBytes > prefetchAll {
+		return
+	}
+	m.remote.Prefetch(p.ReadRanges, storage.Data)
+}

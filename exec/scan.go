@@ -324,6 +324,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		}
 	}
 	scan := s.q.p.Scan
+	s.x.warmRemote(ctx, scan)
 	for _, path := range scan.Files {
 		if ctx.Err() != nil {
 			return

@@ -151,6 +151,18 @@ func (o *Object) fromBlocks(off, n int64) ([]byte, bool) {
 	return nil, false
 }
 
+// inBlocks reports whether a prefetched block holds r.
+func (o *Object) inBlocks(r format.Range) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, bl := range o.blocks {
+		if r.Offset >= bl.r.Offset && r.End() <= bl.r.End() {
+			return true
+		}
+	}
+	return false
+}
+
 // Prefetch fetches ranges for purpose in as few requests as the store's
 // coalescing gap allows, all in parallel, so that the reads that follow
 // are served without a request. Metadata purposes go to the session
@@ -162,7 +174,7 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 	exact := format.Coalesce(ranges, 0)
 	var todo []format.Range
 	for _, r := range exact {
-		if _, ok := o.entry.slice(r.Offset, r.Length); !ok {
+		if _, ok := o.entry.slice(r.Offset, r.Length); !ok && !o.inBlocks(r) {
 			todo = append(todo, r)
 		}
 	}

@@ -38,16 +38,16 @@ type Options struct {
 }
 
 // DefaultOptions are DuckDB's http_* defaults, and a coalescing gap of
-// 256 KiB: at a 20 ms round trip and ~100 MB/s per connection, a request
-// costs as much wall time as ~2 MB of transfer, but requests run in
-// parallel, so only gaps well below that pay off; 256 KiB measured best on
-// the bench/ point lookups.
+// 32 KiB, which gave the lowest wall time of 0, 8, 32, 128 and 512 KiB for
+// the point lookup of BenchmarkRemote at 20 ms per request: requests run
+// in parallel, so a wider gap saves requests but not time, and its bytes
+// then cost more than they save (bench/remote.md).
 var DefaultOptions = Options{
 	Retries:     3,
 	RetryWait:   100 * time.Millisecond,
 	Backoff:     4,
 	Timeout:     30 * time.Second,
-	CoalesceGap: 256 << 10,
+	CoalesceGap: 32 << 10,
 	Concurrency: 16,
 	FooterGuess: 64 << 10,
 }
