@@ -170,3 +170,32 @@ func (p *parser) dropSecret() (Statement, error) {
 	}
 	return d, nil
 }
+
+// keySettings are the SET names whose values are credentials.
+var keySettings = map[string]bool{"s3_secret_access_key": true, "s3_session_token": true, "s3_access_key_id": true}
+
+// secretLead are the words that can come just before SECRET in CREATE
+// SECRET.
+var secretLead = map[string]bool{"create": true, "replace": true, "persistent": true, "temporary": true, "temp": true}
+
+// HoldsSecret reports whether text (one or more statements) creates a
+// secret or sets a key, so that a shell keeps it out of its history. Text
+// that does not lex is treated as holding one, to be safe.
+func HoldsSecret(text string) bool {
+	toks, _, err := lex(text)
+	if err != nil {
+		return strings.Contains(strings.ToLower(text), "secret") || strings.Contains(strings.ToLower(text), "s3_")
+	}
+	for i, t := range toks {
+		if t.kind != tkWord {
+			continue
+		}
+		switch {
+		case t.kw == "secret" && i > 0 && secretLead[toks[i-1].kw]:
+			return true
+		case t.kw == "set" && i+1 < len(toks) && keySettings[toks[i+1].kw]:
+			return true
+		}
+	}
+	return false
+}

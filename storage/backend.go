@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -67,6 +68,10 @@ func retryable(err error) bool {
 	}
 	if errors.Is(err, ErrChanged) || errors.Is(err, context.Canceled) {
 		return false
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return false // a host that does not exist will not appear
 	}
 	// Timeouts, reset connections, bodies cut short.
 	return true
