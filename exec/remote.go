@@ -46,9 +46,16 @@ func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	src, err := st.Open(ctx, path)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
+	var src storage.Source
+	if obj, ok := x.warmed[path]; ok {
+		delete(x.warmed, path) // its prefetched data serves one scan of it
+		src = obj
+	} else {
+		s, err := st.Open(ctx, path)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
+		}
+		src = s
 	}
 	m := newFileMeter(path, src)
 	m.store = st
@@ -216,17 +223,23 @@ func isChanged(err error) bool { return errors.Is(err, storage.ErrChanged) }
 // with footers.
 const warmAhead = 64
 
-// warmRemote reads the footers, and the page indexes when the scan has a
-// predicate to judge them against, of a scan's first remote files, all in
-// parallel, into the session cache: the scan then opens and plans file
-// after file without a round trip each. A failure here is left for the
+// warmData bounds the planned data of one file that warmRemote fetches
+// ahead of the scan; beyond it, the scan fetches as it loads.
+const warmData = 1 << 20
+
+// warmRemote opens a scan's first remote files all in parallel: it reads
+// their footers, plans them, and fetches the page indexes, Bloom filters
+// and, for a selective plan, the data the plan keeps. The scan then opens
+// and plans file after file without a round trip each: a glob costs the
+// round trips of one file, not of each. A failure here is left for the
 // scan's own open to report.
 func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 	st := x.store
 	if st == nil || len(scan.Files) < 2 {
 		return
 	}
-	indexes := scan.Pushdown != nil && x.settings.PageIndex
+	var mu sync.Mutex
+	x.warmed = map[string]*storage.Object{}
 	var wg sync.WaitGroup
 	seen := map[string]bool{}
 	for _, path := range scan.Files {
@@ -244,24 +257,31 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 			if err != nil {
 				return
 			}
-			defer src.Close()
 			obj, ok := src.(*storage.Object)
-			if !ok || !indexes {
+			if !ok {
 				return
 			}
+			// The meter batches the plan's index and filter reads as the
+			// scan's would, and counts nothing the statement reports.
 			m := newFileMeter(path, src)
 			f, err := format.OpenSource(m, path, format.DefaultLimits)
-			if err != nil {
+			if err != nil || scan.CountOnly {
 				return
 			}
 			m.setFile(f)
-			var rs []format.Range
-			for _, r := range m.regions {
-				if r.kind == regionIndex {
-					rs = append(rs, r.r)
-				}
+			fields, err := fieldMap(scan, f)
+			if err != nil {
+				return
 			}
-			obj.Prefetch(rs, storage.Index)
+			fp, err := pushdown.Plan(f, scan.Pushdown, neededLeaves(fields), x.settings.options())
+			if err != nil || fp.ReadBytes == 0 || fp.ReadBytes > warmData {
+				return
+			}
+			if obj.Prefetch(fp.ReadRanges, storage.Data) == nil {
+				mu.Lock()
+				x.warmed[path] = obj
+				mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()

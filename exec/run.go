@@ -17,6 +17,10 @@ type executor struct {
 	// default store and no deadline.
 	store *storage.Store
 	ctx   context.Context
+	// warmed holds remote files opened ahead of the scan, with their
+	// plan's data prefetched (see warmRemote); the dispatcher alone
+	// reads and writes it.
+	warmed map[string]*storage.Object
 }
 
 // input passes the plan's input to consume in order, filtered by the
