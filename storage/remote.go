@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -364,7 +363,15 @@ func (st *Store) openRemote(ctx context.Context, loc Location) (*Object, error) 
 	}
 	o.entry = e
 	st.mu.Lock()
+	if _, ok := st.meta[key]; !ok {
+		st.order = append(st.order, key)
+	}
 	st.meta[key] = e
+	for len(st.order) > maxCached {
+		// The oldest file read goes first; a footer is a request away.
+		delete(st.meta, st.order[0])
+		st.order = st.order[1:]
+	}
 	st.mu.Unlock()
 	return o, nil
 }
@@ -373,7 +380,14 @@ func (st *Store) openRemote(ctx context.Context, loc Location) (*Object, error) 
 func (st *Store) Forget(path string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	delete(st.meta, Parse(path).url())
+	key := Parse(path).url()
+	delete(st.meta, key)
+	for i, k := range st.order {
+		if k == key {
+			st.order = append(st.order[:i], st.order[i+1:]...)
+			break
+		}
+	}
 }
 
 func (st *Store) readFooter(ctx context.Context, o *Object, guess int64) (*metaEntry, error) {
@@ -462,17 +476,6 @@ func (st *Store) readFooter(ctx context.Context, o *Object, guess int64) (*metaE
 	return e, nil
 }
 
-// chunksSorted is for tests: the cached ranges of a file.
-func (e *metaEntry) chunksSorted() []format.Range {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []format.Range
-	for _, c := range e.chunks {
-		out = append(out, format.Range{Offset: c.off, Length: int64(len(c.b))})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
-	return out
-}
 
 // retry runs fn with the store's retries and backoff, for requests other
 // than range reads (listings).

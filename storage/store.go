@@ -52,6 +52,9 @@ var DefaultOptions = Options{
 	FooterGuess: 64 << 10,
 }
 
+// maxCached bounds the files whose footers and indexes a session keeps.
+const maxCached = 1024
+
 // A Store opens and lists files for one session. It is safe for
 // concurrent use.
 type Store struct {
@@ -61,6 +64,7 @@ type Store struct {
 	s3      Secret         // the s3_* settings
 	clients map[string]any // S3 clients by configuration
 	meta    map[string]*metaEntry
+	order   []string // meta's keys, oldest first
 	sizes   map[string]int64 // object sizes learned from listings
 	sem     chan struct{}
 	client  *http.Client
