@@ -476,7 +476,6 @@ func (st *Store) readFooter(ctx context.Context, o *Object, guess int64) (*metaE
 	return e, nil
 }
 
-
 // retry runs fn with the store's retries and backoff, for requests other
 // than range reads (listings).
 func (st *Store) retry(ctx context.Context, fn func(context.Context) error) error {

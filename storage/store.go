@@ -64,7 +64,7 @@ type Store struct {
 	s3      Secret         // the s3_* settings
 	clients map[string]any // S3 clients by configuration
 	meta    map[string]*metaEntry
-	order   []string // meta's keys, oldest first
+	order   []string         // meta's keys, oldest first
 	sizes   map[string]int64 // object sizes learned from listings
 	sem     chan struct{}
 	client  *http.Client
