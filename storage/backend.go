@@ -28,8 +28,9 @@ type validator struct {
 // A response is a successful GET.
 type response struct {
 	body         io.ReadCloser
-	contentRange string // "" for a whole-object response
-	length       int64  // Content-Length; -1 unknown
+	contentRange string // "" for a whole-object or multipart response
+	contentType  string
+	length       int64 // Content-Length; -1 unknown
 	etag         string
 	lastMod      string
 }
@@ -66,7 +67,7 @@ func retryable(err error) bool {
 	if errors.As(err, &se) {
 		return se.status >= 500 || se.status == http.StatusTooManyRequests || se.status == http.StatusRequestTimeout
 	}
-	if errors.Is(err, ErrChanged) || errors.Is(err, context.Canceled) {
+	if errors.Is(err, ErrChanged) || errors.Is(err, context.Canceled) || errors.Is(err, errNoMultiRange) {
 		return false
 	}
 	var dns *net.DNSError
@@ -130,7 +131,8 @@ func (b *httpBackend) get(ctx context.Context, rng string, v validator) (*respon
 		resp.Body.Close()
 		return nil, &statusError{status: resp.StatusCode}
 	}
-	r := &response{body: resp.Body, length: resp.ContentLength, etag: resp.Header.Get("ETag"), lastMod: resp.Header.Get("Last-Modified")}
+	r := &response{body: resp.Body, length: resp.ContentLength, etag: resp.Header.Get("ETag"),
+		lastMod: resp.Header.Get("Last-Modified"), contentType: resp.Header.Get("Content-Type")}
 	if resp.StatusCode == http.StatusPartialContent {
 		r.contentRange = resp.Header.Get("Content-Range")
 	}

@@ -182,8 +182,6 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 		return nil
 	}
 	blocks := make([]*block, len(merged))
-	errs := make([]error, len(merged))
-	var wg sync.WaitGroup
 	for i, r := range merged {
 		bl := &block{r: r}
 		for _, e := range todo {
@@ -192,14 +190,8 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 			}
 		}
 		blocks[i] = bl
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			bl.b, errs[i] = o.fetch(o.ctx, purpose, r)
-		}()
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := o.fetchBlocks(purpose, blocks); err != nil {
 		return err
 	}
 	if purpose.cached() {
@@ -212,6 +204,29 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 	o.blocks = append(o.blocks, blocks...)
 	o.mu.Unlock()
 	return nil
+}
+
+// fetchBlocks fills blocks: over HTTP with one multi-range request where
+// the server supports them, else one request per block, in parallel.
+func (o *Object) fetchBlocks(purpose Purpose, blocks []*block) error {
+	if hb, ok := o.be.(*httpBackend); ok && len(blocks) > 1 && o.st.multiRange(hb.url) {
+		err := o.fetchMulti(purpose, blocks)
+		if !errors.Is(err, errNoMultiRange) {
+			return err
+		}
+		o.st.noMultiRange(hb.url)
+	}
+	errs := make([]error, len(blocks))
+	var wg sync.WaitGroup
+	for i, bl := range blocks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bl.b, errs[i] = o.fetch(o.ctx, purpose, bl.r)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // fetch reads exactly the range r with retries.

@@ -42,7 +42,7 @@ func putFixture(t *testing.T, srv *objtest.Server) []byte {
 	return data
 }
 
-const url = "s3://bucket/fixtures/orders_sorted.parquet"
+const fixtureURL = "s3://bucket/fixtures/orders_sorted.parquet"
 
 // TestS3FooterOneRequest checks that opening sends one suffix request
 // (and the head, in parallel), that later requests carry If-Match, and
@@ -52,7 +52,7 @@ func TestS3FooterOneRequest(t *testing.T) {
 	data := putFixture(t, srv)
 	st := s3Store(t, srv, objtest.Secret)
 	ctx := context.Background()
-	src, err := st.Open(ctx, url)
+	src, err := st.Open(ctx, fixtureURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestS3FooterOneRequest(t *testing.T) {
 		t.Fatalf("data read sent %+v, want one request with If-Match", reqs)
 	}
 	src.Close()
-	if _, err := st.Open(ctx, url); err != nil {
+	if _, err := st.Open(ctx, fixtureURL); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(srv.Requests()); n != 0 {
@@ -105,12 +105,12 @@ func TestS3WrongKey(t *testing.T) {
 	putFixture(t, srv)
 	const wrong = "wrong-secret-do-not-print"
 	st := s3Store(t, srv, wrong)
-	_, err := st.Open(context.Background(), url)
+	_, err := st.Open(context.Background(), fixtureURL)
 	if !errors.Is(err, ErrAccess) {
 		t.Fatalf("err = %v, want ErrAccess", err)
 	}
 	msg := err.Error()
-	if !strings.Contains(msg, url) || !strings.Contains(msg, "403") || !strings.Contains(msg, "bytes=") {
+	if !strings.Contains(msg, fixtureURL) || !strings.Contains(msg, "403") || !strings.Contains(msg, "bytes=") {
 		t.Fatalf("error %q does not name URL, status and range", msg)
 	}
 	if strings.Contains(msg, wrong) {
@@ -140,7 +140,7 @@ func TestS3Faults(t *testing.T) {
 	for _, f := range []objtest.Faults{{FailEvery: 2}, {ResetEvery: 2}, {ShortEvery: 2}} {
 		st := s3Store(t, srv, objtest.Secret)
 		srv.SetFaults(f)
-		src, err := st.Open(context.Background(), url)
+		src, err := st.Open(context.Background(), fixtureURL)
 		if err != nil {
 			t.Fatalf("%+v: %v", f, err)
 		}
@@ -163,8 +163,8 @@ func TestS3Faults(t *testing.T) {
 	}
 	srv.SetFaults(objtest.Faults{Status: 503})
 	st := s3Store(t, srv, objtest.Secret)
-	_, err := st.Open(context.Background(), url)
-	if !errors.Is(err, ErrRequest) || !strings.Contains(err.Error(), "503") || !strings.Contains(err.Error(), url) || !strings.Contains(err.Error(), "4 attempts") {
+	_, err := st.Open(context.Background(), fixtureURL)
+	if !errors.Is(err, ErrRequest) || !strings.Contains(err.Error(), "503") || !strings.Contains(err.Error(), fixtureURL) || !strings.Contains(err.Error(), "4 attempts") {
 		t.Fatalf("err = %v, want ErrRequest naming 503, the URL and 4 attempts", err)
 	}
 	srv.SetFaults(objtest.Faults{ShortEvery: 1})
@@ -172,7 +172,7 @@ func TestS3Faults(t *testing.T) {
 	o := st.Options()
 	o.Retries = 0
 	st.SetOptions(o)
-	_, err = st.Open(context.Background(), url)
+	_, err = st.Open(context.Background(), fixtureURL)
 	if !errors.Is(err, ErrShortRead) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("err = %v, want ErrShortRead", err)
 	}
@@ -184,7 +184,7 @@ func TestS3Replaced(t *testing.T) {
 	srv := objtest.NewS3(t)
 	data := putFixture(t, srv)
 	st := s3Store(t, srv, objtest.Secret)
-	src, err := st.Open(context.Background(), url)
+	src, err := st.Open(context.Background(), fixtureURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestS3Cancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := st.Open(ctx, url)
+	_, err := st.Open(ctx, fixtureURL)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -221,7 +221,7 @@ func TestPrefetchCoalesces(t *testing.T) {
 	srv := objtest.NewS3(t)
 	data := putFixture(t, srv)
 	st := s3Store(t, srv, objtest.Secret)
-	src, err := st.Open(context.Background(), url)
+	src, err := st.Open(context.Background(), fixtureURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,4 +279,58 @@ func TestHTTP(t *testing.T) {
 	if !errors.Is(err, ErrAccess) {
 		t.Fatalf("err = %v, want ErrAccess", err)
 	}
+}
+
+// TestHTTPMultiRange checks that prefetching over HTTP sends one
+// multi-range request, and falls back to one request per range on a
+// server that answers it with the whole file.
+func TestHTTPMultiRange(t *testing.T) {
+	srv := objtest.NewHTTP(t, "../fixtures")
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranges := []format.Range{{Offset: 100, Length: 50}, {Offset: 200000, Length: 1000}, {Offset: 400000, Length: 3000}}
+	for _, whole := range []bool{false, true} {
+		st := NewStore()
+		if whole {
+			// A server that ignores multi-range requests sends 200 and
+			// the whole file.
+			st.SetTransport(stripMultiRange{http.DefaultTransport})
+		}
+		src, err := st.Open(context.Background(), srv.URL+"/orders_sorted.parquet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.Requests()
+		obj := src.(*Object)
+		if err := obj.Prefetch(ranges, Data); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if want := map[bool]int{false: 1, true: 4}[whole]; len(reqs) != want {
+			t.Fatalf("whole %v: %d requests, want %d: %+v", whole, len(reqs), want, reqs)
+		}
+		for _, r := range ranges {
+			b := make([]byte, r.Length)
+			if _, err := obj.ReadAt(b, r.Offset); err != nil || !bytes.Equal(b, data[r.Offset:r.End()]) {
+				t.Fatalf("whole %v: range %+v: %v", whole, r, err)
+			}
+		}
+		if n := len(srv.Requests()); n != 0 {
+			t.Fatalf("whole %v: reads after prefetch sent %d requests", whole, n)
+		}
+	}
+}
+
+// stripMultiRange drops multi-range Range headers, so that the server
+// answers with the whole file, as servers without multi-range support do.
+type stripMultiRange struct{ rt http.RoundTripper }
+
+func (s stripMultiRange) RoundTrip(r *http.Request) (*http.Response, error) {
+	if strings.Contains(r.Header.Get("Range"), ",") {
+		r = r.Clone(r.Context())
+		r.Header.Del("Range")
+	}
+	return s.rt.RoundTrip(r)
 }

@@ -66,6 +66,7 @@ type Store struct {
 	meta    map[string]*metaEntry
 	order   []string         // meta's keys, oldest first
 	sizes   map[string]int64 // object sizes learned from listings
+	noMulti map[string]bool  // hosts that refused a multi-range request
 	sem     chan struct{}
 	client  *http.Client
 }
@@ -83,6 +84,7 @@ func NewStore() *Store {
 		clients: map[string]any{},
 		meta:    map[string]*metaEntry{},
 		sizes:   map[string]int64{},
+		noMulti: map[string]bool{},
 		client:  &http.Client{Transport: tr},
 	}
 	st.sem = make(chan struct{}, st.opts.Concurrency)
