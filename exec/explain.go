@@ -35,6 +35,8 @@ type ExplainJSON struct {
 	Analyze *AnalyzeJSON `json:"analyze,omitempty"`
 	// Verify is set by EXPLAIN VERIFY.
 	Verify *VerifyJSON `json:"verify,omitempty"`
+	// Remote lists the requests to each remote file (see RemoteJSON).
+	Remote []RemoteJSON `json:"remote,omitempty"`
 }
 
 // TotalsJSON sums the plans of a statement's files.
@@ -184,6 +186,7 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 		return nil, err
 	}
 	rep.addFiles(x.stats.Meters, st.Verbose)
+	rep.Remote = remoteReport(x.stats.Meters, st.Analyze)
 	rep.addHivePath(p)
 	if st.Verify {
 		if rep.Verify, err = s.verify(ctx, st.Query); err != nil {
@@ -363,7 +366,7 @@ func (rep *ExplainJSON) writeText(b *strings.Builder, meters []*fileMeter, verbo
 		}
 		fmt.Fprintf(b, "  fetched to decide: page index %d, bloom %d, dictionary %d bytes\n", t.IndexBytes, t.FilterBytes, t.DictionaryBytes)
 	}
-	writeRemote(b, meters, rep.Analyze != nil)
+	writeRemote(b, rep.Remote)
 	if a := rep.Analyze; a != nil {
 		b.WriteString("\n")
 		a.writeText(b)

@@ -170,10 +170,42 @@ func (m *fileMeter) plannedRequests() (requests, bytes int64) {
 	return requests, bytes
 }
 
-// writeRemote writes the requests of the remote files among meters: for
-// EXPLAIN those made to plan and those the data will take; for EXPLAIN
-// ANALYZE those made, with retries and the time spent waiting.
-func writeRemote(b *strings.Builder, meters []*fileMeter, analyze bool) {
+// A RemoteJSON is what a statement asked of one remote file: the
+// requests made by purpose (EXPLAIN: to open and plan it; EXPLAIN
+// ANALYZE: all), and for EXPLAIN the data requests its plan will make.
+type RemoteJSON struct {
+	URL      string         `json:"url"`
+	Size     int64          `json:"size"`
+	Requests []RequestsJSON `json:"requests"`
+	// PlannedData is set by EXPLAIN: the data requests of the plan, with
+	// the coalescing gap they assume.
+	PlannedData *PlannedDataJSON `json:"planned_data,omitempty"`
+	Analyze     bool             `json:"-"`
+}
+
+// RequestsJSON counts the requests of one purpose.
+type RequestsJSON struct {
+	Purpose   string `json:"purpose"`
+	Requests  int64  `json:"requests"`
+	Bytes     int64  `json:"bytes"`
+	Retries   int64  `json:"retries"`
+	CacheHits int64  `json:"reads_from_cache"`
+	// WaitNanos is the time spent waiting on the network, summed over
+	// requests.
+	WaitNanos int64 `json:"wait_ns"`
+}
+
+// PlannedDataJSON is what a plan's data reads will cost.
+type PlannedDataJSON struct {
+	Requests    int64 `json:"requests"`
+	Bytes       int64 `json:"bytes"`
+	CoalesceGap int64 `json:"coalesce_gap"`
+}
+
+// remoteReport gathers the requests of the remote files among meters,
+// once per file.
+func remoteReport(meters []*fileMeter, analyze bool) []RemoteJSON {
+	var out []RemoteJSON
 	seen := map[string]bool{}
 	for _, m := range meters {
 		if m.remote == nil || seen[m.path] {
@@ -184,33 +216,48 @@ func writeRemote(b *strings.Builder, meters []*fileMeter, analyze bool) {
 		if l := m.remote.Ledger(); l != nil {
 			st = l.File(m.remote.URL())
 		}
-		fmt.Fprintf(b, "\nremote %s: %d bytes\n", m.path, m.remote.Size())
-		var total, retries int64
-		var wait time.Duration
+		r := RemoteJSON{URL: m.path, Size: m.remote.Size(), Analyze: analyze}
 		for p := storage.Purpose(0); p < storage.NumPurposes; p++ {
 			s := st[p]
-			total += s.Requests
-			retries += s.Retries
-			wait += s.Wait
 			if p == storage.Data && !analyze {
 				n, bytes := m.plannedRequests()
-				fmt.Fprintf(b, "  %s: %s planned, %d bytes (coalescing gaps up to %d bytes)\n", p, plural(n, "request"), bytes, m.store.Options().CoalesceGap)
+				r.PlannedData = &PlannedDataJSON{Requests: n, Bytes: bytes, CoalesceGap: m.store.Options().CoalesceGap}
 				continue
 			}
+			r.Requests = append(r.Requests, RequestsJSON{Purpose: p.String(), Requests: s.Requests, Bytes: s.Bytes,
+				Retries: s.Retries, CacheHits: s.CacheHits, WaitNanos: int64(s.Wait)})
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// writeRemote writes the remote files' requests as EXPLAIN prints them.
+func writeRemote(b *strings.Builder, files []RemoteJSON) {
+	for _, r := range files {
+		fmt.Fprintf(b, "\nremote %s: %d bytes\n", r.URL, r.Size)
+		var total, retries, wait int64
+		for _, s := range r.Requests {
+			total += s.Requests
+			retries += s.Retries
+			wait += s.WaitNanos
 			if s.Requests == 0 && s.CacheHits == 0 && s.Retries == 0 {
 				continue
 			}
-			fmt.Fprintf(b, "  %s: %s, %d bytes", p, plural(s.Requests, "request"), s.Bytes)
+			fmt.Fprintf(b, "  %s: %s, %d bytes", s.Purpose, plural(s.Requests, "request"), s.Bytes)
 			if s.CacheHits > 0 {
 				fmt.Fprintf(b, ", %s served from cache", plural(s.CacheHits, "read"))
 			}
-			if analyze && s.Retries > 0 {
-				fmt.Fprintf(b, ", %s", fmt.Sprintf("%d retries", s.Retries))
+			if r.Analyze && s.Retries > 0 {
+				fmt.Fprintf(b, ", %d retries", s.Retries)
 			}
 			b.WriteString("\n")
 		}
-		if analyze {
-			fmt.Fprintf(b, "  requests: %d, retries: %d, network wait: %s\n", total, retries, wait.Round(time.Microsecond))
+		if d := r.PlannedData; d != nil {
+			fmt.Fprintf(b, "  data: %s planned, %d bytes (coalescing gaps up to %d bytes)\n", plural(d.Requests, "request"), d.Bytes, d.CoalesceGap)
+		}
+		if r.Analyze {
+			fmt.Fprintf(b, "  requests: %d, retries: %d, network wait: %s\n", total, retries, time.Duration(wait).Round(time.Microsecond))
 		}
 	}
 }

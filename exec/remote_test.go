@@ -386,3 +386,31 @@ func TestS3HivePruning(t *testing.T) {
 		t.Errorf("EXPLAIN does not show pruned files with their listed size:\n%s", plan)
 	}
 }
+
+// TestS3ExplainJSON checks the remote requests in EXPLAIN's JSON form.
+func TestS3ExplainJSON(t *testing.T) {
+	s, _ := s3Session(t)
+	out := mustExec(t, s, "EXPLAIN (FORMAT JSON) SELECT * FROM 's3://bucket/fixtures/orders_sorted.parquet' WHERE order_id = 4242").Explain
+	for _, want := range []string{`"remote": [`, `"url": "s3://bucket/fixtures/orders_sorted.parquet"`, `"purpose": "footer"`, `"planned_data": {`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("JSON lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// TestS3Cancel checks that cancelling a query ends its requests in
+// flight at once.
+func TestS3QueryCancel(t *testing.T) {
+	s, srv := s3Session(t)
+	srv.SetFaults(objtest.Faults{Latency: 10 * time.Second})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := s.Execute(ctx, "SELECT count(*) FROM 's3://bucket/fixtures/orders_*.parquet' WHERE quantity > 2")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("cancel took %v", d)
+	}
+}
