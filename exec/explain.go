@@ -210,6 +210,7 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 // planScans opens and plans every file p scans, as running p would, and
 // reads nothing more: files answered from the footer are opened only.
 func (x *executor) planScans(p *planner.Plan) error {
+	x.planOnly = true
 	s := p.Scan
 	switch {
 	case s.Subquery != nil:

@@ -124,6 +124,7 @@ type fileMeter struct {
 	indexOnce   sync.Once
 	mu          sync.Mutex
 	bloomLeaves map[int]bool
+	planOnly    bool // EXPLAIN: the file is planned, never scanned
 }
 
 var _ format.Source = (*fileMeter)(nil)

@@ -59,6 +59,7 @@ func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface
 	}
 	m := newFileMeter(path, src)
 	m.store = st
+	m.planOnly = x.planOnly
 	m.openedAt = time.Now()
 	f, err := format.OpenSource(m, path, format.DefaultLimits)
 	if err != nil {
@@ -345,7 +346,7 @@ const prefetchAll = 8 << 20
 // scan loads them. A failure is left for the scan's reads to retry and
 // report.
 func (m *fileMeter) prefetchPlan(p *pushdown.FilePlan) {
-	if m.remote == nil || p.ReadBytes == 0 || p.ReadBytes > prefetchAll {
+	if m.remote == nil || m.planOnly || p.ReadBytes == 0 || p.ReadBytes > prefetchAll {
 		return
 	}
 	m.remote.Prefetch(p.ReadRanges, storage.Data)

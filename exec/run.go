@@ -21,6 +21,9 @@ type executor struct {
 	// plan's data prefetched (see warmRemote); the dispatcher alone
 	// reads and writes it.
 	warmed map[string]*storage.Object
+	// planOnly says files are planned, never scanned (EXPLAIN): no data
+	// is prefetched.
+	planOnly bool
 }
 
 // input passes the plan's input to consume in order, filtered by the
