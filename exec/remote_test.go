@@ -286,9 +286,15 @@ func TestS3Explain(t *testing.T) {
 	}
 	s2, _ := s3Session(t)
 	an := mustExec(t, s2, "EXPLAIN ANALYZE "+q).Explain
-	for _, want := range []string{"  footer: 2 requests", "  data: ", "retries: 0, network wait: "} {
+	for _, want := range []string{"  footer: 2 requests", "  data: ", "retries: 0, network wait: ", "measured bytes equal the planned ones: yes"} {
 		if !strings.Contains(an, want) {
 			t.Errorf("EXPLAIN ANALYZE lacks %q:\n%s", want, an)
+		}
+	}
+	// Every variant runs over S3 as it does on a local file.
+	for _, v := range []string{"EXPLAIN VERBOSE ", "EXPLAIN VERIFY ", "EXPLAIN ANALYZE (FORMAT JSON) ", "DESCRIBE "} {
+		if _, err := s2.Execute(context.Background(), v+q); err != nil {
+			t.Errorf("%s: %v", v, err)
 		}
 	}
 }

@@ -34,6 +34,8 @@ func (st *Store) Expand(ctx context.Context, patterns []string) ([]string, error
 			matches, err = expandLocal(p)
 		case !hasMeta(p):
 			matches = []string{p}
+		case loc.Scheme != "s3" && loc.Scheme != "gs" && loc.Scheme != "http" && loc.Scheme != "https":
+			err = fmt.Errorf("storage: %s: %w: %s:// URLs (expected s3://, gs://, http:// or https://)", p, ErrUnsupported, loc.Scheme)
 		case loc.Scheme == "http" || loc.Scheme == "https":
 			err = fmt.Errorf("storage: %s: %w: globs over HTTP (a server cannot list its files)", p, ErrUnsupported)
 		default:

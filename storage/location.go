@@ -28,8 +28,12 @@ func Parse(path string) Location {
 		return Location{Raw: path}
 	}
 	switch strings.ToLower(scheme) {
-	case "s3", "s3a", "s3n", "r2":
+	case "s3", "s3a", "s3n":
 		scheme = "s3"
+	case "r2", "az", "azure", "abfss", "hf", "gcss":
+		// Object stores DuckDB reaches and pqsql does not: an error, not
+		// a local path that is not found.
+		return Location{Scheme: strings.ToLower(scheme), Raw: path}
 	case "gs", "gcs":
 		scheme = "gs"
 	case "http", "https":
