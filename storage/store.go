@@ -48,7 +48,7 @@ var DefaultOptions = Options{
 	Backoff:     4,
 	Timeout:     30 * time.Second,
 	CoalesceGap: 32 << 10,
-	Concurrency: 16,
+	Concurrency: 64,
 	FooterGuess: 64 << 10,
 }
 
