@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -423,5 +425,27 @@ func TestS3QueryCancel(t *testing.T) {
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("cancel took %v", d)
+	}
+}
+
+// TestS3ReplacedMidQuery replaces the object when the query's first data
+// request arrives, after its footer was read: the query fails clearly
+// instead of mixing two versions.
+func TestS3ReplacedMidQuery(t *testing.T) {
+	s, srv := s3Session(t)
+	other, err := os.ReadFile(filepath.Join(moduleRoot(t), "fixtures", "orders_shuffled.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	srv.OnRequest(func(n int64, r *http.Request) {
+		if r.Header.Get("If-Match") != "" {
+			once.Do(func() { srv.Put(t, "bucket", "fixtures/orders_sorted.parquet", other) })
+		}
+	})
+	defer srv.OnRequest(nil)
+	_, err = s.Execute(context.Background(), "SELECT sum(quantity) FROM 's3://bucket/fixtures/orders_sorted.parquet'")
+	if !errors.Is(err, storage.ErrChanged) || !strings.Contains(err.Error(), "s3://bucket/fixtures/orders_sorted.parquet") {
+		t.Fatalf("err = %v, want ErrChanged naming the file", err)
 	}
 }

@@ -53,15 +53,22 @@ type Server struct {
 	// Endpoint is the host:port, as CREATE SECRET's ENDPOINT takes it.
 	Endpoint string
 
-	backend  *s3mem.Backend
-	mu       sync.Mutex
-	faults   Faults
-	requests []Request
-	n        atomic.Int64
-	inFlight atomic.Int64
-	maxIn    atomic.Int64
-	// OnRequest, when set, runs before each request is served.
-	OnRequest func(n int64, r *http.Request)
+	backend   *s3mem.Backend
+	mu        sync.Mutex
+	faults    Faults
+	requests  []Request
+	n         atomic.Int64
+	inFlight  atomic.Int64
+	maxIn     atomic.Int64
+	onRequest func(n int64, r *http.Request)
+}
+
+// OnRequest sets a function run before each request is served, with the
+// request's number; nil removes it.
+func (s *Server) OnRequest(f func(n int64, r *http.Request)) {
+	s.mu.Lock()
+	s.onRequest = f
+	s.mu.Unlock()
 }
 
 // NewS3 starts an S3 server checking signatures against KeyID and
@@ -155,7 +162,7 @@ func (s *Server) wrap(h http.Handler) http.Handler {
 		f := s.faults
 		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 			Range: r.Header.Get("Range"), IfMatch: r.Header.Get("If-Match"), At: time.Now()})
-		hook := s.OnRequest
+		hook := s.onRequest
 		s.mu.Unlock()
 		if hook != nil {
 			hook(n, r)
