@@ -13,9 +13,10 @@ var allowed = map[string][]string{
 	"format":   {"format"},
 	"sql":      {},
 	"pushdown": {"format"},
-	"planner":  {"sql", "pushdown", "format"},
-	"exec":     {"planner", "sql", "pushdown", "format"},
-	"cmd":      {"exec", "sql", "planner", "pushdown", "format"},
+	"storage":  {"format"},
+	"planner":  {"sql", "pushdown", "storage", "format"},
+	"exec":     {"planner", "sql", "pushdown", "storage", "format"},
+	"cmd":      {"exec", "sql", "planner", "pushdown", "storage", "format"},
 }
 
 const module = "github.com/pqsql/pqsql/"

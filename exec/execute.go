@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // sortedKeys returns m's keys in order.
@@ -21,7 +22,14 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // catalog resolves views for the planner; names ignore case, as in DuckDB.
-type catalog struct{ s *Session }
+type catalog struct {
+	s   *Session
+	ctx context.Context
+}
+
+// Storage gives the planner the session's storage and the statement's
+// context.
+func (c catalog) Storage() (*storage.Store, context.Context) { return c.s.store, c.ctx }
 
 func (c catalog) View(name string) (string, bool) {
 	t, ok := c.s.views[strings.ToLower(name)]
@@ -29,17 +37,19 @@ func (c catalog) View(name string) (string, bool) {
 }
 
 func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
+	// The statement's remote requests, for EXPLAIN ANALYZE.
+	ctx = storage.WithLedger(ctx, &storage.Ledger{})
 	st, err := planner.Parse(text)
 	if err != nil {
 		return nil, err
 	}
 	switch st := st.(type) {
 	case *planner.Select:
-		p, err := planner.Build(st, catalog{s})
+		p, err := planner.Build(st, catalog{s, ctx})
 		if err != nil {
 			return nil, err
 		}
-		x := &executor{settings: s.Settings}
+		x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
 		return x.result(ctx, p)
 	case *planner.Explain:
 		return s.explain(ctx, st)
@@ -53,7 +63,7 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 			}
 			return nil, fmt.Errorf("%w: View with name \"%s\" already exists!", ErrCatalog, st.Name)
 		}
-		if _, err := planner.Build(st.Query, catalog{s}); err != nil {
+		if _, err := planner.Build(st.Query, catalog{s, ctx}); err != nil {
 			return nil, err
 		}
 		s.views[key] = st.Text
@@ -70,6 +80,10 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 		return &Result{}, nil
 	case *planner.Set:
 		return s.set(st)
+	case *planner.CreateSecret:
+		return s.createSecret(st)
+	case *planner.DropSecret:
+		return &Result{}, s.store.DropSecret(st.Name, st.IfExists)
 	}
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, st)
 }
@@ -120,6 +134,12 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 		s.Settings.Threads = n
 		return &Result{}, nil
 	default:
+		if ok, err := s.store.Set(st.Name, st.Value); ok {
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrBadSetting, err)
+			}
+			return &Result{}, nil
+		}
 		return nil, fmt.Errorf("%w \"%s\"", ErrUnknownSetting, st.Name)
 	}
 	v, err := boolValue()
@@ -143,7 +163,7 @@ func (s *Session) describe(st *planner.Describe) (*Result, error) {
 			return nil, fmt.Errorf("%w: DESCRIBE of %s", ErrNotImplemented, st.Source.Text)
 		}
 	}
-	p, err := planner.Build(q, catalog{s})
+	p, err := planner.Build(q, catalog{s: s})
 	if err != nil {
 		return nil, err
 	}

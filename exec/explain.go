@@ -35,6 +35,8 @@ type ExplainJSON struct {
 	Analyze *AnalyzeJSON `json:"analyze,omitempty"`
 	// Verify is set by EXPLAIN VERIFY.
 	Verify *VerifyJSON `json:"verify,omitempty"`
+	// Remote lists the requests to each remote file (see RemoteJSON).
+	Remote []RemoteJSON `json:"remote,omitempty"`
 }
 
 // TotalsJSON sums the plans of a statement's files.
@@ -173,13 +175,13 @@ type VerifyJSON struct {
 // ANALYZE or VERIFY it reads only footers, indexes and filters, never a
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	p, err := planner.Build(st.Query, catalog{s})
+	p, err := planner.Build(st.Query, catalog{s, ctx})
 	if err != nil {
 		return nil, err
 	}
 	planText := p.Explain()
 	rep := &ExplainJSON{Plan: planTree(planText)}
-	x := &executor{settings: s.Settings}
+	x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
 	if st.Analyze {
 		start := time.Now()
 		if _, err := x.result(ctx, p); err != nil {
@@ -190,6 +192,7 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 		return nil, err
 	}
 	rep.addFiles(x.stats.Meters, st.Verbose)
+	rep.Remote = remoteReport(x.stats.Meters, st.Analyze)
 	rep.addHivePath(p)
 	if st.Verify {
 		if rep.Verify, err = s.verify(ctx, st.Query); err != nil {
@@ -228,6 +231,7 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 // planScans opens and plans every file p scans, as running p would, and
 // reads nothing more: files answered from the footer are opened only.
 func (x *executor) planScans(p *planner.Plan) error {
+	x.planOnly = true
 	s := p.Scan
 	switch {
 	case s.Subquery != nil:
@@ -254,7 +258,7 @@ func (x *executor) planScans(p *planner.Plan) error {
 // planFile opens and plans one file of scan s, as the scan's dispatcher
 // does.
 func (x *executor) planFile(s *planner.Scan, path string) error {
-	f, m, closer, err := openCounted(path)
+	f, m, closer, err := x.openCounted(path)
 	if err != nil {
 		return err
 	}
@@ -441,6 +445,7 @@ func (rep *ExplainJSON) writeText(b *strings.Builder, plan string, meters []*fil
 			fmt.Fprintf(b, "  %s: %s (%s)\n", h.File, h.Reason, bytes(h.Bytes))
 		}
 	}
+	writeRemote(b, rep.Remote)
 	if a := rep.Analyze; a != nil {
 		b.WriteString("\n")
 		a.writeText(b)
@@ -656,7 +661,7 @@ func (x *executor) timeConsume(consume consumeFunc) consumeFunc {
 // multisets otherwise.
 func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, error) {
 	run := func(on bool) ([]resultRow, *executor, *planner.Plan, error) {
-		p, err := planner.Build(q, catalog{s})
+		p, err := planner.Build(q, catalog{s, ctx})
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -664,7 +669,7 @@ func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, e
 		if !on {
 			set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = false, false, false, false
 		}
-		x := &executor{settings: set}
+		x := &executor{settings: set, store: s.store, ctx: ctx}
 		res, err := x.result(ctx, p)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("verify, pruning %v: %w", on, err)

@@ -182,7 +182,7 @@ func explainReadsNoData(t *testing.T, s *Session, where, q string) int {
 	if !ok {
 		return 0
 	}
-	p, err := planner.Build(sel, catalog{s})
+	p, err := planner.Build(sel, catalog{s: s})
 	if err != nil {
 		t.Errorf("%s: %v", where, err)
 		return 0

@@ -1,16 +1,14 @@
 package exec
 
 import (
-	"fmt"
-	"io"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/pqsql/pqsql/format"
-	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // An ioPurpose is what a read of a file was for. EXPLAIN ANALYZE counts
@@ -55,6 +53,7 @@ const (
 type region struct {
 	r    format.Range
 	kind regionKind
+	leaf int // the column of a Bloom filter
 }
 
 type regionKind int8
@@ -127,15 +126,29 @@ type fileMeter struct {
 	// progress, when set, counts planned and read data bytes for a
 	// progress bar.
 	progress *Progress
+	// Set when the file is remote: its object, the store it came from,
+	// and which planning reads were batched (see prefetchFor).
+	remote      *storage.Object
+	store       *storage.Store
+	indexOnce   sync.Once
+	mu          sync.Mutex
+	bloomLeaves map[int]bool
+	planOnly    bool // EXPLAIN: the file is planned, never scanned
 }
 
 var _ format.Source = (*fileMeter)(nil)
 
 func newFileMeter(path string, src format.Source) *fileMeter {
 	m := &fileMeter{path: path}
+	obj, _ := src.(*storage.Object)
 	for i := range m.counts {
-		m.counts[i] = format.NewCountingSource(src)
+		if obj != nil {
+			m.counts[i] = format.NewCountingSource(purposeSource{obj, storePurpose[i]})
+		} else {
+			m.counts[i] = format.NewCountingSource(src)
+		}
 	}
+	m.remote = obj
 	return m
 }
 
@@ -148,7 +161,14 @@ func (m *fileMeter) ReadAt(p []byte, off int64) (int, error) {
 		m.dataReads = append(m.dataReads, format.Range{Offset: off, Length: int64(len(p))})
 		m.readsMu.Unlock()
 	}
-	return m.counts[purpose].ReadAt(p, off)
+	if m.remote != nil {
+		m.prefetchFor(purpose, off)
+	}
+	n, err := m.counts[purpose].ReadAt(p, off)
+	if err != nil && m.remote != nil {
+		m.forgetIfChanged(err)
+	}
+	return n, err
 }
 
 // readSet returns a function reporting whether any byte of a range was
@@ -189,25 +209,6 @@ func (m *fileMeter) Stats() format.IOStats {
 	return st
 }
 
-// openCounted opens a file through a fileMeter, so that EXPLAIN ANALYZE can
-// report the bytes and requests the query made, by purpose.
-func openCounted(path string) (*format.File, *fileMeter, io.Closer, error) {
-	src, closer, err := format.OpenLocal(path)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
-	}
-	m := newFileMeter(path, src)
-	m.openedAt = time.Now()
-	f, err := format.OpenSource(m, path, format.DefaultLimits)
-	if err != nil {
-		closer.Close()
-		return nil, nil, nil, err
-	}
-	m.openTime = time.Since(m.openedAt)
-	m.setFile(f)
-	return f, m, closer, nil
-}
-
 // setFile locates the file's structures and starts the planning phase.
 func (m *fileMeter) setFile(f *format.File) {
 	m.f = f
@@ -216,21 +217,22 @@ func (m *fileMeter) setFile(f *format.File) {
 	type bloomAt struct {
 		off    int64
 		length int64 // 0: unknown
+		leaf   int
 	}
 	var blooms []bloomAt
 	for rg := range f.Meta.RowGroups {
 		for c := range f.Meta.RowGroups[rg].Columns {
 			if r, err := f.ChunkRange(rg, c); err == nil {
-				rs = append(rs, region{r, regionChunk})
+				rs = append(rs, region{r, regionChunk, c})
 			}
 			if r, ok := f.ColumnIndexRange(rg, c); ok {
-				rs = append(rs, region{r, regionIndex})
+				rs = append(rs, region{r, regionIndex, c})
 			}
 			if r, ok := f.OffsetIndexRange(rg, c); ok {
-				rs = append(rs, region{r, regionIndex})
+				rs = append(rs, region{r, regionIndex, c})
 			}
 			if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
-				b := bloomAt{off: *md.BloomFilterOffset}
+				b := bloomAt{off: *md.BloomFilterOffset, leaf: c}
 				if md.BloomFilterLength != nil {
 					b.length = int64(*md.BloomFilterLength)
 				}
@@ -256,7 +258,7 @@ func (m *fileMeter) setFile(f *format.File) {
 			}
 		}
 		if end > b.off {
-			rs = append(rs, region{format.Range{Offset: b.off, Length: end - b.off}, regionBloom})
+			rs = append(rs, region{format.Range{Offset: b.off, Length: end - b.off}, regionBloom, b.leaf})
 		}
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].r.Offset < rs[j].r.Offset })
@@ -274,6 +276,7 @@ func (m *fileMeter) setFile(f *format.File) {
 
 // planned records the file's plan and starts the scanning phase.
 func (m *fileMeter) planned(p *pushdown.FilePlan) {
+	m.prefetchPlan(p)
 	m.plan = p
 	m.progress.addPlanned(p.ReadBytes)
 	m.planTime = time.Since(m.opened)

@@ -155,7 +155,7 @@ func (x *executor) metaAggregate(p *planner.Plan) (ag *aggregator, ok bool, err 
 	g := ag.single()
 	var rowGroups int
 	for _, path := range scan.Files {
-		f, cs, closer, err := openCounted(path)
+		f, cs, closer, err := x.openCounted(path)
 		if err != nil {
 			return nil, false, err
 		}

@@ -62,7 +62,7 @@ func (x *refExecutor) refScanFiles(ctx context.Context, p *planner.Plan, emit re
 
 func (x *refExecutor) refScanFile(ctx context.Context, p *planner.Plan, path string, width int, emit refEmit) (bool, error) {
 	scan := p.Scan
-	f, cs, closer, err := openCounted(path)
+	f, cs, closer, err := (&executor{}).openCounted(path)
 	if err != nil {
 		return false, err
 	}

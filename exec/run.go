@@ -5,12 +5,24 @@ import (
 	"sort"
 
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // An executor runs one statement's plans and gathers their statistics.
 type executor struct {
 	settings Settings
 	stats    runStats
+	// store opens the files and ctx bounds their requests; nil: the
+	// default store and no deadline.
+	store *storage.Store
+	ctx   context.Context
+	// warmed holds remote files opened ahead of the scan, with their
+	// plan's data prefetched (see warmRemote); the dispatcher alone
+	// reads and writes it.
+	warmed map[string]*storage.Object
+	// planOnly says files are planned, never scanned (EXPLAIN): no data
+	// is prefetched.
+	planOnly bool
 }
 
 // input passes the plan's input to consume in order, filtered by the

@@ -373,11 +373,12 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 	}
 	scan := s.q.p.Scan
 	s.x.settings.Progress.addFiles(len(scan.Files))
+	s.x.warmRemote(ctx, scan)
 	for seq, path := range scan.Files {
 		if ctx.Err() != nil {
 			return
 		}
-		f, cs, closer, err := openCounted(path)
+		f, cs, closer, err := s.x.openCounted(path)
 		if err != nil {
 			pass(scanMsg{err: err})
 			return
@@ -776,6 +777,9 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 	var fetched *format.Fetched
 	if len(ranges) > 0 {
 		var err error
+		if err := t.file.cs.prefetch(ranges); err != nil {
+			return err
+		}
 		if fetched, err = format.Fetch(f.Source, ranges, 0); err != nil {
 			return err
 		}

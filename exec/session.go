@@ -3,6 +3,8 @@ package exec
 import (
 	"context"
 	"strings"
+
+	"github.com/pqsql/pqsql/storage"
 )
 
 // Settings are the session's switches, changed with SET.
@@ -24,6 +26,9 @@ type Settings struct {
 type Session struct {
 	Settings Settings
 	views    map[string]string
+	// store opens local and remote files and holds the secrets, the
+	// storage settings and the cache of remote footers and indexes.
+	store *storage.Store
 }
 
 // NewSession returns a session with default settings.
@@ -31,6 +36,7 @@ func NewSession() *Session {
 	return &Session{
 		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true},
 		views:    map[string]string{},
+		store:    storage.NewStore(),
 	}
 }
 
@@ -47,3 +53,6 @@ func (s *Session) ViewText(name string) (string, bool) {
 	t, ok := s.views[strings.ToLower(name)]
 	return t, ok
 }
+
+// Storage returns the session's storage: its secrets, settings and cache.
+func (s *Session) Storage() *storage.Store { return s.store }

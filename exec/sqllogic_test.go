@@ -95,54 +95,60 @@ func TestSQLLogic(t *testing.T) {
 					skipped++
 					continue
 				}
-				res, err := s.Execute(context.Background(), r.sql)
-				if r.kind == "statement" {
-					switch {
-					case r.wantErr && err == nil:
-						t.Errorf("line %d: %s: want an error, got none", r.line, r.sql)
-					case r.wantErr && !strings.Contains(err.Error(), r.errText):
-						t.Errorf("line %d: %s: error %q does not contain %q", r.line, r.sql, err, r.errText)
-					case !r.wantErr && err != nil:
-						t.Errorf("line %d: %s: %v", r.line, r.sql, err)
-					}
-					continue
-				}
-				if err != nil {
-					t.Errorf("line %d: %s: %v", r.line, r.sql, err)
-					continue
-				}
-				if len(res.Columns) != len(r.types) {
-					t.Errorf("line %d: %s: %d columns, types say %d", r.line, r.sql, len(res.Columns), len(r.types))
-					continue
-				}
-				var got []string
-				for i := 0; i < res.NumRows(); i++ {
-					cells := make([]string, len(res.Columns))
-					for c := range cells {
-						text, null := res.Cell(i, c)
-						if null {
-							text = "NULL"
-						} else if text == "" {
-							text = "(empty)"
-						}
-						cells[c] = text
-					}
-					got = append(got, strings.Join(cells, "\t"))
-				}
-				want := append([]string(nil), r.expected...)
-				if r.rowsort {
-					sort.Strings(got)
-					sort.Strings(want)
-				}
-				if strings.Join(got, "\n") != strings.Join(want, "\n") {
-					t.Errorf("line %d: %s\n got:\n%s\nwant:\n%s", r.line, r.sql, strings.Join(got, "\n"), strings.Join(want, "\n"))
-				}
+				checkRecord(t, s, r)
 			}
 		})
 	}
 	t.Logf("%d records", total)
 	if skipped > 0 {
 		t.Logf("skipped %d records that read ../shared/parquet-testing, which is not present", skipped)
+	}
+}
+
+// checkRecord runs one record in s and checks its outcome.
+func checkRecord(t *testing.T, s *Session, r record) {
+	t.Helper()
+	res, err := s.Execute(context.Background(), r.sql)
+	if r.kind == "statement" {
+		switch {
+		case r.wantErr && err == nil:
+			t.Errorf("line %d: %s: want an error, got none", r.line, r.sql)
+		case r.wantErr && !strings.Contains(err.Error(), r.errText):
+			t.Errorf("line %d: %s: error %q does not contain %q", r.line, r.sql, err, r.errText)
+		case !r.wantErr && err != nil:
+			t.Errorf("line %d: %s: %v", r.line, r.sql, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Errorf("line %d: %s: %v", r.line, r.sql, err)
+		return
+	}
+	if len(res.Columns) != len(r.types) {
+		t.Errorf("line %d: %s: %d columns, types say %d", r.line, r.sql, len(res.Columns), len(r.types))
+		return
+	}
+	var got []string
+	for i := 0; i < res.NumRows(); i++ {
+		cells := make([]string, len(res.Columns))
+		for c := range cells {
+			text, null := res.Cell(i, c)
+			if null {
+				text = "NULL"
+			} else if text == "" {
+				text = "(empty)"
+			}
+			cells[c] = text
+		}
+		got = append(got, strings.Join(cells, "\t"))
+	}
+	want := append([]string(nil), r.expected...)
+	if r.rowsort {
+		sort.Strings(got)
+		sort.Strings(want)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("line %d: %s\n got:\n%s\nwant:\n%s", r.line, r.sql, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

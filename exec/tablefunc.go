@@ -13,6 +13,7 @@ import (
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/sql"
 )
 
 // tableFunction produces the rows of parquet_metadata or parquet_schema:
@@ -24,11 +25,14 @@ func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction)
 		types[i] = c.Type
 	}
 	var rows [][]planner.Datum
+	if fn.Name == sql.SecretsFunction {
+		rows = x.secretRows()
+	}
 	for _, path := range fn.Files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, cs, closer, err := openCounted(path)
+		f, cs, closer, err := x.openCounted(path)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/pushdown"
 	"github.com/pqsql/pqsql/sql"
+	"github.com/pqsql/pqsql/storage"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -21,7 +23,8 @@ const maxViewDepth = 32
 
 // Build plans a parsed SELECT; views are looked up in cat (which may be nil).
 func Build(sel *sql.Select, cat Catalog) (*Plan, error) {
-	return buildQuery(sel, buildCtx{cat: cat})
+	st, ctx := storeOf(cat)
+	return buildQuery(sel, buildCtx{cat: cat, store: st, ctx: ctx})
 }
 
 // A buildCtx is what planning a query needs besides its AST: the catalog,
@@ -29,6 +32,8 @@ func Build(sel *sql.Select, cat Catalog) (*Plan, error) {
 // expressions in scope.
 type buildCtx struct {
 	cat   Catalog
+	store *storage.Store
+	ctx   context.Context
 	depth int
 	env   *cteEnv
 }
@@ -168,16 +173,16 @@ func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, 
 			}
 			return &Scan{Subquery: sub, Source: src.Name}, sub.Columns, nil
 		case sql.SourceFiles:
-			files, err := ExpandPaths(src.Paths)
+			files, err := expandPaths(c.ctx, c.store, src.Paths)
 			if err != nil {
 				return nil, nil, err
 			}
-			f, err := format.Open(files[0])
+			f, closeFile, err := openFile(c.ctx, c.store, files[0])
 			if err != nil {
-				return nil, nil, fmt.Errorf("%w: %w", ErrIO, err)
+				return nil, nil, err
 			}
-			defer f.Close()
-			scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text}
+			defer closeFile()
+			scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text, store: c.store}
 			cols := make([]Column, len(scan.Fields))
 			for i, fl := range scan.Fields {
 				cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
@@ -188,7 +193,7 @@ func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, 
 			scan.Needed = make([]bool, len(cols))
 			return scan, cols, nil
 		}
-		return functionSource(src)
+		return functionSource(src, c)
 	}
 	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
 }

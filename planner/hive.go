@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -437,9 +436,13 @@ func prunePartitions(scan *Scan, where Expr, width int) {
 			}
 			keep[fi] = false
 			pf := PrunedFile{Path: path, Reason: c.String() + " with " + partitionText(scan, fi)}
-			if st, err := os.Stat(path); err == nil {
-				pf.Bytes = st.Size()
+			// No request to a pruned file: a remote size comes from the
+			// listing, or is unknown (0).
+			store := scan.store
+			if store == nil {
+				store = localStore
 			}
+			pf.Bytes = store.Size(path)
 			scan.PrunedFiles = append(scan.PrunedFiles, pf)
 			break
 		}

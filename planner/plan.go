@@ -6,6 +6,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // A Column is one column of a stage's rows: a name and a type.
@@ -78,6 +79,8 @@ type Scan struct {
 	PrunedFiles []PrunedFile
 	// fileIndex maps a path of Files to its position (partitioned scans).
 	fileIndex map[string]int
+	// store is the storage the files were listed from.
+	store *storage.Store
 	// Source is the source as written, for EXPLAIN.
 	Source string
 	// CountOnly says only the row count is needed (count(*) without WHERE),

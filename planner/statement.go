@@ -19,6 +19,10 @@ type (
 	DropView = sql.DropView
 	// Set is SET name = value (sql.Set).
 	Set = sql.Set
+	// CreateSecret is CREATE SECRET (sql.CreateSecret).
+	CreateSecret = sql.CreateSecret
+	// DropSecret is DROP SECRET (sql.DropSecret).
+	DropSecret = sql.DropSecret
 )
 
 // Parse parses one statement of pqsql's SQL dialect.

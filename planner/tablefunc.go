@@ -54,6 +54,13 @@ var metadataColumns = func() []Column {
 	}
 }()
 
+// secretsColumns are duckdb_secrets()'s columns, as DuckDB 1.5.6 binds
+// them.
+var secretsColumns = []Column{
+	{"name", tVarchar}, {"type", tVarchar}, {"provider", tVarchar}, {"persistent", tBool},
+	{"storage", tVarchar}, {"scope", Type{ID: TypeNested, Name: "VARCHAR[]"}}, {"secret_string", tVarchar},
+}
+
 // schemaColumns are parquet_schema's columns, as DuckDB 1.5.6 binds them.
 var schemaColumns = []Column{
 	{"file_name", tVarchar}, {"name", tVarchar}, {"type", tVarchar}, {"type_length", tVarchar},
@@ -65,9 +72,12 @@ var schemaColumns = []Column{
 // functionSource plans FROM parquet_metadata(...) or parquet_schema(...).
 // The files are matched now, as DuckDB binds them; they are opened only
 // when the query runs.
-func functionSource(src *sql.Source) (*Scan, []Column, error) {
+func functionSource(src *sql.Source, c buildCtx) (*Scan, []Column, error) {
 	var cols []Column
 	switch src.Function {
+	case sql.SecretsFunction:
+		cols = append([]Column(nil), secretsColumns...)
+		return &Scan{Function: &TableFunction{Name: src.Function, Columns: cols}, Source: src.Text}, cols, nil
 	case "parquet_metadata":
 		cols = metadataColumns
 	case "parquet_schema":
@@ -75,7 +85,7 @@ func functionSource(src *sql.Source) (*Scan, []Column, error) {
 	default:
 		return nil, nil, fmt.Errorf("%w: %s() as a source", ErrNotImplemented, src.Function)
 	}
-	files, err := ExpandPaths(src.Paths)
+	files, err := expandPaths(c.ctx, c.store, src.Paths)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -78,9 +78,14 @@ func (p *parser) statement() (Statement, error) {
 		return p.explain()
 	case k == "describe":
 		return p.describe()
+	case k == "create" && p.isCreateSecret():
+		return p.createSecret()
 	case k == "create":
 		return p.createView()
 	case k == "drop":
+		if _, _, ok := p.secretAt(1); ok {
+			return p.dropSecret()
+		}
 		return p.dropView()
 	case k == "set":
 		return p.set()

@@ -10,6 +10,10 @@ var (
 	metaFunctions = map[string]bool{"parquet_metadata": true, "parquet_schema": true}
 )
 
+// SecretsFunction lists the session's secrets, redacted; it takes no
+// arguments.
+const SecretsFunction = "duckdb_secrets"
+
 // parseSource reads one source starting at lowered token i and returns it
 // with the index of the token after it. A parenthesized subquery is not a
 // source; callers handle "(" themselves.
@@ -28,6 +32,13 @@ func (p *parser) parseSource(out []otok, i int) (*Source, int, error) {
 		src = &Source{Kind: SourceFiles, Paths: []string{o.val}}
 	case (o.kind == tkWord && o.kw != "" || o.kind == tkQIdent) && isOpTok(out, i+1, "("):
 		name := strings.ToLower(o.val)
+		if o.kind == tkWord && name == SecretsFunction {
+			if !isOpTok(out, i+2, ")") {
+				return nil, 0, p.errOut(out, i+2, ErrSyntax, "expected \")\": duckdb_secrets() takes no arguments")
+			}
+			src, next = &Source{Kind: SourceFunction, Function: name}, i+3
+			break
+		}
 		if o.kind == tkQIdent || !fileFunctions[name] && !metaFunctions[name] {
 			return nil, 0, p.errOut(out, i, ErrUnsupported,
 				"unknown table function: expected read_parquet, parquet_scan, parquet_metadata or parquet_schema")

@@ -105,7 +105,9 @@ func (sh *shell) repl(ctx context.Context, stdout, stderr io.Writer) int {
 			continue
 		}
 		buf.Reset()
-		rl.SaveHistory(strings.TrimSpace(strings.ReplaceAll(text, "\n", " ")))
+		if !sql.HoldsSecret(text) { // keys stay out of the history file
+			rl.SaveHistory(strings.TrimSpace(strings.ReplaceAll(text, "\n", " ")))
+		}
 		sh.runSQL(ctx, text, 1)
 	}
 	return 0

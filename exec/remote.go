@@ -1,0 +1,353 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/storage"
+)
+
+// defaultStore serves executors made without a session (tests, benchmarks).
+var defaultStore = storage.NewStore()
+
+// storePurpose is the request purpose of each read purpose.
+var storePurpose = [numPurposes]storage.Purpose{
+	ioFooter: storage.Footer, ioIndex: storage.Index, ioBloom: storage.Bloom,
+	ioDictionary: storage.Dictionary, ioData: storage.Data, ioScanIndex: storage.Index, ioOther: storage.Data,
+}
+
+// purposeSource tells a remote object what each read is for, so that it
+// caches metadata and reports requests by purpose.
+type purposeSource struct {
+	obj     *storage.Object
+	purpose storage.Purpose
+}
+
+func (p purposeSource) ReadAt(b []byte, off int64) (int, error) {
+	return p.obj.ReadPurpose(b, off, p.purpose)
+}
+func (p purposeSource) Size() int64 { return p.obj.Size() }
+
+// openCounted opens a file through the session's storage and a fileMeter,
+// so that EXPLAIN ANALYZE can report the bytes and requests the query
+// made, by purpose.
+func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface{ Close() error }, error) {
+	st, ctx := x.store, x.ctx
+	if st == nil {
+		st = defaultStore
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var src storage.Source
+	if obj, ok := x.warmed[path]; ok {
+		delete(x.warmed, path) // its prefetched data serves one scan of it
+		src = obj
+	} else {
+		s, err := st.Open(ctx, path)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%w: %w", planner.ErrIO, err)
+		}
+		src = s
+	}
+	m := newFileMeter(path, src)
+	m.store = st
+	m.planOnly = x.planOnly
+	m.openedAt = time.Now()
+	f, err := format.OpenSource(m, path, format.DefaultLimits)
+	if err != nil {
+		src.Close()
+		return nil, nil, nil, err
+	}
+	m.openTime = time.Since(m.openedAt)
+	m.setFile(f)
+	return f, m, src, nil
+}
+
+// prefetchFor batches the planning reads of a remote file: the first read
+// of a page index fetches every index of the file, which writers put
+// together before the footer, in one request instead of one per column
+// chunk; the first read of a column's Bloom filter fetches that column's
+// filters in every row group, in parallel. A failed batch is not an
+// error here: the read that follows retries and reports it.
+func (m *fileMeter) prefetchFor(purpose ioPurpose, off int64) {
+	switch purpose {
+	case ioIndex, ioScanIndex:
+		m.indexOnce.Do(func() {
+			var rs []format.Range
+			for _, r := range m.regions {
+				if r.kind == regionIndex {
+					rs = append(rs, r.r)
+				}
+			}
+			m.remote.Prefetch(rs, storage.Index)
+		})
+	case ioBloom:
+		leaf := -1
+		for _, r := range m.regions {
+			if r.kind == regionBloom && off >= r.r.Offset && off < r.r.End() {
+				leaf = r.leaf
+				break
+			}
+		}
+		m.mu.Lock()
+		done := m.bloomLeaves[leaf]
+		if m.bloomLeaves == nil {
+			m.bloomLeaves = map[int]bool{}
+		}
+		m.bloomLeaves[leaf] = true
+		m.mu.Unlock()
+		if done || leaf < 0 {
+			return
+		}
+		var rs []format.Range
+		for _, r := range m.regions {
+			if r.kind == regionBloom && r.leaf == leaf {
+				rs = append(rs, r.r)
+			}
+		}
+		m.remote.Prefetch(rs, storage.Bloom)
+	}
+}
+
+// prefetch fetches the data ranges a load is about to read, coalesced and
+// in parallel, when the file is remote; local reads need no batching.
+func (m *fileMeter) prefetch(ranges []format.Range) error {
+	if m.remote == nil || len(ranges) == 0 {
+		return nil
+	}
+	err := m.remote.Prefetch(ranges, storage.Data)
+	if err != nil {
+		m.forgetIfChanged(err)
+	}
+	return err
+}
+
+// forgetIfChanged drops a file replaced during the query from the
+// session cache, so that the next query reads the new version.
+func (m *fileMeter) forgetIfChanged(err error) {
+	if m.store != nil && isChanged(err) {
+		m.store.Forget(m.path)
+	}
+}
+
+// plannedRequests is what the plan's data reads cost in requests and
+// bytes, with the store's coalescing: one batch per row group, as load
+// fetches them.
+func (m *fileMeter) plannedRequests() (requests, bytes int64) {
+	if m.plan == nil || m.remote == nil {
+		return 0, 0
+	}
+	gap := m.store.Options().CoalesceGap
+	for _, rg := range m.plan.RowGroups {
+		if rg.Verdict == pushdown.Skip {
+			continue
+		}
+		var rs []format.Range
+		for _, c := range rg.Columns {
+			if c.Whole {
+				rs = append(rs, c.Chunk)
+				continue
+			}
+			if c.Dict.Length > 0 {
+				rs = append(rs, c.Dict)
+			}
+			for _, p := range c.Pages {
+				rs = append(rs, p.Range)
+			}
+		}
+		for _, r := range format.Coalesce(rs, gap) {
+			requests++
+			bytes += r.Length
+		}
+	}
+	return requests, bytes
+}
+
+// A RemoteJSON is what a statement asked of one remote file: the
+// requests made by purpose (EXPLAIN: to open and plan it; EXPLAIN
+// ANALYZE: all), and for EXPLAIN the data requests its plan will make.
+type RemoteJSON struct {
+	URL      string         `json:"url"`
+	Size     int64          `json:"size"`
+	Requests []RequestsJSON `json:"requests"`
+	// PlannedData is set by EXPLAIN: the data requests of the plan, with
+	// the coalescing gap they assume.
+	PlannedData *PlannedDataJSON `json:"planned_data,omitempty"`
+	Analyze     bool             `json:"-"`
+}
+
+// RequestsJSON counts the requests of one purpose.
+type RequestsJSON struct {
+	Purpose   string `json:"purpose"`
+	Requests  int64  `json:"requests"`
+	Bytes     int64  `json:"bytes"`
+	Retries   int64  `json:"retries"`
+	CacheHits int64  `json:"reads_from_cache"`
+	// WaitNanos is the time spent waiting on the network, summed over
+	// requests.
+	WaitNanos int64 `json:"wait_ns"`
+}
+
+// PlannedDataJSON is what a plan's data reads will cost.
+type PlannedDataJSON struct {
+	Requests    int64 `json:"requests"`
+	Bytes       int64 `json:"bytes"`
+	CoalesceGap int64 `json:"coalesce_gap"`
+}
+
+// remoteReport gathers the requests of the remote files among meters,
+// once per file.
+func remoteReport(meters []*fileMeter, analyze bool) []RemoteJSON {
+	var out []RemoteJSON
+	seen := map[string]bool{}
+	for _, m := range meters {
+		if m.remote == nil || seen[m.path] {
+			continue
+		}
+		seen[m.path] = true
+		st := m.remote.Stats()
+		if l := m.remote.Ledger(); l != nil {
+			st = l.File(m.remote.URL())
+		}
+		r := RemoteJSON{URL: m.path, Size: m.remote.Size(), Analyze: analyze}
+		for p := storage.Purpose(0); p < storage.NumPurposes; p++ {
+			s := st[p]
+			if p == storage.Data && !analyze {
+				n, bytes := m.plannedRequests()
+				r.PlannedData = &PlannedDataJSON{Requests: n, Bytes: bytes, CoalesceGap: m.store.Options().CoalesceGap}
+				continue
+			}
+			r.Requests = append(r.Requests, RequestsJSON{Purpose: p.String(), Requests: s.Requests, Bytes: s.Bytes,
+				Retries: s.Retries, CacheHits: s.CacheHits, WaitNanos: int64(s.Wait)})
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// writeRemote writes the remote files' requests as EXPLAIN prints them.
+func writeRemote(b *strings.Builder, files []RemoteJSON) {
+	for _, r := range files {
+		fmt.Fprintf(b, "\nremote %s: %d bytes\n", r.URL, r.Size)
+		var total, retries, wait int64
+		for _, s := range r.Requests {
+			total += s.Requests
+			retries += s.Retries
+			wait += s.WaitNanos
+			if s.Requests == 0 && s.CacheHits == 0 && s.Retries == 0 {
+				continue
+			}
+			fmt.Fprintf(b, "  %s: %s, %d bytes", s.Purpose, plural(s.Requests, "request"), s.Bytes)
+			if s.CacheHits > 0 {
+				fmt.Fprintf(b, ", %s served from cache", plural(s.CacheHits, "read"))
+			}
+			if r.Analyze && s.Retries > 0 {
+				fmt.Fprintf(b, ", %d retries", s.Retries)
+			}
+			b.WriteString("\n")
+		}
+		if d := r.PlannedData; d != nil {
+			fmt.Fprintf(b, "  data: %s planned, %d bytes (coalescing gaps up to %d bytes)\n", plural(d.Requests, "request"), d.Bytes, d.CoalesceGap)
+		}
+		if r.Analyze {
+			fmt.Fprintf(b, "  requests: %d, retries: %d, network wait: %s\n", total, retries, time.Duration(wait).Round(time.Microsecond))
+		}
+	}
+}
+
+// isChanged reports whether err says the file changed during the query.
+func isChanged(err error) bool { return errors.Is(err, storage.ErrChanged) }
+
+// warmAhead bounds how many remote files of a scan are opened ahead of
+// the scan, so that a glob of thousands of files does not fill memory
+// with footers.
+const warmAhead = 64
+
+// warmData bounds the planned data of one file that warmRemote fetches
+// ahead of the scan; beyond it, the scan fetches as it loads.
+const warmData = 1 << 20
+
+// warmRemote opens a scan's first remote files all in parallel: it reads
+// their footers, plans them, and fetches the page indexes, Bloom filters
+// and, for a selective plan, the data the plan keeps. The scan then opens
+// and plans file after file without a round trip each: a glob costs the
+// round trips of one file, not of each. A failure here is left for the
+// scan's own open to report.
+func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
+	st := x.store
+	if st == nil || len(scan.Files) < 2 {
+		return
+	}
+	var mu sync.Mutex
+	x.warmed = map[string]*storage.Object{}
+	var wg sync.WaitGroup
+	seen := map[string]bool{}
+	for _, path := range scan.Files {
+		if len(seen) == warmAhead {
+			break
+		}
+		if seen[path] || !storage.IsRemote(path) {
+			continue
+		}
+		seen[path] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			src, err := st.Open(ctx, path)
+			if err != nil {
+				return
+			}
+			obj, ok := src.(*storage.Object)
+			if !ok {
+				return
+			}
+			// The meter batches the plan's index and filter reads as the
+			// scan's would, and counts nothing the statement reports.
+			m := newFileMeter(path, src)
+			f, err := format.OpenSource(m, path, format.DefaultLimits)
+			if err != nil || scan.CountOnly {
+				return
+			}
+			m.setFile(f)
+			fields, err := fieldMap(scan, f)
+			if err != nil {
+				return
+			}
+			fp, err := pushdown.Plan(f, scan.Pushdown, neededLeaves(fields), x.settings.options())
+			if err != nil || fp.ReadBytes == 0 || fp.ReadBytes > warmData {
+				return
+			}
+			if obj.Prefetch(fp.ReadRanges, storage.Data) == nil {
+				mu.Lock()
+				x.warmed[path] = obj
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// prefetchAll bounds the planned data a remote file fetches in one go,
+// before its scan starts.
+const prefetchAll = 8 << 20
+
+// prefetchPlan fetches every data range a remote file's plan keeps, in
+// one parallel round, when they are few bytes: a selective query then
+// costs one data round trip instead of one per late-materialization step
+// and row group. Larger plans are fetched row group by row group as the
+// scan loads them. A failure is left for the scan's reads to retry and
+// report.
+func (m *fileMeter) prefetchPlan(p *pushdown.FilePlan) {
+	if m.remote == nil || m.planOnly || p.ReadBytes == 0 || p.ReadBytes > prefetchAll {
+		return
+	}
+	m.remote.Prefetch(p.ReadRanges, storage.Data)
+}
