@@ -395,7 +395,7 @@ func TestS3HivePruning(t *testing.T) {
 		}
 	}
 	plan := mustExec(t, s, "EXPLAIN SELECT count(*) FROM 's3://bucket/hive/**/*.parquet' WHERE year = 2024").Explain
-	if !strings.Contains(plan, "skipped by hive path") || !strings.Contains(plan, "(4900 bytes)") {
+	if !strings.Contains(plan, "skipped by hive path") || !strings.Contains(plan, "(4.8 KiB)") {
 		t.Errorf("EXPLAIN does not show pruned files with their listed size:\n%s", plan)
 	}
 }
