@@ -89,7 +89,7 @@ func (d *chunkDecoder) errorf(off int64, format string, args ...any) error {
 func classify(err error) error {
 	switch {
 	case errors.Is(err, ErrCorrupt), errors.Is(err, ErrLimit), errors.Is(err, ErrUnsupported),
-		errors.Is(err, ErrChecksum), errors.Is(err, ErrEncrypted):
+		errors.Is(err, ErrChecksum), errors.Is(err, ErrEncrypted), errors.Is(err, ErrTruncated):
 		return err
 	case errors.Is(err, compress.ErrUnsupportedCodec):
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)

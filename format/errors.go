@@ -15,6 +15,12 @@ var (
 	ErrLimit = errors.New("limit exceeded")
 	// ErrUnsupported means a valid feature this reader does not implement.
 	ErrUnsupported = errors.New("not supported")
+	// ErrTruncated means the file changed or shrank while it was read: a
+	// read inside the size seen at open returned fewer bytes.
+	ErrTruncated = errors.New("file changed or truncated while reading")
+	// ErrNotRegular means the path names something other than a regular
+	// file (a directory, a FIFO, a device), which is refused unopened.
+	ErrNotRegular = errors.New("not a regular file")
 	// ErrChecksum means a page's CRC32 does not match its bytes.
 	ErrChecksum = errors.New("page checksum mismatch")
 )

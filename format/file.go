@@ -69,7 +69,7 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 		return nil, fail("%w: file is %d bytes, too small to be Parquet", ErrNotParquet, size)
 	}
 	var tail [footerTail]byte
-	if _, err := src.ReadAt(tail[:], size-footerTail); err != nil && err != io.EOF {
+	if err := readFull(src, tail[:], size-footerTail); err != nil {
 		return nil, fail("reading footer: %w", err)
 	}
 	switch string(tail[4:]) {
@@ -80,7 +80,7 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 		return nil, fail("%w: file does not end with PAR1 magic", ErrNotParquet)
 	}
 	var head [4]byte
-	if _, err := src.ReadAt(head[:], 0); err != nil && err != io.EOF {
+	if err := readFull(src, head[:], 0); err != nil {
 		return nil, fail("reading header: %w", err)
 	}
 	if string(head[:]) != magic && string(head[:]) != encryptedMagic {

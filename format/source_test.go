@@ -1,0 +1,91 @@
+package format
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// shrinkingSource serves data until shrink is set, then only its first
+// keep bytes, answering a read past them as *os.File does: the bytes that
+// remain and io.EOF, or io.EOF alone.
+type shrinkingSource struct {
+	data   []byte
+	keep   int
+	shrunk atomic.Bool
+}
+
+func (s *shrinkingSource) ReadAt(p []byte, off int64) (int, error) {
+	d := s.data
+	if s.shrunk.Load() {
+		d = d[:s.keep]
+	}
+	return BytesSource(d).ReadAt(p, off)
+}
+
+func (s *shrinkingSource) Size() int64 { return int64(len(s.data)) }
+
+// lyingSource returns nil with a short count, as a careless Source might.
+type lyingSource struct{ shrinkingSource }
+
+func (s *lyingSource) ReadAt(p []byte, off int64) (int, error) {
+	n, _ := s.shrinkingSource.ReadAt(p, off)
+	return n, nil
+}
+
+func TestShrinkingSourceIsTruncatedNotWrong(t *testing.T) {
+	data := int64File(t, 2000, 300)
+	for _, tc := range []struct {
+		name string
+		src  interface {
+			Source
+			shrink()
+		}
+	}{
+		{"eof", &shrinkingSource{data: data, keep: 9000}},
+		{"nil error", &lyingSource{shrinkingSource{data: data, keep: 9000}}},
+		{"nothing left", &shrinkingSource{data: data, keep: 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := OpenSource(tc.src, "sum.parquet", DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.src.shrink()
+			s, err := sumInt64(f)
+			if !errors.Is(err, ErrTruncated) {
+				t.Fatalf("sum = %d, err = %v; want ErrTruncated", s, err)
+			}
+		})
+	}
+}
+
+func (s *shrinkingSource) shrink() { s.shrunk.Store(true) }
+
+func TestLocalFileTruncatedWhileReading(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sum.parquet")
+	if err := os.WriteFile(path, int64File(t, 2000, 300), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.Truncate(path, 9000); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sumInt64(f)
+	if !errors.Is(err, ErrTruncated) {
+		t.Fatalf("sum = %d, err = %v; want ErrTruncated", s, err)
+	}
+	if !strings.Contains(err.Error(), "now it is 9000 bytes") {
+		t.Fatalf("error does not say what the file is now: %v", err)
+	}
+}
+
+var _ io.ReaderAt = (*shrinkingSource)(nil)
