@@ -40,4 +40,3 @@ func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
 		}
 	}
 }
-
