@@ -39,11 +39,12 @@ func (f *File) HasBloomFilter(rg, col int) bool {
 	return md.BloomFilterOffset != nil && *md.BloomFilterOffset > 0
 }
 
-// ReadBloomFilter reads the header of a chunk's Bloom filter.
+// ReadBloomFilter reads the header of a chunk's Bloom filter. It returns an
+// error wrapping ErrAbsent when the chunk has none.
 func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	md := f.Chunk(rg, col).MetaData
 	if md.BloomFilterOffset == nil {
-		return nil, nil
+		return nil, f.absent("Bloom filter", rg, col)
 	}
 	where := fmt.Sprintf("format: file %s: row group %d, column %s: bloom filter", f.Name, rg, f.Schema.Leaves[col].Path)
 	off := *md.BloomFilterOffset

@@ -49,6 +49,11 @@ func (c *ColumnData) IsNull(i int) bool { return c.Def != nil && int(c.Def[i]) <
 type PageRef struct {
 	Range    Range
 	FirstRow int64
+	// NumRows is the rows the offset index places in the page (up to the
+	// next page's first row); 0 when unknown. A page whose header or
+	// levels disagree fails to decode with ErrCorrupt rather than lose or
+	// invent rows.
+	NumRows int64
 }
 
 // chunkDecoder holds the state of decoding one column chunk.

@@ -2,6 +2,8 @@ package format
 
 import (
 	"encoding/binary"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/pqsql/pqsql/format/internal/craft"
@@ -72,6 +74,82 @@ func TestCraftedFileReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if s, err := sumInt64(f); err != nil || s != 2001000 {
+		t.Fatalf("sum = %d, %v; want 2001000", s, err)
+	}
+}
+
+func TestAbsentIndexesAndFilters(t *testing.T) {
+	b, err := craft.Build(craft.File{NumRows: -1, Schema: flatSchema(column("v", meta.Int64, meta.Required)),
+		RowGroups: []craft.RowGroup{{NumRows: 2, Chunks: []craft.Chunk{{NumValues: 2, Pages: []craft.Page{plainInt64Page([]int64{1, 2}, 0)}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenSource(BytesSource(b), "plain.parquet", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ci, err := f.ReadColumnIndex(0, 0); ci != nil || !errors.Is(err, ErrAbsent) {
+		t.Errorf("ReadColumnIndex = %v, %v; want ErrAbsent", ci, err)
+	}
+	if oi, err := f.ReadOffsetIndex(0, 0); oi != nil || !errors.Is(err, ErrAbsent) {
+		t.Errorf("ReadOffsetIndex = %v, %v; want ErrAbsent", oi, err)
+	}
+	if bf, err := f.ReadBloomFilter(0, 0); bf != nil || !errors.Is(err, ErrAbsent) {
+		t.Errorf("ReadBloomFilter = %v, %v; want ErrAbsent", bf, err)
+	}
+}
+
+// An offset index that places rows in pages other than the headers do must
+// fail the read of the pages it names, not drop or invent rows.
+func TestOffsetIndexContradictingPageHeaders(t *testing.T) {
+	// Pages of 300 values, but the index says they start every 200 rows:
+	// pages 0..9 of a 2000-row group whose last index page starts at 1800.
+	b, err := craft.Build(craft.File{NumRows: -1, Schema: flatSchema(column("v", meta.Int64, meta.Required)),
+		RowGroups: []craft.RowGroup{{NumRows: 2000, Chunks: []craft.Chunk{{NumValues: 2000, OffsetIndex: true,
+			Pages: func() []craft.Page {
+				var ps []craft.Page
+				for i := 0; i < 2000; i += 400 {
+					var vals []int64
+					for v := i; v < i+400; v++ {
+						vals = append(vals, int64(v+1))
+					}
+					ps = append(ps, plainInt64Page(vals, int64(i/2)))
+				}
+				return ps
+			}()}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenSource(BytesSource(b), "misplaced.parquet", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oi, err := f.ReadOffsetIndex(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := f.Meta.RowGroups[0].NumRows
+	for i, loc := range oi.PageLocations {
+		first, end := PageRows(oi, i, rows)
+		ref := PageRef{Range: Range{loc.Offset, int64(loc.CompressedPageSize)}, FirstRow: first, NumRows: end - first}
+		_, err := f.ReadPages(0, 0, Range{}, []PageRef{ref}, nil)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "offset index places rows") {
+			t.Fatalf("page %d: err = %v; want ErrCorrupt naming the offset index", i, err)
+		}
+		if !strings.Contains(err.Error(), "row group 0, column v, page at offset") {
+			t.Fatalf("page %d: error does not say where: %v", i, err)
+		}
+		// Passed over unread by NextFrom, the page is still checked.
+		r, err := f.NewPageReader(0, 0, Range{}, []PageRef{ref}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.NextFrom(end); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("page %d passed over: err = %v; want ErrCorrupt", i, err)
+		}
+	}
+	// Read whole, in file order, the chunk is sound.
 	if s, err := sumInt64(f); err != nil || s != 2001000 {
 		t.Fatalf("sum = %d, %v; want 2001000", s, err)
 	}

@@ -21,6 +21,10 @@ var (
 	// ErrNotRegular means the path names something other than a regular
 	// file (a directory, a FIFO, a device), which is refused unopened.
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrAbsent means the file holds no such structure: a column chunk
+	// without a column index, an offset index or a Bloom filter. It is not
+	// a fault of the file; a caller treats it as "cannot rule anything out".
+	ErrAbsent = errors.New("absent")
 	// ErrChecksum means a page's CRC32 does not match its bytes.
 	ErrChecksum = errors.New("page checksum mismatch")
 )

@@ -180,12 +180,28 @@ func (r *PageReader) step() error {
 		if p.Header.Type != meta.DataPage && p.Header.Type != meta.DataPageV2 {
 			return d.errorf(pr.Range.Offset, "%w: offset index points at a %s", ErrCorrupt, p.Header.Type)
 		}
-		if _, ok := r.skippable(p, pr.FirstRow); ok {
+		if n, ok := r.skippable(p, pr.FirstRow); ok {
+			if err := d.checkRows(pr, n); err != nil {
+				return err
+			}
 			continue
 		}
-		return d.dataPage(p, pr.FirstRow)
+		if err := d.dataPage(p, pr.FirstRow); err != nil {
+			return err
+		}
+		return d.checkRows(pr, d.out.Pages[len(d.out.Pages)-1].NumRows)
 	}
 	return io.EOF
+}
+
+// checkRows fails when a data page holds other than the rows the offset
+// index placed in it: the index would have the caller skip rows it holds or
+// take rows of another page for its own.
+func (d *chunkDecoder) checkRows(pr PageRef, rows int64) error {
+	if pr.NumRows <= 0 || rows == pr.NumRows {
+		return nil
+	}
+	return d.errorf(pr.Range.Offset, "%w: the page holds %d rows, the offset index places rows [%d, %d) in it", ErrCorrupt, rows, pr.FirstRow, pr.FirstRow+pr.NumRows)
 }
 
 // stepSequential walks the pages of the whole chunk up to the next data
