@@ -70,6 +70,11 @@ func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A filter whose header and footer disagree on its size was not written
+	// as either says: its bits prove nothing.
+	if l := md.BloomFilterLength; l != nil && int64(*l) != int64(hn)+bf.numBytes {
+		return nil, fmt.Errorf("%s: %w: the header gives a bitset of %d bytes (%d with the header), but bloom_filter_length is %d", where, ErrCorrupt, bf.numBytes, int64(hn)+bf.numBytes, *l)
+	}
 	bf.FetchedBytes = n
 	return bf, nil
 }
