@@ -21,6 +21,9 @@ var (
 	// ErrNotRegular means the path names something other than a regular
 	// file (a directory, a FIFO, a device), which is refused unopened.
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrInvalidString means a string column holds a value that is not
+	// valid UTF-8, which DuckDB refuses to read as VARCHAR.
+	ErrInvalidString = errors.New("invalid string encoding")
 	// ErrAbsent means the file holds no such structure: a column chunk
 	// without a column index, an offset index or a Bloom filter. It is not
 	// a fault of the file; a caller treats it as "cannot rule anything out".

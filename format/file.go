@@ -129,6 +129,11 @@ func (f *File) validate() error {
 	if f.Meta.NumRows < 0 {
 		return fmt.Errorf("%w: negative row count %d", ErrCorrupt, f.Meta.NumRows)
 	}
+	for _, l := range leaves {
+		if why := annotationMismatch(l.Element, l.Type, l.TypeLength); why != "" {
+			return fmt.Errorf("%w: column %s: %s", ErrCorrupt, l.Path, why)
+		}
+	}
 	for i := range f.Meta.RowGroups {
 		rg := &f.Meta.RowGroups[i]
 		if len(rg.Columns) != len(leaves) {

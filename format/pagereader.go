@@ -71,6 +71,7 @@ func (r *PageReader) Next() (*ColumnData, error) {
 	}
 	if r.reuse {
 		r.d.out.reset()
+		r.d.held = r.d.dictHeld
 		r.reuse = false
 	} else {
 		r.d.out = &ColumnData{Leaf: r.d.leaf, Values: Values{Type: r.d.leaf.Type}}
@@ -210,6 +211,11 @@ func (r *PageReader) stepSequential() error {
 	d := r.d
 	if !r.started {
 		r.started = true
+		if d.f.Meta.RowGroups[d.rg].NumRows == 0 && d.md.NumValues == 0 {
+			// A row group of no rows needs no bytes; writers leave its
+			// chunks' offsets 0.
+			return io.EOF
+		}
 		cr, err := d.f.ChunkRange(d.rg, d.col)
 		if err != nil {
 			return fmt.Errorf("format: file %s: %w", d.f.Name, err)
@@ -219,7 +225,10 @@ func (r *PageReader) stepSequential() error {
 		}
 		r.base = cr.Offset
 	}
-	for r.pos < len(r.buf) && r.values < d.md.NumValues {
+	rows := d.f.Meta.RowGroups[d.rg].NumRows
+	// Stop when both counts are reached: num_values alone may lie short
+	// (0 in a row group of 8 rows) and hide pages that hold rows.
+	for r.pos < len(r.buf) && (r.values < d.md.NumValues || r.row < rows) {
 		off := r.base + int64(r.pos)
 		p, err := d.f.readPage(r.buf[r.pos:], off)
 		if err != nil {
@@ -248,6 +257,9 @@ func (r *PageReader) stepSequential() error {
 	}
 	if r.values != d.md.NumValues {
 		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, r.values, d.md.NumValues)
+	}
+	if r.row != rows {
+		return fmt.Errorf("%s: %w: chunk holds %d rows, the row group %d", d.where, ErrCorrupt, r.row, rows)
 	}
 	return io.EOF
 }
