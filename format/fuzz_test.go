@@ -17,6 +17,13 @@ func FuzzReadFile(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// The crafted files of testdata/hostile, each a class of attack.
+	hostile, _ := filepath.Glob(filepath.Join("..", "testdata", "hostile", "*.parquet"))
+	for _, p := range hostile {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
 	limits := Limits{MaxFooterSize: 1 << 20, MaxPageSize: 4 << 20, MaxPageHeaderSize: 1 << 16, MaxDictionaryValues: 1 << 16, MaxPageValues: 1 << 20, MaxDecodedBytes: 64 << 20}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := OpenSource(BytesSource(data), "fuzz.parquet", limits)
@@ -27,13 +34,39 @@ func FuzzReadFile(f *testing.F) {
 			}
 			return
 		}
+		classified := func(what string, err error) {
+			if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrUnsupported) &&
+				!errors.Is(err, ErrChecksum) && !errors.Is(err, ErrInvalidString) && !errors.Is(err, ErrAbsent) {
+				t.Fatalf("%s: unclassified error: %v", what, err)
+			}
+		}
 		for rg := range file.Meta.RowGroups {
+			rows := file.Meta.RowGroups[rg].NumRows
 			for col := range file.Schema.Leaves {
-				file.ReadColumn(rg, col)
-				file.ReadColumnIndex(rg, col)
-				file.ReadOffsetIndex(rg, col)
-				if bf, err := file.ReadBloomFilter(rg, col); err == nil && bf != nil {
-					bf.MayContain(Hash([]byte("x")))
+				_, err := file.ReadColumn(rg, col)
+				classified("ReadColumn", err)
+				_, err = file.ReadColumnIndex(rg, col)
+				classified("ReadColumnIndex", err)
+				oi, err := file.ReadOffsetIndex(rg, col)
+				classified("ReadOffsetIndex", err)
+				if err == nil {
+					// Pages read as pushdown plans them, each checked
+					// against the rows the index gives it.
+					var pages []PageRef
+					for i, loc := range oi.PageLocations {
+						first, end := PageRows(oi, i, rows)
+						pages = append(pages, PageRef{Range: Range{loc.Offset, int64(loc.CompressedPageSize)}, FirstRow: first, NumRows: end - first})
+					}
+					_, err = file.ReadPages(rg, col, file.DictionaryRange(rg, col, oi), pages, nil)
+					classified("ReadPages", err)
+				}
+				_, _, err = file.ReadDictionary(rg, col, nil)
+				classified("ReadDictionary", err)
+				bf, err := file.ReadBloomFilter(rg, col)
+				classified("ReadBloomFilter", err)
+				if err == nil {
+					_, err = bf.MayContain(Hash([]byte("x")))
+					classified("MayContain", err)
 				}
 			}
 		}

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/pqsql/pqsql/format/internal/craft"
+	"github.com/pqsql/pqsql/format/meta"
 )
 
 // shrinkingSource serves data until shrink is set, then only its first
@@ -89,3 +93,35 @@ func TestLocalFileTruncatedWhileReading(t *testing.T) {
 }
 
 var _ io.ReaderAt = (*shrinkingSource)(nil)
+
+// A compressed chunk cut short by a file shrinking under the reader is
+// reported as the truncation it is, not as a codec's complaint about the
+// zeros or the short stream it would otherwise see.
+func TestShrinkingCompressedSourceBlamesTheFile(t *testing.T) {
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]int64, 4096)
+	for i := range vals {
+		vals[i] = int64(i) * 2654435761 // spread, so the page compresses little
+	}
+	page := plainInt64Page(vals, 0)
+	page.Header.UncompressedPageSize = int32(len(page.Body))
+	page.Body = enc.EncodeAll(page.Body, nil)
+	data, err := craft.Build(craft.File{NumRows: -1, Schema: flatSchema(column("v", meta.Int64, meta.Required)),
+		RowGroups: []craft.RowGroup{{NumRows: 4096, Chunks: []craft.Chunk{{Codec: meta.Zstd, NumValues: 4096, Pages: []craft.Page{page}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &shrinkingSource{data: data, keep: 1000}
+	f, err := OpenSource(src, "zstd.parquet", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.shrink()
+	_, err = f.ReadColumn(0, 0)
+	if !errors.Is(err, ErrTruncated) || strings.Contains(err.Error(), "ZSTD") {
+		t.Fatalf("err = %v; want ErrTruncated, with no word of the codec", err)
+	}
+}
