@@ -25,10 +25,11 @@
 // ErrAbsent, which is no fault of the file.
 //
 // What the package promises: no size read from a file sizes an allocation
-// before it is checked against the file's size and the Limits; a malformed
+// before it is checked against the file's size and the Limits, and a column
+// read holds at most Limits.MaxDecodedBytes of decoded data; a malformed
 // file gives an error naming the file, row group, column and page offset
-// that wraps ErrCorrupt, ErrLimit, ErrUnsupported, ErrChecksum or
-// ErrEncrypted, never a panic. A file that changes or shrinks while it is
+// that wraps ErrCorrupt, ErrLimit, ErrUnsupported, ErrChecksum,
+// ErrInvalidString or ErrEncrypted, never a panic. A file that changes or shrinks while it is
 // read gives ErrTruncated, never zeroed bytes; a path that is not a regular
 // file gives ErrNotRegular before it is opened.
 package format
