@@ -226,9 +226,12 @@ func (r *PageReader) stepSequential() error {
 		r.base = cr.Offset
 	}
 	rows := d.f.Meta.RowGroups[d.rg].NumRows
-	// Stop when both counts are reached: num_values alone may lie short
-	// (0 in a row group of 8 rows) and hide pages that hold rows.
-	for r.pos < len(r.buf) && (r.values < d.md.NumValues || r.row < rows) {
+	// A leaf without repetition holds one entry a row, so the row group's
+	// row count says where its pages end; num_values may lie (0 in a row
+	// group of 8 rows, which DuckDB reads). A repeated leaf needs both
+	// counts: its last row may continue into a later page.
+	repeated := d.leaf.MaxRep > 0
+	for r.pos < len(r.buf) && (r.row < rows || (repeated && r.values < d.md.NumValues)) {
 		off := r.base + int64(r.pos)
 		p, err := d.f.readPage(r.buf[r.pos:], off)
 		if err != nil {
@@ -255,11 +258,11 @@ func (r *PageReader) stepSequential() error {
 			return nil
 		}
 	}
-	if r.values != d.md.NumValues {
-		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, r.values, d.md.NumValues)
-	}
 	if r.row != rows {
 		return fmt.Errorf("%s: %w: chunk holds %d rows, the row group %d", d.where, ErrCorrupt, r.row, rows)
+	}
+	if repeated && r.values != d.md.NumValues {
+		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, r.values, d.md.NumValues)
 	}
 	return io.EOF
 }
