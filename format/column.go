@@ -91,7 +91,7 @@ func (l Limits) budget() int64 {
 // what the read holds.
 func (d *chunkDecoder) fits(n int64, what string) error {
 	if limit := d.f.Limits.budget(); n < 0 || d.held+n > limit {
-		return fmt.Errorf("%w: %s needs %d bytes beside the %d the read holds, above the decoded-data limit of %d bytes", ErrLimit, what, n, d.held, limit)
+		return fmt.Errorf("%w: %s would take %d bytes beside the %d the read holds, above the decoded-data limit of %d bytes", ErrLimit, what, n, d.held, limit)
 	}
 	return nil
 }
@@ -321,7 +321,7 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 	if d.leaf.MaxDef > 0 {
 		levels++
 	}
-	if err := d.hold(int64(n)*4*int64(levels), fmt.Sprintf("the levels of %d entries", n)); err != nil {
+	if err := d.hold(int64(n)*4*int64(levels), "the page's levels"); err != nil {
 		return d.errorf(p.Offset, "%w", err)
 	}
 	out := d.out
@@ -375,7 +375,7 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 			}
 		}
 	}
-	if err := d.hold(int64(nonNull)*valueBytes(d.leaf.Type), fmt.Sprintf("%d values", nonNull)); err != nil {
+	if err := d.hold(int64(nonNull)*valueBytes(d.leaf.Type), "the page's values"); err != nil {
 		return d.errorf(p.Offset, "%w", err)
 	}
 	out.Values.grow(min(nonNull, maxReserve))
@@ -519,7 +519,7 @@ func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error
 		if width > 32 {
 			return fmt.Errorf("%w: dictionary index bit width %d", ErrCorrupt, width)
 		}
-		if err := d.fits(int64(n)*4, fmt.Sprintf("the dictionary indexes of %d values", n)); err != nil {
+		if err := d.fits(int64(n)*4, "the page's dictionary indexes"); err != nil {
 			return err
 		}
 		if cap(d.idx) < n {
@@ -544,7 +544,7 @@ func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error
 		if uint64(l) > uint64(len(data)-4) {
 			return fmt.Errorf("%w: RLE run of %d bytes exceeds the page", ErrCorrupt, l)
 		}
-		if err := d.fits(int64(n)*4, fmt.Sprintf("the run-length values of %d booleans", n)); err != nil {
+		if err := d.fits(int64(n)*4, "the page's run-length booleans"); err != nil {
 			return err
 		}
 		if cap(d.idx) < n {
