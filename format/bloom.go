@@ -70,11 +70,7 @@ func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A filter whose header and footer disagree on its size was not written
-	// as either says: its bits prove nothing.
-	if l := md.BloomFilterLength; l != nil && int64(*l) != int64(hn)+bf.numBytes {
-		return nil, fmt.Errorf("%s: %w: the header gives a bitset of %d bytes (%d with the header), but bloom_filter_length is %d", where, ErrCorrupt, bf.numBytes, int64(hn)+bf.numBytes, *l)
-	}
+
 	bf.FetchedBytes = n
 	return bf, nil
 }
@@ -88,6 +84,11 @@ func newBloomFilter(src Source, h *meta.BloomFilterHeader, bitset, headerBytes i
 	}
 	return &BloomFilter{src: src, bitset: bitset, numBytes: int64(h.NumBytes), HeaderBytes: headerBytes}, nil
 }
+
+// Length is the filter's size by its header: the header and the bitset it
+// declares. A footer's bloom_filter_length that differs says the filter was
+// not written as either claims.
+func (b *BloomFilter) Length() int64 { return b.HeaderBytes + b.numBytes }
 
 // BlockRange is the 32-byte block a hash probes.
 func (b *BloomFilter) BlockRange(hash uint64) Range {

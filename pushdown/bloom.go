@@ -43,6 +43,13 @@ func (s *rgState) bloom(c int) *bloomState {
 		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 		return x
 	}
+	// A filter whose header and footer disagree on its size was not
+	// written as either says: its bits prove nothing.
+	if l := f.Chunk(s.rg, c).MetaData.BloomFilterLength; l != nil && int64(*l) != bf.Length() {
+		x.why = fmt.Sprintf("its header gives it %d bytes, but bloom_filter_length is %d", bf.Length(), *l)
+		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		return x
+	}
 	x.bf = bf
 	return x
 }
