@@ -150,6 +150,7 @@ func TestHostileFiles(t *testing.T) {
 		"zstd_bomb_understated.parquet":        {read: readPages, err: ErrCorrupt},
 		"gzip_bomb.parquet":                    {read: readPages, err: ErrLimit},
 		"delta_byte_array_prefix.parquet":      {read: readPages, err: ErrLimit},
+		"delta_byte_array_long_prefix.parquet": {read: readPages, err: ErrLimit},
 		"offset_index_misplaced.parquet":       {read: readIndexedPages, err: ErrCorrupt},
 		"zero_row_group_zero_offsets.parquet":  {read: renderAll, answer: ""},
 		"no_row_groups.parquet":                {read: renderAll, answer: ""},

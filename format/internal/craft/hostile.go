@@ -32,7 +32,8 @@ func HostileFiles() []Hostile {
 		{Name: "zstd_bomb.parquet", What: "a zstd page of a few KB that expands to 480 MB", Build: func() ([]byte, error) { return bomb(meta.Zstd, 60<<20, 0) }, Large: true},
 		{Name: "zstd_bomb_understated.parquet", What: "a zstd page that expands to 480 MB while its header says 8 KB", Build: func() ([]byte, error) { return bomb(meta.Zstd, 60<<20, 1024) }, Large: true},
 		{Name: "gzip_bomb.parquet", What: "a gzip page of about 80 KB that expands to 80 MB", Build: func() ([]byte, error) { return bomb(meta.Gzip, 10<<20, 0) }, Large: true},
-		{Name: "delta_byte_array_prefix.parquet", What: "1M DELTA_BYTE_ARRAY values each repeating a 1000-byte prefix: 1 GB from 40 KB", Build: deltaPrefix},
+		{Name: "delta_byte_array_prefix.parquet", What: "1M DELTA_BYTE_ARRAY values each repeating a 1000-byte prefix: 1 GB from 80 KB", Build: func() ([]byte, error) { return deltaPrefix(1<<20, 1000) }},
+		{Name: "delta_byte_array_long_prefix.parquet", What: "64K DELTA_BYTE_ARRAY values each repeating a 4000-byte prefix: 256 MB from 9 KB", Build: func() ([]byte, error) { return deltaPrefix(1<<16, 4000) }},
 		{Name: "offset_index_misplaced.parquet", What: "an offset index placing pages at rows 0, 200, ... while they hold 400 rows each", Build: misplacedOffsetIndex},
 		{Name: "zero_row_group_zero_offsets.parquet", What: "a row group of 0 rows whose chunks have offset 0 and no bytes", Build: zeroRowGroup},
 		{Name: "no_row_groups.parquet", What: "a schema and no row groups", Build: noRowGroups},
@@ -133,18 +134,19 @@ func bomb(codec meta.CompressionCodec, n int, stated int32) ([]byte, error) {
 	return one(schema(leafOf("v", meta.Int64, meta.Required)), RowGroup{NumRows: int64(n), Chunks: []Chunk{{Codec: codec, NumValues: int64(n), Pages: []Page{p}}}})
 }
 
-func deltaPrefix() ([]byte, error) {
-	const n = 1 << 20
+// deltaPrefix is n DELTA_BYTE_ARRAY values of size bytes: the first all
+// suffix, every other all prefix.
+func deltaPrefix(n int, size int64) ([]byte, error) {
 	prefixes := make([]int64, n)
 	suffixes := make([]int64, n)
 	for i := 1; i < n; i++ {
-		prefixes[i] = 1000
+		prefixes[i] = size
 	}
-	suffixes[0] = 1000
+	suffixes[0] = size
 	body := DeltaBinaryPacked(prefixes)
 	body = append(body, DeltaBinaryPacked(suffixes)...)
-	body = append(body, bytes.Repeat([]byte("a"), 1000)...)
-	return one(schema(leafOf("s", meta.ByteArray, meta.Required)), RowGroup{NumRows: n, Chunks: []Chunk{{NumValues: n,
+	body = append(body, bytes.Repeat([]byte("a"), int(size))...)
+	return one(schema(leafOf("s", meta.ByteArray, meta.Required)), RowGroup{NumRows: int64(n), Chunks: []Chunk{{NumValues: int64(n),
 		Pages: []Page{dataPage(n, meta.DeltaByteArray, body, 0)}}}})
 }
 
