@@ -36,13 +36,18 @@ type File struct {
 	closer io.Closer
 }
 
-// Open opens the Parquet file at path on the local file system.
-func Open(path string) (*File, error) {
+// Open opens the Parquet file at path on the local file system, with the
+// DefaultLimits.
+func Open(path string) (*File, error) { return OpenWith(path, DefaultLimits) }
+
+// OpenWith is Open with the given limits: a caller with a memory budget
+// bounds the decoded data of each column read by it (MaxDecodedBytes).
+func OpenWith(path string, limits Limits) (*File, error) {
 	src, closer, err := OpenLocal(path)
 	if err != nil {
 		return nil, fmt.Errorf("format: %w", err)
 	}
-	f, err := OpenSource(src, filepath.Base(path), DefaultLimits)
+	f, err := OpenSource(src, filepath.Base(path), limits)
 	if err != nil {
 		closer.Close()
 		return nil, err

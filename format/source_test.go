@@ -125,3 +125,28 @@ func TestShrinkingCompressedSourceBlamesTheFile(t *testing.T) {
 		t.Fatalf("err = %v; want ErrTruncated, with no word of the codec", err)
 	}
 }
+
+func TestOpenWithLimitsBoundsDecodedData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sum.parquet")
+	if err := os.WriteFile(path, int64File(t, 2000, 2000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	limits := DefaultLimits
+	limits.MaxDecodedBytes = 8 << 10 // 2000 values of 8 bytes do not fit
+	f, err := OpenWith(path, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.ReadColumn(0, 0); !errors.Is(err, ErrLimit) {
+		t.Fatalf("err = %v; want ErrLimit", err)
+	}
+	g, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if s, err := sumInt64(g); err != nil || s != 2001000 {
+		t.Fatalf("sum = %d, %v; want 2001000", s, err)
+	}
+}
