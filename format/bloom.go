@@ -39,11 +39,12 @@ func (f *File) HasBloomFilter(rg, col int) bool {
 	return md.BloomFilterOffset != nil && *md.BloomFilterOffset > 0
 }
 
-// ReadBloomFilter reads the header of a chunk's Bloom filter.
+// ReadBloomFilter reads the header of a chunk's Bloom filter. It returns an
+// error wrapping ErrAbsent when the chunk has none.
 func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	md := f.Chunk(rg, col).MetaData
 	if md.BloomFilterOffset == nil {
-		return nil, nil
+		return nil, f.absent("Bloom filter", rg, col)
 	}
 	where := fmt.Sprintf("format: file %s: row group %d, column %s: bloom filter", f.Name, rg, f.Schema.Leaves[col].Path)
 	off := *md.BloomFilterOffset
@@ -69,6 +70,7 @@ func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	if err != nil {
 		return nil, err
 	}
+
 	bf.FetchedBytes = n
 	return bf, nil
 }
@@ -82,6 +84,11 @@ func newBloomFilter(src Source, h *meta.BloomFilterHeader, bitset, headerBytes i
 	}
 	return &BloomFilter{src: src, bitset: bitset, numBytes: int64(h.NumBytes), HeaderBytes: headerBytes}, nil
 }
+
+// Length is the filter's size by its header: the header and the bitset it
+// declares. A footer's bloom_filter_length that differs says the filter was
+// not written as either claims.
+func (b *BloomFilter) Length() int64 { return b.HeaderBytes + b.numBytes }
 
 // BlockRange is the 32-byte block a hash probes.
 func (b *BloomFilter) BlockRange(hash uint64) Range {

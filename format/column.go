@@ -49,6 +49,11 @@ func (c *ColumnData) IsNull(i int) bool { return c.Def != nil && int(c.Def[i]) <
 type PageRef struct {
 	Range    Range
 	FirstRow int64
+	// NumRows is the rows the offset index places in the page (up to the
+	// next page's first row); 0 when unknown. A page whose header or
+	// levels disagree fails to decode with ErrCorrupt rather than lose or
+	// invent rows.
+	NumRows int64
 }
 
 // chunkDecoder holds the state of decoding one column chunk.
@@ -67,6 +72,52 @@ type chunkDecoder struct {
 	// scratch is a decompression buffer reused from page to page where no
 	// decoded value points into it.
 	scratch []byte
+	// check is what the leaf's values are checked or adjusted for.
+	check valueCheck
+	// held counts the bytes the decoded entries and the dictionary hold,
+	// against Limits.MaxDecodedBytes; dictHeld is the dictionary's share.
+	held, dictHeld int64
+}
+
+// budget is Limits.MaxDecodedBytes; zero means the default.
+func (l Limits) budget() int64 {
+	if l.MaxDecodedBytes > 0 {
+		return l.MaxDecodedBytes
+	}
+	return DefaultLimits.MaxDecodedBytes
+}
+
+// fits checks that n more bytes, needed while a page decodes, fit beside
+// what the read holds.
+func (d *chunkDecoder) fits(n int64, what string) error {
+	if limit := d.f.Limits.budget(); n < 0 || d.held+n > limit {
+		return fmt.Errorf("%w: %s would take %d bytes beside the %d the read holds, above the decoded-data limit of %d bytes", ErrLimit, what, n, d.held, limit)
+	}
+	return nil
+}
+
+// hold is fits for bytes the read keeps until the caller releases it.
+func (d *chunkDecoder) hold(n int64, what string) error {
+	if err := d.fits(n, what); err != nil {
+		return err
+	}
+	d.held += n
+	return nil
+}
+
+// valueBytes is the memory one decoded value of type t takes in Values.
+func valueBytes(t meta.Type) int64 {
+	switch t {
+	case meta.Boolean:
+		return 1
+	case meta.Int32, meta.Float:
+		return 4
+	case meta.Int64, meta.Double:
+		return 8
+	case meta.Int96:
+		return 12
+	}
+	return 24 // a slice header; the bytes are held by a page or an arena
 }
 
 func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
@@ -74,7 +125,7 @@ func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
 		return nil, fmt.Errorf("format: file %s: no row group %d, column %d", f.Name, rg, col)
 	}
 	leaf := f.Schema.Leaves[col]
-	d := &chunkDecoder{f: f, rg: rg, col: col, leaf: leaf, md: f.Chunk(rg, col).MetaData,
+	d := &chunkDecoder{f: f, rg: rg, col: col, leaf: leaf, md: f.Chunk(rg, col).MetaData, check: newValueCheck(leaf),
 		out:   &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}},
 		where: fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, leaf.Path)}
 	return d, nil
@@ -89,7 +140,8 @@ func (d *chunkDecoder) errorf(off int64, format string, args ...any) error {
 func classify(err error) error {
 	switch {
 	case errors.Is(err, ErrCorrupt), errors.Is(err, ErrLimit), errors.Is(err, ErrUnsupported),
-		errors.Is(err, ErrChecksum), errors.Is(err, ErrEncrypted):
+		errors.Is(err, ErrChecksum), errors.Is(err, ErrEncrypted), errors.Is(err, ErrTruncated),
+		errors.Is(err, ErrInvalidString):
 		return err
 	case errors.Is(err, compress.ErrUnsupportedCodec):
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
@@ -183,12 +235,20 @@ func (d *chunkDecoder) page(p *rawPage) error {
 	if h.Encoding != meta.Plain && h.Encoding != meta.PlainDictionary {
 		return d.errorf(p.Offset, "%w: dictionary page encoding %s", ErrUnsupported, h.Encoding)
 	}
+	// The dictionary's values may point into its decompressed page.
+	if err := d.hold(int64(p.Header.UncompressedPageSize)+int64(h.NumValues)*valueBytes(d.leaf.Type), "the dictionary page"); err != nil {
+		return d.errorf(p.Offset, "%w", err)
+	}
+	d.dictHeld = d.held
 	data, err := d.f.decompress(d.md.Codec, p.Body, int(p.Header.UncompressedPageSize))
 	if err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	dict := &Values{Type: d.leaf.Type}
 	if err := decodePlain(dict, data, int(h.NumValues), d.leaf.TypeLength); err != nil {
+		return d.errorf(p.Offset, "dictionary page: %w", err)
+	}
+	if err := d.check.apply(dict, 0); err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	d.dict = dict
@@ -212,6 +272,9 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 		}
 		n, enc = int(h.DataPageHeader.NumValues), h.DataPageHeader.Encoding
 		defEnc, repEnc = h.DataPageHeader.DefinitionLevelEncoding, h.DataPageHeader.RepetitionLevelEncoding
+		if err := d.holdPage(int64(h.UncompressedPageSize), enc); err != nil {
+			return d.errorf(p.Offset, "%w", err)
+		}
 		data, err := d.decompressPage(p.Body, int(h.UncompressedPageSize))
 		if err != nil {
 			return d.errorf(p.Offset, "%w", err)
@@ -232,6 +295,9 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 		rest := p.Body[rl+dl:]
 		size := int(h.UncompressedPageSize) - rl - dl
 		if h2.IsCompressed {
+			if err := d.holdPage(int64(size), enc); err != nil {
+				return d.errorf(p.Offset, "%w", err)
+			}
 			data, err := d.decompressPage(rest, size)
 			if err != nil {
 				return d.errorf(p.Offset, "%w", err)
@@ -246,6 +312,17 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 	}
 	if n < 0 || int64(n) > d.f.Limits.MaxPageValues {
 		return d.errorf(p.Offset, "%w: page of %d values", ErrLimit, n)
+	}
+	// Levels are held at 4 bytes an entry, whatever their encoded size.
+	levels := 0
+	if d.leaf.MaxRep > 0 {
+		levels++
+	}
+	if d.leaf.MaxDef > 0 {
+		levels++
+	}
+	if err := d.hold(int64(n)*4*int64(levels), "the page's levels"); err != nil {
+		return d.errorf(p.Offset, "%w", err)
 	}
 	out := d.out
 	start := out.NumEntries
@@ -298,10 +375,18 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 			}
 		}
 	}
+	if err := d.hold(int64(nonNull)*valueBytes(d.leaf.Type), "the page's values"); err != nil {
+		return d.errorf(p.Offset, "%w", err)
+	}
 	out.Values.grow(min(nonNull, maxReserve))
 	first := out.Values.Len()
 	if err := d.decodeValues(enc, values, nonNull); err != nil {
 		return d.errorf(p.Offset, "%s values: %w", enc, err)
+	}
+	if enc != meta.PlainDictionary && enc != meta.RLEDictionary { // the dictionary was checked
+		if err := d.check.apply(&out.Values, first); err != nil {
+			return d.errorf(p.Offset, "%s values: %w", enc, err)
+		}
 	}
 	if err := d.checkGeometry(first); err != nil {
 		return d.errorf(p.Offset, "%w", err)
@@ -310,6 +395,17 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 	d.decoded += int64(n)
 	out.Pages = append(out.Pages, span)
 	return nil
+}
+
+// holdPage accounts a data page's decompressed size: held while byte-array
+// values point into it, needed only while it decodes otherwise (dictionary
+// indexes, numbers).
+func (d *chunkDecoder) holdPage(size int64, enc meta.Encoding) error {
+	dict := enc == meta.PlainDictionary || enc == meta.RLEDictionary
+	if (d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray) && !dict {
+		return d.hold(size, "the decompressed page")
+	}
+	return d.fits(size, "the decompressed page")
 }
 
 // decompressPage is File.decompress for data pages, into the scratch buffer
@@ -423,6 +519,9 @@ func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error
 		if width > 32 {
 			return fmt.Errorf("%w: dictionary index bit width %d", ErrCorrupt, width)
 		}
+		if err := d.fits(int64(n)*4, "the page's dictionary indexes"); err != nil {
+			return err
+		}
 		if cap(d.idx) < n {
 			d.idx = make([]int32, n)
 		}
@@ -444,6 +543,9 @@ func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error
 		l := binary.LittleEndian.Uint32(data)
 		if uint64(l) > uint64(len(data)-4) {
 			return fmt.Errorf("%w: RLE run of %d bytes exceeds the page", ErrCorrupt, l)
+		}
+		if err := d.fits(int64(n)*4, "the page's run-length booleans"); err != nil {
+			return err
 		}
 		if cap(d.idx) < n {
 			d.idx = make([]int32, n)
@@ -477,7 +579,17 @@ func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error
 			return fmt.Errorf("%w: DELTA_BYTE_ARRAY on a %s column", ErrCorrupt, d.leaf.Type)
 		}
 		start := len(v.Bytes)
-		v.Bytes, err = delta.ByteArrays(v.Bytes, data, n)
+		room := d.f.Limits.budget() - d.held
+		v.Bytes, err = delta.ByteArraysMax(v.Bytes, data, n, room)
+		if errors.Is(err, delta.ErrTooLarge) {
+			return fmt.Errorf("%w: %w", ErrLimit, err)
+		}
+		if err == nil {
+			// The values are copied into one arena of their total length.
+			for _, b := range v.Bytes[start:] {
+				d.held += int64(len(b))
+			}
+		}
 		if err == nil && d.leaf.Type == meta.FixedLenByteArray {
 			for _, b := range v.Bytes[start:] {
 				if len(b) != d.leaf.TypeLength {

@@ -21,11 +21,15 @@
 //
 // The page index (ReadColumnIndex, ReadOffsetIndex) and split-block Bloom
 // filters (ReadBloomFilter, whose probes read one 32-byte block) are read on
-// demand for pushdown.
+// demand for pushdown; a chunk without one gives an error wrapping
+// ErrAbsent, which is no fault of the file.
 //
 // What the package promises: no size read from a file sizes an allocation
-// before it is checked against the file's size and the Limits; a malformed
+// before it is checked against the file's size and the Limits, and a column
+// read holds at most Limits.MaxDecodedBytes of decoded data; a malformed
 // file gives an error naming the file, row group, column and page offset
-// that wraps ErrCorrupt, ErrLimit, ErrUnsupported, ErrChecksum or
-// ErrEncrypted, never a panic.
+// that wraps ErrCorrupt, ErrLimit, ErrUnsupported, ErrChecksum,
+// ErrInvalidString or ErrEncrypted, never a panic. A file that changes or shrinks while it is
+// read gives ErrTruncated, never zeroed bytes; a path that is not a regular
+// file gives ErrNotRegular before it is opened.
 package format

@@ -36,13 +36,18 @@ type File struct {
 	closer io.Closer
 }
 
-// Open opens the Parquet file at path on the local file system.
-func Open(path string) (*File, error) {
+// Open opens the Parquet file at path on the local file system, with the
+// DefaultLimits.
+func Open(path string) (*File, error) { return OpenWith(path, DefaultLimits) }
+
+// OpenWith is Open with the given limits: a caller with a memory budget
+// bounds the decoded data of each column read by it (MaxDecodedBytes).
+func OpenWith(path string, limits Limits) (*File, error) {
 	src, closer, err := OpenLocal(path)
 	if err != nil {
 		return nil, fmt.Errorf("format: %w", err)
 	}
-	f, err := OpenSource(src, filepath.Base(path), DefaultLimits)
+	f, err := OpenSource(src, filepath.Base(path), limits)
 	if err != nil {
 		closer.Close()
 		return nil, err
@@ -69,7 +74,7 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 		return nil, fail("%w: file is %d bytes, too small to be Parquet", ErrNotParquet, size)
 	}
 	var tail [footerTail]byte
-	if _, err := src.ReadAt(tail[:], size-footerTail); err != nil && err != io.EOF {
+	if err := readFull(src, tail[:], size-footerTail); err != nil {
 		return nil, fail("reading footer: %w", err)
 	}
 	switch string(tail[4:]) {
@@ -80,7 +85,7 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 		return nil, fail("%w: file does not end with PAR1 magic", ErrNotParquet)
 	}
 	var head [4]byte
-	if _, err := src.ReadAt(head[:], 0); err != nil && err != io.EOF {
+	if err := readFull(src, head[:], 0); err != nil {
 		return nil, fail("reading header: %w", err)
 	}
 	if string(head[:]) != magic && string(head[:]) != encryptedMagic {
@@ -128,6 +133,11 @@ func (f *File) validate() error {
 	leaves := f.Schema.Leaves
 	if f.Meta.NumRows < 0 {
 		return fmt.Errorf("%w: negative row count %d", ErrCorrupt, f.Meta.NumRows)
+	}
+	for _, l := range leaves {
+		if why := annotationMismatch(l.Element, l.Type, l.TypeLength); why != "" {
+			return fmt.Errorf("%w: column %s: %s", ErrCorrupt, l.Path, why)
+		}
 	}
 	for i := range f.Meta.RowGroups {
 		rg := &f.Meta.RowGroups[i]

@@ -16,6 +16,15 @@ type Limits struct {
 	MaxDictionaryValues int64
 	// MaxPageValues bounds the values (levels) of one data page.
 	MaxPageValues int64
+	// MaxDecodedBytes bounds the memory a column read holds at once: the
+	// decompressed pages its values point into, its levels and values, the
+	// dictionary, and the scratch a page needs while it decodes. That is
+	// one page and the dictionary for a PageReader whose caller releases
+	// each page, the whole chunk for ReadColumn and ReadPages. A few bytes
+	// of run-length or prefix encoding can declare gigabytes; every such
+	// size is checked against this bound before it is allocated, and a
+	// read that would pass it fails with ErrLimit.
+	MaxDecodedBytes int64
 }
 
 // DefaultLimits are generous for real files and small enough that a hostile
@@ -26,4 +35,8 @@ var DefaultLimits = Limits{
 	MaxPageHeaderSize:   16 << 20,
 	MaxDictionaryValues: 64 << 20,
 	MaxPageValues:       64 << 20,
+	// The conformance corpus holds a chunk of a 1 GiB dictionary page and
+	// a 1 GiB data page that DuckDB reads; a caller with a memory budget
+	// sets a lower bound.
+	MaxDecodedBytes: 3 << 30,
 }

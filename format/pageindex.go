@@ -32,6 +32,11 @@ func (f *File) OffsetIndexRange(rg, col int) (Range, bool) {
 	return Range{*c.OffsetIndexOffset, int64(*c.OffsetIndexLength)}, true
 }
 
+// absent is the ErrAbsent error for a chunk's missing structure.
+func (f *File) absent(what string, rg, col int) error {
+	return fmt.Errorf("format: file %s: row group %d, column %s: %w %s", f.Name, rg, f.Schema.Leaves[col].Path, ErrAbsent, what)
+}
+
 func (f *File) indexBytes(r Range, what string, rg, col int) ([]byte, error) {
 	if r.Length <= 0 || r.Length > f.Limits.MaxPageSize {
 		return nil, fmt.Errorf("format: file %s: row group %d, column %s: %w: %s of %d bytes", f.Name, rg, f.Schema.Leaves[col].Path, ErrCorrupt, what, r.Length)
@@ -43,11 +48,12 @@ func (f *File) indexBytes(r Range, what string, rg, col int) ([]byte, error) {
 	return b, nil
 }
 
-// ReadColumnIndex reads and checks the ColumnIndex of leaf col in row group rg.
+// ReadColumnIndex reads and checks the ColumnIndex of leaf col in row group
+// rg. It returns an error wrapping ErrAbsent when the chunk has none.
 func (f *File) ReadColumnIndex(rg, col int) (*meta.ColumnIndex, error) {
 	r, ok := f.ColumnIndexRange(rg, col)
 	if !ok {
-		return nil, nil
+		return nil, f.absent("column index", rg, col)
 	}
 	b, err := f.indexBytes(r, "column index", rg, col)
 	if err != nil {
@@ -71,11 +77,12 @@ func (f *File) DecodeColumnIndex(rg, col int, b []byte) (*meta.ColumnIndex, erro
 	return ci, nil
 }
 
-// ReadOffsetIndex reads and checks the OffsetIndex of leaf col in row group rg.
+// ReadOffsetIndex reads and checks the OffsetIndex of leaf col in row group
+// rg. It returns an error wrapping ErrAbsent when the chunk has none.
 func (f *File) ReadOffsetIndex(rg, col int) (*meta.OffsetIndex, error) {
 	r, ok := f.OffsetIndexRange(rg, col)
 	if !ok {
-		return nil, nil
+		return nil, f.absent("offset index", rg, col)
 	}
 	b, err := f.indexBytes(r, "offset index", rg, col)
 	if err != nil {

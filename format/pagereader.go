@@ -71,6 +71,7 @@ func (r *PageReader) Next() (*ColumnData, error) {
 	}
 	if r.reuse {
 		r.d.out.reset()
+		r.d.held = r.d.dictHeld
 		r.reuse = false
 	} else {
 		r.d.out = &ColumnData{Leaf: r.d.leaf, Values: Values{Type: r.d.leaf.Type}}
@@ -180,12 +181,28 @@ func (r *PageReader) step() error {
 		if p.Header.Type != meta.DataPage && p.Header.Type != meta.DataPageV2 {
 			return d.errorf(pr.Range.Offset, "%w: offset index points at a %s", ErrCorrupt, p.Header.Type)
 		}
-		if _, ok := r.skippable(p, pr.FirstRow); ok {
+		if n, ok := r.skippable(p, pr.FirstRow); ok {
+			if err := d.checkRows(pr, n); err != nil {
+				return err
+			}
 			continue
 		}
-		return d.dataPage(p, pr.FirstRow)
+		if err := d.dataPage(p, pr.FirstRow); err != nil {
+			return err
+		}
+		return d.checkRows(pr, d.out.Pages[len(d.out.Pages)-1].NumRows)
 	}
 	return io.EOF
+}
+
+// checkRows fails when a data page holds other than the rows the offset
+// index placed in it: the index would have the caller skip rows it holds or
+// take rows of another page for its own.
+func (d *chunkDecoder) checkRows(pr PageRef, rows int64) error {
+	if pr.NumRows <= 0 || rows == pr.NumRows {
+		return nil
+	}
+	return d.errorf(pr.Range.Offset, "%w: the page holds %d rows, the offset index places rows [%d, %d) in it", ErrCorrupt, rows, pr.FirstRow, pr.FirstRow+pr.NumRows)
 }
 
 // stepSequential walks the pages of the whole chunk up to the next data
@@ -194,6 +211,11 @@ func (r *PageReader) stepSequential() error {
 	d := r.d
 	if !r.started {
 		r.started = true
+		if d.f.Meta.RowGroups[d.rg].NumRows == 0 && d.md.NumValues == 0 {
+			// A row group of no rows needs no bytes; writers leave its
+			// chunks' offsets 0.
+			return io.EOF
+		}
 		cr, err := d.f.ChunkRange(d.rg, d.col)
 		if err != nil {
 			return fmt.Errorf("format: file %s: %w", d.f.Name, err)
@@ -203,7 +225,13 @@ func (r *PageReader) stepSequential() error {
 		}
 		r.base = cr.Offset
 	}
-	for r.pos < len(r.buf) && r.values < d.md.NumValues {
+	rows := d.f.Meta.RowGroups[d.rg].NumRows
+	// A leaf without repetition holds one entry a row, so the row group's
+	// row count says where its pages end; num_values may lie (0 in a row
+	// group of 8 rows, which DuckDB reads). A repeated leaf needs both
+	// counts: its last row may continue into a later page.
+	repeated := d.leaf.MaxRep > 0
+	for r.pos < len(r.buf) && (r.row < rows || (repeated && r.values < d.md.NumValues)) {
 		off := r.base + int64(r.pos)
 		p, err := d.f.readPage(r.buf[r.pos:], off)
 		if err != nil {
@@ -230,7 +258,10 @@ func (r *PageReader) stepSequential() error {
 			return nil
 		}
 	}
-	if r.values != d.md.NumValues {
+	if r.row != rows {
+		return fmt.Errorf("%s: %w: chunk holds %d rows, the row group %d", d.where, ErrCorrupt, r.row, rows)
+	}
+	if repeated && r.values != d.md.NumValues {
 		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, r.values, d.md.NumValues)
 	}
 	return io.EOF

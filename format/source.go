@@ -1,15 +1,31 @@
 package format
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"sync/atomic"
+	"time"
 )
 
-// A Source is random-access storage for one file: a local file today, an
-// HTTP object tomorrow. Every byte the reader needs comes through ReadAt.
+// A Source is random-access storage for one file: a local file, an object
+// in a store. Every byte the reader needs comes through ReadAt.
+//
+// The contract, for every implementation:
+//   - Size is the object's size when it was opened, and stays fixed; the
+//     reader checks every range it reads against it.
+//   - ReadAt follows io.ReaderAt: it returns n == len(p) or an error saying
+//     why not. A read that ends at Size may return io.EOF with n == len(p).
+//   - A read that cannot be served because the object changed or shrank
+//     since it was opened returns an error wrapping ErrTruncated, saying
+//     what was seen at open and what is seen now (size, modification time,
+//     an ETag), never zeroed or stale bytes with a nil error.
+//   - ReadAt is safe for concurrent use.
+//
+// The reader checks the count ReadAt returns, so a Source that breaks the
+// second rule still yields ErrTruncated rather than a wrong answer.
 type Source interface {
 	io.ReaderAt
 	Size() int64
@@ -59,31 +75,89 @@ func (c *CountingSource) Stats() IOStats {
 
 // localFile is a Source over an open *os.File.
 type localFile struct {
-	f    *os.File
-	size int64
+	f     *os.File
+	path  string
+	size  int64
+	mtime time.Time
 }
 
-func (l *localFile) ReadAt(p []byte, off int64) (int, error) { return l.f.ReadAt(p, off) }
-func (l *localFile) Size() int64                             { return l.size }
-func (l *localFile) Close() error                            { return l.f.Close() }
+// ReadAt reads from the file; a short read says how the file changed since
+// it was opened.
+func (l *localFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := l.f.ReadAt(p, off)
+	if n < len(p) && (err == nil || err == io.EOF) {
+		return n, l.changed(n, len(p), off)
+	}
+	return n, err
+}
 
-// OpenLocal opens a local file as a Source. The caller closes it.
+// changed describes a short read of n of want bytes at off by what the file
+// is now against what it was at open.
+func (l *localFile) changed(n, want int, off int64) error {
+	now := "cannot be examined"
+	if st, err := l.f.Stat(); err == nil {
+		now = fmt.Sprintf("is %d bytes", st.Size())
+		if !st.ModTime().Equal(l.mtime) {
+			now += ", modified " + st.ModTime().UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return fmt.Errorf("%w: %s: read %d of %d bytes at offset %d; at open the file was %d bytes, modified %s; now it %s",
+		ErrTruncated, l.path, n, want, off, l.size, l.mtime.UTC().Format(time.RFC3339Nano), now)
+}
+
+func (l *localFile) Size() int64  { return l.size }
+func (l *localFile) Close() error { return l.f.Close() }
+
+// OpenLocal opens a local file as a Source. The caller closes it. Anything
+// but a regular file (a directory, a FIFO, a device, a socket) is refused
+// before it is opened: opening a FIFO blocks until a writer appears, and a
+// device may never end.
 func OpenLocal(path string) (Source, io.Closer, error) {
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := f.Stat()
+	if err := regular(path, st); err != nil {
+		return nil, nil, err
+	}
+	// The path may have been replaced between the stat and the open; open
+	// without blocking on a FIFO and check again what was opened.
+	f, err := openNonBlocking(path)
 	if err != nil {
+		return nil, nil, err
+	}
+	if st, err = f.Stat(); err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	if st.IsDir() {
+	if err := regular(path, st); err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is a directory", path)
+		return nil, nil, err
 	}
-	l := &localFile{f: f, size: st.Size()}
+	l := &localFile{f: f, path: path, size: st.Size(), mtime: st.ModTime()}
 	return l, l, nil
+}
+
+// regular refuses a file that is not a regular file, naming what it is.
+func regular(path string, st os.FileInfo) error {
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch {
+	case m.IsDir():
+		kind = "a directory"
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	case m&os.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&os.ModeDevice != 0:
+		kind = "a device"
+	}
+	return fmt.Errorf("%w: %s is %s", ErrNotRegular, path, kind)
 }
 
 // BytesSource is a Source over an in-memory byte slice, for tests and fuzzing.
@@ -110,10 +184,31 @@ func readRange(src Source, r Range) ([]byte, error) {
 		return nil, fmt.Errorf("%w: range [%d, %d) outside the file of %d bytes", ErrCorrupt, r.Offset, r.End(), src.Size())
 	}
 	buf := make([]byte, r.Length)
-	if _, err := src.ReadAt(buf, r.Offset); err != nil && !(err == io.EOF && len(buf) == int(r.Length)) {
-		return nil, fmt.Errorf("reading [%d, %d): %w", r.Offset, r.End(), err)
+	if err := readFull(src, buf, r.Offset); err != nil {
+		return nil, err
 	}
 	return buf, nil
+}
+
+// readFull fills buf from src at off. The count ReadAt returns is what
+// counts: a short read is an error even when ReadAt calls it io.EOF or
+// nothing at all, since the range lies inside the size seen at open.
+func readFull(src Source, buf []byte, off int64) error {
+	n, err := src.ReadAt(buf, off)
+	if n == len(buf) && (err == nil || err == io.EOF) {
+		return nil
+	}
+	end := off + int64(len(buf))
+	if n > len(buf) || n < 0 {
+		return fmt.Errorf("reading [%d, %d): the source returned a count of %d", off, end, n)
+	}
+	switch {
+	case errors.Is(err, ErrTruncated):
+		return fmt.Errorf("reading [%d, %d): %w", off, end, err)
+	case err == nil || err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("reading [%d, %d): %w: read %d of %d bytes; the file was %d bytes at open", off, end, ErrTruncated, n, len(buf), src.Size())
+	}
+	return fmt.Errorf("reading [%d, %d): %w", off, end, err)
 }
 
 // Coalesce merges ranges whose gap is at most maxGap bytes, so that nearby

@@ -389,7 +389,7 @@ func FuzzVariantFile(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	limits := Limits{MaxFooterSize: 1 << 20, MaxPageSize: 4 << 20, MaxPageHeaderSize: 1 << 16, MaxDictionaryValues: 1 << 16, MaxPageValues: 1 << 20}
+	limits := Limits{MaxFooterSize: 1 << 20, MaxPageSize: 4 << 20, MaxPageHeaderSize: 1 << 16, MaxDictionaryValues: 1 << 16, MaxPageValues: 1 << 20, MaxDecodedBytes: 64 << 20}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := OpenSource(BytesSource(data), "fuzz.parquet", limits)
 		if err != nil {

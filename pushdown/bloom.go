@@ -1,6 +1,7 @@
 package pushdown
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -30,11 +31,22 @@ func (s *rgState) bloom(c int) *bloomState {
 		return x
 	}
 	bf, err := f.ReadBloomFilter(s.rg, c)
+	if errors.Is(err, format.ErrAbsent) {
+		x.why = "the chunk has no Bloom filter"
+		return x
+	}
 	if bf != nil {
 		s.p.plan.FilterBytes += bf.FetchedBytes
 	}
-	if err != nil || bf == nil {
+	if err != nil {
 		x.why = fmt.Sprintf("the Bloom filter cannot be read (%v)", err)
+		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		return x
+	}
+	// A filter whose header and footer disagree on its size was not
+	// written as either says: its bits prove nothing.
+	if l := f.Chunk(s.rg, c).MetaData.BloomFilterLength; l != nil && int64(*l) != bf.Length() {
+		x.why = fmt.Sprintf("its header gives it %d bytes, but bloom_filter_length is %d", bf.Length(), *l)
 		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 		return x
 	}

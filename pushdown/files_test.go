@@ -88,6 +88,9 @@ type fileData struct {
 	// decoded in every row group.
 	flat []int
 	rgs  []*rgData
+	// contradicted says f's metadata was altered after decoding, so that
+	// its pages no longer read back as planned.
+	contradicted bool
 }
 
 type rgData struct {

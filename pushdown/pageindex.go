@@ -58,6 +58,19 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
+	chunkNulls := int64(-1)
+	if st := f.Chunk(s.rg, c).MetaData.Statistics; st != nil && st.NullCount != nil {
+		chunkNulls = *st.NullCount
+	}
+	pageRows := func(i int) int64 {
+		first, end := format.PageRows(oi.oi, i, s.rows)
+		return end - first
+	}
+	if why := stats.PageIndexContradiction(ci, pageRows, f.Schema.Leaves[c].MaxRep > 0, chunkNulls); why != "" {
+		x.why = why
+		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
+		return x
+	}
 	x.oi = oi.oi
 	col := s.p.cols[c]
 	x.bounds = make([]stats.Bounds, len(ci.NullPages))

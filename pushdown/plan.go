@@ -608,7 +608,7 @@ func (s *rgState) columnRead(c int, chunk format.Range, rows RowRanges) (ColumnR
 			continue
 		}
 		r := format.Range{Offset: loc.Offset, Length: int64(loc.CompressedPageSize)}
-		cr.Pages = append(cr.Pages, format.PageRef{Range: r, FirstRow: first})
+		cr.Pages = append(cr.Pages, format.PageRef{Range: r, FirstRow: first, NumRows: end - first})
 		cr.PageIndexes = append(cr.PageIndexes, i)
 	}
 	cr.Whole = false

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
 )
 
 var (
@@ -83,7 +84,7 @@ func soundness(t *testing.T, d *fileData, trees int, seed int64) {
 			t.Fatalf("Plan(%s): %v", describe(tree), err)
 		}
 		resolved := plan.Predicate
-		exec := k%25 == 0
+		exec := k%25 == 0 && !d.contradicted
 		for rg, rd := range d.rgs {
 			rp := plan.RowGroups[rg]
 			if rp.Verdict == Skip {
@@ -199,3 +200,73 @@ func checkPlannedValues(t *testing.T, d *fileData, rg int, i int64, read map[int
 		}
 	}
 }
+
+// TestSoundnessUnderContradictingMetadata is the contract when metadata
+// contradicts other metadata: the footer of a fixture is altered so that
+// each proof's inputs disagree (num_values against the row count, a null
+// count that would prove "only nulls" from a short num_values, a Bloom
+// filter length against its header), and every row that matches in the
+// data, decoded before the alteration, must still be kept.
+func TestSoundnessUnderContradictingMetadata(t *testing.T) {
+	n := max(treesPerFixture()/5, 20)
+	mutations := []struct {
+		name string
+		edit func(rows int64, md *meta.ColumnMetaData, r *rand.Rand)
+	}{
+		{"num_values 0, null_count 0", func(rows int64, md *meta.ColumnMetaData, r *rand.Rand) {
+			md.NumValues = 0
+			if md.Statistics != nil {
+				md.Statistics.NullCount = ptrInt64(0)
+			}
+		}},
+		{"num_values short, all of them null", func(rows int64, md *meta.ColumnMetaData, r *rand.Rand) {
+			md.NumValues = r.Int63n(max(rows, 1))
+			if md.Statistics != nil {
+				md.Statistics.NullCount = ptrInt64(md.NumValues)
+			}
+		}},
+		{"num_values long", func(rows int64, md *meta.ColumnMetaData, r *rand.Rand) {
+			md.NumValues = rows + 1 + r.Int63n(100)
+			if md.Statistics != nil {
+				md.Statistics.NullCount = ptrInt64(md.NumValues)
+			}
+		}},
+		{"bloom_filter_length against the header", func(rows int64, md *meta.ColumnMetaData, r *rand.Rand) {
+			if md.BloomFilterOffset != nil {
+				l := int32(32 * (1 + r.Intn(16)))
+				if md.BloomFilterLength != nil {
+					l += *md.BloomFilterLength
+				}
+				md.BloomFilterLength = &l
+			}
+		}},
+	}
+	for _, name := range []string{"orders_sorted.parquet", "orders_shuffled.parquet", "statistics.parquet", "types.parquet"} {
+		truth := decodeFile(t, openFixture(t, name))
+		for i, m := range mutations {
+			t.Run(name+"/"+m.name, func(t *testing.T) {
+				f := openFixture(t, name)
+				r := rand.New(rand.NewSource(*flagSeed + int64(i)))
+				for rg := range f.Meta.RowGroups {
+					rows := f.Meta.RowGroups[rg].NumRows
+					if rows == 0 {
+						continue
+					}
+					for c := range f.Meta.RowGroups[rg].Columns {
+						md := f.Chunk(rg, c).MetaData
+						if md.Statistics != nil {
+							st := *md.Statistics
+							md.Statistics = &st
+						}
+						m.edit(rows, md, r)
+					}
+				}
+				d := *truth
+				d.f, d.contradicted = f, true
+				soundness(t, &d, n, *flagSeed+int64(i))
+			})
+		}
+	}
+}
+
+func ptrInt64(v int64) *int64 { return &v }

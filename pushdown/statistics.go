@@ -12,6 +12,13 @@ func (s *rgState) chunkBounds(c int) stats.Bounds {
 	}
 	md := s.p.f.Chunk(s.rg, c).MetaData
 	b := stats.ChunkBounds(s.p.cols[c], md.Statistics, md.NumValues)
+	leaf := s.p.f.Schema.Leaves[c]
+	if why := stats.ChunkRowsContradiction(md.NumValues, s.rows, leaf.MaxRep > 0); why != "" {
+		// Statistics of a chunk that miscounts its own values prove nothing:
+		// keep what it holds as if it had none.
+		b = stats.ChunkBounds(s.p.cols[c], nil, md.NumValues)
+		b.Refused = why
+	}
 	s.bounds[c] = &b
 	if b.Refused != "" || len(b.Notes) > 0 {
 		lines := b.Report()

@@ -338,6 +338,9 @@ func (c Column) accept(o Order, p pair, b *Bounds, numValues int64) string {
 			return fmt.Sprintf("the %s is malformed (%v), so neither bound is trusted", v.name, err)
 		}
 	}
+	if r := timeOutsideDay(c.Leaf, p); r != "" {
+		return r
+	}
 	equal := p.hasMin && p.hasMax && bytes.Equal(p.min, p.max)
 	total := false
 	switch p.source {

@@ -42,6 +42,24 @@ func lengthError(i, l, left int) error {
 // bytes of its predecessor followed by a suffix, and appends them to dst.
 // The values are copied into one new allocation shared by all of them.
 func ByteArrays(dst [][]byte, data []byte, n int) ([][]byte, error) {
+	return ByteArraysMax(dst, data, n, MaxDecodedSize)
+}
+
+// perValue is what decoding one DELTA_BYTE_ARRAY value holds besides its
+// bytes: its prefix and suffix lengths, its suffix slice and its slot in dst.
+const perValue = 4 + 4 + 24 + 24
+
+// ByteArraysMax is ByteArrays decoding into at most maxBytes bytes, the
+// lengths and slices it holds while decoding included: n values declared by
+// a few bytes of header, each repeating a long prefix, fail with ErrTooLarge
+// before anything of their size is allocated.
+func ByteArraysMax(dst [][]byte, data []byte, n int, maxBytes int64) ([][]byte, error) {
+	if n < 0 {
+		return dst, fmt.Errorf("%w: negative value count %d", ErrInvalid, n)
+	}
+	if int64(n)*perValue > maxBytes {
+		return dst, fmt.Errorf("%w: %d values need %d bytes before their contents, above the limit of %d", ErrTooLarge, n, int64(n)*perValue, maxBytes)
+	}
 	prefixes, pos, err := Int32s(nil, data, n)
 	if err != nil {
 		return dst, fmt.Errorf("prefix lengths: %w", err)
@@ -54,6 +72,7 @@ func ByteArrays(dst [][]byte, data []byte, n int) ([][]byte, error) {
 	// predecessor's length, so the total is exact and bounded before any
 	// byte is copied.
 	var total, prev int64
+	room := min(maxBytes-int64(n)*perValue, MaxDecodedSize)
 	for i, p := range prefixes {
 		if p < 0 || int64(p) > prev {
 			return dst, fmt.Errorf("%w: value %d has prefix length %d, previous value has %d bytes",
@@ -61,8 +80,8 @@ func ByteArrays(dst [][]byte, data []byte, n int) ([][]byte, error) {
 		}
 		prev = int64(p) + int64(len(suffixes[i]))
 		total += prev
-		if total > MaxDecodedSize {
-			return dst, fmt.Errorf("%w: %d values exceed %d bytes", ErrTooLarge, n, MaxDecodedSize)
+		if total > room {
+			return dst, fmt.Errorf("%w: %d values exceed %d bytes", ErrTooLarge, n, room)
 		}
 	}
 	arena := make([]byte, 0, total)

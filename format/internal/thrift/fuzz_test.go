@@ -140,3 +140,51 @@ func FuzzDecodePageHeader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeIndexes checks that any input either fails with ErrCorrupt or
+// decodes to a ColumnIndex, OffsetIndex or Bloom filter header that
+// re-encodes and decodes to the same value.
+func FuzzDecodeIndexes(f *testing.F) {
+	ci, _ := EncodeColumnIndex(&meta.ColumnIndex{NullPages: []bool{false, true}, MinValues: [][]byte{{1}, {}}, MaxValues: [][]byte{{9}, {}},
+		BoundaryOrder: meta.Ascending, NullCounts: []int64{0, 4}})
+	oi, _ := EncodeOffsetIndex(&meta.OffsetIndex{PageLocations: []meta.PageLocation{{Offset: 4, CompressedPageSize: 100, FirstRowIndex: 0}, {Offset: 104, CompressedPageSize: 50, FirstRowIndex: 10}}})
+	bf, _ := EncodeBloomFilterHeader(&meta.BloomFilterHeader{NumBytes: 256, AlgorithmBlock: true, HashXxHash: true, CompressionNone: true})
+	for _, b := range [][]byte{ci, oi, bf} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if ci, err := DecodeColumnIndex(b); err != nil {
+			if !errors.Is(err, ErrCorrupt) || ci != nil {
+				t.Fatalf("column index: err = %v with %v; want ErrCorrupt alone", err, ci)
+			}
+		} else {
+			b2, err := EncodeColumnIndex(ci)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := DecodeColumnIndex(b2); err != nil {
+				t.Fatalf("re-encoded column index: %v", err)
+			}
+		}
+		if oi, err := DecodeOffsetIndex(b); err != nil {
+			if !errors.Is(err, ErrCorrupt) || oi != nil {
+				t.Fatalf("offset index: err = %v with %v; want ErrCorrupt alone", err, oi)
+			}
+		} else {
+			b2, err := EncodeOffsetIndex(oi)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := DecodeOffsetIndex(b2); err != nil {
+				t.Fatalf("re-encoded offset index: %v", err)
+			}
+		}
+		if h, n, err := DecodeBloomFilterHeader(b); err != nil {
+			if !errors.Is(err, ErrCorrupt) || h != nil || n != 0 {
+				t.Fatalf("bloom filter header: err = %v, header %v, n = %d; want ErrCorrupt alone", err, h, n)
+			}
+		} else if n <= 0 || n > len(b) {
+			t.Fatalf("bloom filter header: n = %d for %d bytes", n, len(b))
+		}
+	})
+}
