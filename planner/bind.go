@@ -600,16 +600,26 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 	}
 	switch e.Operator {
 	case sqlparser.LikeStr, sqlparser.NotLikeStr, "ilike", "not ilike":
-		if e.Escape != nil {
-			return nil, fmt.Errorf("%w: LIKE ... ESCAPE", ErrNotImplemented)
-		}
 		if l, err = castTo(l, Type{ID: TypeVarchar}); err != nil {
 			return nil, err
 		}
 		if r, err = castTo(r, Type{ID: TypeVarchar}); err != nil {
 			return nil, err
 		}
-		return &Like{X: l, Pattern: r, Not: strings.HasPrefix(e.Operator, "not"), Fold: strings.HasSuffix(e.Operator, "ilike")}, nil
+		like := &Like{X: l, Pattern: r, Not: strings.HasPrefix(e.Operator, "not"), Fold: strings.HasSuffix(e.Operator, "ilike")}
+		if e.Escape != nil {
+			esc, err := b.bind(e.Escape)
+			if err != nil {
+				return nil, err
+			}
+			if like.Escape, err = castTo(esc, Type{ID: TypeVarchar}); err != nil {
+				return nil, err
+			}
+		}
+		if err := compileLike(like); err != nil {
+			return nil, err
+		}
+		return like, nil
 	}
 	op, ok := cmpOps[e.Operator]
 	if !ok {

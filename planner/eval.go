@@ -141,19 +141,7 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		}
 		return truthDatum(r), nil
 	case *Like:
-		x, err := Eval(e.X, row)
-		if err != nil || x.Null {
-			return NullDatum, err
-		}
-		p, err := Eval(e.Pattern, row)
-		if err != nil || p.Null {
-			return NullDatum, err
-		}
-		s, pat := x.S, p.S
-		if e.Fold {
-			s, pat = strings.ToLower(s), strings.ToLower(pat)
-		}
-		return Datum{B: LikeMatch(s, pat) != e.Not}, nil
+		return evalLike(e, row)
 	case *Case:
 		for _, w := range e.Whens {
 			c, err := Eval(w.Cond, row)
@@ -312,47 +300,6 @@ func opName(op string) string {
 		return "multiplication"
 	}
 	return "division"
-}
-
-// LikeMatch reports whether s matches a LIKE pattern ('%' any run, '_' one
-// character), character by character.
-func LikeMatch(s, p string) bool {
-	for len(p) > 0 {
-		c, n := utf8.DecodeRuneInString(p)
-		switch c {
-		case '%':
-			p = p[n:]
-			for strings.HasPrefix(p, "%") {
-				p = p[1:]
-			}
-			if p == "" {
-				return true
-			}
-			for i := 0; i <= len(s); {
-				if LikeMatch(s[i:], p) {
-					return true
-				}
-				if i == len(s) {
-					break
-				}
-				_, m := utf8.DecodeRuneInString(s[i:])
-				i += m
-			}
-			return false
-		case '_':
-			if s == "" {
-				return false
-			}
-			_, m := utf8.DecodeRuneInString(s)
-			s, p = s[m:], p[n:]
-		default:
-			if !strings.HasPrefix(s, p[:n]) {
-				return false
-			}
-			s, p = s[n:], p[n:]
-		}
-	}
-	return s == ""
 }
 
 func evalCall(e *Call, row []Datum) (Datum, error) {
