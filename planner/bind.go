@@ -10,9 +10,6 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// aggFuncs are the aggregate functions pqsql computes.
-var aggFuncs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
-
 // A binder binds AST expressions against one stage's columns.
 type binder struct {
 	cols   []Column
@@ -42,7 +39,7 @@ func hasAgg(e sqlparser.Expr) bool {
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch n := n.(type) {
 		case *sqlparser.FuncExpr:
-			if aggFuncs[n.Name.Lowered()] {
+			if IsAggregate(n.Name.Lowered()) {
 				found = true
 				return false, nil
 			}
@@ -273,7 +270,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
 	case *sqlparser.FuncExpr:
 		name := e.Name.Lowered()
-		if aggFuncs[name] {
+		if IsAggregate(name) {
 			return b.aggregate(e)
 		}
 		if e.Distinct || b.filterOf(e) != nil {
@@ -866,182 +863,10 @@ func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
 	return out, nil
 }
 
-// call types a scalar function.
-func call(name string, args []Expr) (Expr, error) {
-	arity := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(args))
-		}
-		return nil
-	}
-	varchar := Type{ID: TypeVarchar}
-	castArgs := func(ts ...Type) error {
-		for i := range args {
-			t := ts[min(i, len(ts)-1)]
-			x, err := castTo(args[i], t)
-			if err != nil {
-				return err
-			}
-			args[i] = x
-		}
-		return nil
-	}
-	switch name {
-	case "lower", "lcase", "upper", "ucase":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar); err != nil {
-			return nil, err
-		}
-		switch name {
-		case "lcase":
-			name = "lower"
-		case "ucase":
-			name = "upper"
-		}
-		return &Call{Name: name, Args: args, T: varchar}, nil
-	case "length", "len", "char_length", "strlen":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar); err != nil {
-			return nil, err
-		}
-		return &Call{Name: "length", Args: args, T: Type{ID: TypeBigInt}}, nil
-	case "substr", "substring":
-		if err := arity(2, 3); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar, Type{ID: TypeBigInt}); err != nil {
-			return nil, err
-		}
-		return &Call{Name: "substr", Args: args, T: varchar}, nil
-	case "starts_with", "prefix", "contains":
-		if err := arity(2, 2); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar); err != nil {
-			return nil, err
-		}
-		n := "starts_with"
-		if name == "contains" {
-			n = name
-		}
-		return &Call{Name: n, Args: args, T: Type{ID: TypeBoolean}}, nil
-	case "concat":
-		return &Call{Name: name, Args: args, T: varchar}, nil
-	case "abs":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if !args[0].Type().IsNumeric() {
-			return nil, binderError("No function matches the given name and argument types 'abs(%s)'", args[0].Type())
-		}
-		return &Call{Name: name, Args: args, T: args[0].Type()}, nil
-	case "round":
-		if err := arity(1, 2); err != nil {
-			return nil, err
-		}
-		t := args[0].Type()
-		if !t.IsNumeric() {
-			return nil, binderError("No function matches the given name and argument types 'round(%s)'", t)
-		}
-		if len(args) == 2 {
-			x, err := castTo(args[1], Type{ID: TypeInteger})
-			if err != nil {
-				return nil, err
-			}
-			args[1] = x
-		}
-		res := t
-		if t.ID == TypeDecimal {
-			digits := 0
-			if len(args) == 2 {
-				c, ok := args[1].(*Const)
-				if !ok {
-					return nil, fmt.Errorf("%w: round(DECIMAL, non-constant)", ErrNotImplemented)
-				}
-				digits = int(c.Value.I)
-			}
-			res.Scale = max(0, min(digits, t.Scale))
-		}
-		return &Call{Name: name, Args: args, T: res}, nil
-	case "typeof":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		tn := args[0].Type().String()
-		if args[0].Type().ID == TypeNull {
-			tn = "NULL"
-		}
-		return &Const{Value: Datum{S: tn}, T: varchar}, nil
-	case "coalesce", "ifnull":
-		if len(args) == 0 {
-			return nil, binderError("coalesce needs at least one argument")
-		}
-		xs, err := unify(args...)
-		if err != nil {
-			return nil, err
-		}
-		return &Call{Name: "coalesce", Args: xs, T: xs[0].Type()}, nil
-	case "year", "month", "day":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := dateArg(name, args, 0); err != nil {
-			return nil, err
-		}
-		return &Call{Name: name, Args: args, T: Type{ID: TypeBigInt}}, nil
-	case "date_part", "datepart", "date_trunc", "datetrunc":
-		if err := arity(2, 2); err != nil {
-			return nil, err
-		}
-		x, err := castTo(args[0], varchar)
-		if err != nil {
-			return nil, err
-		}
-		args[0] = x
-		if err := dateArg(name, args, 1); err != nil {
-			return nil, err
-		}
-		if strings.HasSuffix(name, "trunc") {
-			// DuckDB truncates DATE and TIMESTAMP_NS to TIMESTAMP.
-			t := args[1].Type()
-			if t.ID == TypeDate || t.ID == TypeTimestampNS || t.ID == TypeNull {
-				t = Type{ID: TypeTimestamp}
-			}
-			return &Call{Name: "date_trunc", Args: args, T: t}, nil
-		}
-		return &Call{Name: "date_part", Args: args, T: Type{ID: TypeBigInt}}, nil
-	}
-	return nil, fmt.Errorf("%w: Scalar Function with name %s does not exist!", ErrCatalog, name)
-}
-
-// dateArg checks (and casts a string literal to) a date or timestamp argument.
-func dateArg(name string, args []Expr, i int) error {
-	t := args[i].Type()
-	if t.ID == TypeVarchar {
-		x, err := castTo(args[i], Type{ID: TypeTimestamp})
-		if err != nil {
-			return err
-		}
-		args[i] = x
-		return nil
-	}
-	if t.ID != TypeDate && !isTimestamp(t) && t.ID != TypeNull {
-		return binderError("No function matches the given name and argument types '%s(%s)'", name, t)
-	}
-	return nil
-}
-
 // aggregate binds an aggregate call in the aggregate stage: its argument is
 // bound against the input and the call becomes a column of the stage.
 func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
-	name := e.Name.Lowered()
-	if name == "mean" {
-		name = "avg"
-	}
+	name := aggregateFuncs[e.Name.Lowered()].Name
 	if b.agg == nil {
 		return nil, binderError("aggregate function calls cannot be nested or used here")
 	}
@@ -1086,30 +911,11 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	if a.Arg != nil {
 		at = a.Arg.Type()
 	}
-	switch a.Func {
-	case "count_star", "count":
-		a.T = Type{ID: TypeBigInt}
-	case "sum":
-		switch {
-		case at.IsInteger() || at.ID == TypeBoolean:
-			a.T = Type{ID: TypeHugeInt}
-		case at.ID == TypeDecimal:
-			a.T = Type{ID: TypeDecimal, Precision: 38, Scale: at.Scale}
-		case at.ID == TypeFloat || at.ID == TypeDouble:
-			a.T = Type{ID: TypeDouble}
-		case at.ID == TypeNull:
-			a.T = Type{ID: TypeHugeInt}
-		default:
-			return nil, binderError("No function matches the given name and argument types 'sum(%s)'. You might need to add explicit type casts.", at)
-		}
-	case "avg":
-		if !at.IsNumeric() && at.ID != TypeNull {
-			return nil, binderError("No function matches the given name and argument types 'avg(%s)'. You might need to add explicit type casts.", at)
-		}
-		a.T = Type{ID: TypeDouble}
-	case "min", "max":
-		a.T = at
+	t, err := aggregateFuncs[name].Result(at)
+	if err != nil {
+		return nil, err
 	}
+	a.T = t
 	key := a.String()
 	if a.Filter != nil {
 		if err := a.foldFilter(); err != nil {

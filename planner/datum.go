@@ -170,7 +170,7 @@ func Compare(a, b Datum, t Type) int {
 	case TypeBlob, TypeUUID, TypeInterval:
 		return bytes.Compare(a.Bytes, b.Bytes)
 	case TypeNested:
-		return bytes.Compare(format.AppendValueText(nil, a.N), format.AppendValueText(nil, b.N))
+		return compareNested(a.N, b.N)
 	case TypeNull:
 		return 0
 	}

@@ -105,6 +105,9 @@ type Call struct {
 	Name string
 	Args []Expr
 	T    Type
+	// fn is the function's registry entry; a Call built by name alone
+	// finds it by Name.
+	fn *ScalarFunc
 }
 
 func (e *ColRef) Type() Type  { return e.T }

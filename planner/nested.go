@@ -1,0 +1,143 @@
+package planner
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// compareNested orders two nested values as DuckDB does: lists and maps
+// element by element, a list that is a prefix of another first; structs
+// field by field; a NULL element after every value. Leaves compare by value,
+// never by their text, so [5] sorts before [10, 20].
+func compareNested(a, b format.Value) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	switch x := a.(type) {
+	case format.List:
+		y, ok := b.(format.List)
+		if !ok {
+			break
+		}
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if c := compareNested(x[i], y[i]); c != 0 {
+				return c
+			}
+		}
+		return cmpInt(int64(len(x)), int64(len(y)))
+	case *format.Struct:
+		y, ok := b.(*format.Struct)
+		if !ok {
+			break
+		}
+		for i := 0; i < len(x.Values) && i < len(y.Values); i++ {
+			if c := compareNested(x.Values[i], y.Values[i]); c != 0 {
+				return c
+			}
+		}
+		return cmpInt(int64(len(x.Values)), int64(len(y.Values)))
+	case *format.Map:
+		y, ok := b.(*format.Map)
+		if !ok {
+			break
+		}
+		for i := 0; i < len(x.Keys) && i < len(y.Keys); i++ {
+			if c := compareNested(x.Keys[i], y.Keys[i]); c != 0 {
+				return c
+			}
+			if c := compareNested(x.Values[i], y.Values[i]); c != 0 {
+				return c
+			}
+		}
+		return cmpInt(int64(len(x.Keys)), int64(len(y.Keys)))
+	case format.Scalar:
+		if y, ok := b.(format.Scalar); ok && x.Logical.Kind == y.Logical.Kind {
+			return compareLeaf(x, y)
+		}
+	}
+	// Values of different shapes never meet in one column; VARIANT values
+	// fall back to their text.
+	return bytes.Compare(format.AppendValueText(nil, a), format.AppendValueText(nil, b))
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// compareLeaf orders two leaf values of one logical type.
+func compareLeaf(x, y format.Scalar) int {
+	xv, yv, i, j := x.Values, y.Values, x.Index, y.Index
+	switch x.Logical.Kind {
+	case format.KindBoolean:
+		return cmpInt(int64(b2i(xv.Bool[i])), int64(b2i(yv.Bool[j])))
+	case format.KindUint8, format.KindUint16, format.KindUint32:
+		return cmpInt(int64(uint32(xv.Int32[i])), int64(uint32(yv.Int32[j])))
+	case format.KindUint64:
+		a, b := uint64(xv.Int64[i]), uint64(yv.Int64[j])
+		switch {
+		case a < b:
+			return -1
+		case a > b:
+			return 1
+		}
+		return 0
+	case format.KindFloat:
+		return CompareFloat(float64(xv.Float[i]), float64(yv.Float[j]))
+	case format.KindFloat16:
+		return CompareFloat(float64(format.Float16(xv.Bytes[i])), float64(format.Float16(yv.Bytes[j])))
+	case format.KindDouble:
+		if x.Logical.Precision > 0 {
+			return CompareFloat(format.DecimalFloat(xv, i, x.Logical.Scale), format.DecimalFloat(yv, j, y.Logical.Scale))
+		}
+		return CompareFloat(xv.Double[i], yv.Double[j])
+	case format.KindDecimal:
+		return format.DecimalUnscaled(xv, i).Cmp(format.DecimalUnscaled(yv, j))
+	case format.KindString:
+		return strings.Compare(string(xv.Bytes[i]), string(yv.Bytes[j]))
+	case format.KindInt96:
+		return cmpInt(format.Int96Micros(xv.Int96[i]), format.Int96Micros(yv.Int96[j]))
+	}
+	switch xv.Type {
+	case meta.Int32:
+		return cmpInt(int64(xv.Int32[i]), int64(yv.Int32[j]))
+	case meta.Int64:
+		return cmpInt(xv.Int64[i], yv.Int64[j])
+	case meta.Boolean:
+		return cmpInt(int64(b2i(xv.Bool[i])), int64(b2i(yv.Bool[j])))
+	case meta.Float:
+		return CompareFloat(float64(xv.Float[i]), float64(yv.Float[j]))
+	case meta.Double:
+		return CompareFloat(xv.Double[i], yv.Double[j])
+	case meta.Int96:
+		return bytes.Compare(xv.Int96[i][:], yv.Int96[j][:])
+	}
+	return bytes.Compare(xv.Bytes[i], yv.Bytes[j])
+}
+
+// isListType reports whether a nested type is a LIST (its name ends in []).
+func isListType(t Type) bool {
+	return t.ID == TypeNested && strings.HasSuffix(t.Name, "[]")
+}
+
+// listLen is the number of elements of a LIST datum.
+func listLen(d Datum) (int64, bool) {
+	l, ok := d.N.(format.List)
+	if !ok {
+		return 0, false
+	}
+	return int64(len(l)), true
+}
