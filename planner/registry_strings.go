@@ -34,7 +34,9 @@ func init() {
 		&ScalarFunc{Name: "ltrim", Bind: fixed(1, 2, tVarchar, tVarchar), Eval: evalTrim},
 		&ScalarFunc{Name: "rtrim", Bind: fixed(1, 2, tVarchar, tVarchar), Eval: evalTrim},
 		&ScalarFunc{Name: "replace", Bind: fixed(3, 3, tVarchar, tVarchar),
-			Eval: func(_ *Call, a []Datum) (Datum, error) { return Datum{S: strings.ReplaceAll(a[0].S, a[1].S, a[2].S)}, nil }},
+			Eval: func(_ *Call, a []Datum) (Datum, error) {
+				return Datum{S: strings.ReplaceAll(a[0].S, a[1].S, a[2].S)}, nil
+			}},
 		&ScalarFunc{Name: "split_part", Bind: fixed(3, 3, tVarchar, tVarchar, tVarchar, tBigInt), Eval: evalSplitPart},
 		&ScalarFunc{Name: "left", Bind: fixed(2, 2, tVarchar, tVarchar, tBigInt), Eval: evalLeftRight},
 		&ScalarFunc{Name: "right", Bind: fixed(2, 2, tVarchar, tVarchar, tBigInt), Eval: evalLeftRight},
@@ -201,7 +203,7 @@ func evalTrim(c *Call, a []Datum) (Datum, error) {
 }
 
 // evalSplitPart is the index-th (1-based; negative counts from the end)
-// field of s split at sep; an index past the fields gives ''.
+// field of s split at sep; an index past the fields gives ”.
 func evalSplitPart(_ *Call, a []Datum) (Datum, error) {
 	s, sep, idx := a[0].S, a[1].S, a[2].I
 	var parts []string
