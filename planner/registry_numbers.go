@@ -82,7 +82,7 @@ func bindSameNumeric(f *ScalarFunc, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	t := args[0].Type()
-	if t.ID == TypeVarchar && isStringLiteral(args[0]) || t.ID == TypeNull {
+	if t.ID == TypeNull {
 		if err := castArgs(args, tDouble); err != nil {
 			return nil, err
 		}
@@ -200,8 +200,15 @@ func bindIntegral(f *ScalarFunc, args []Expr) (Expr, error) {
 	if !t.IsNumeric() {
 		return nil, noMatch(f.Name, args)
 	}
-	if t.ID == TypeDecimal {
+	switch {
+	case t.ID == TypeDecimal:
 		t.Scale = 0
+	case t.IsInteger() && f.Name != "trunc":
+		// DuckDB floors and ceils integers as DOUBLE; trunc keeps the type.
+		if err := castArgs(args, tDouble); err != nil {
+			return nil, err
+		}
+		t = tDouble
 	}
 	return newCall(f, args, t), nil
 }
