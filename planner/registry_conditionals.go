@@ -1,24 +1,24 @@
 package planner
 
+import "fmt"
+
 // The NULL-handling and conditional functions.
 func init() {
 	registerScalar(
 		&ScalarFunc{Name: "coalesce", Bind: bindCoalesce, Lazy: evalCoalesce},
 		&ScalarFunc{Name: "ifnull", Bind: bindCoalesce, Lazy: evalCoalesce},
-		&ScalarFunc{Name: "nullif", Bind: bindNullif, SeesNulls: true, Eval: func(c *Call, a []Datum) (Datum, error) {
-			if !a[0].Null && !a[1].Null && Compare(a[0], a[1], c.Args[0].Type()) == 0 {
-				return NullDatum, nil
-			}
-			return a[0], nil
-		}},
-		&ScalarFunc{Name: "if", Aliases: []string{"iff"}, Bind: bindIf, Lazy: evalIf},
+		&ScalarFunc{Name: "nullif", Bind: bindNullif, SeesNulls: true, Eval: evalNullif},
+		&ScalarFunc{Name: "if", Bind: bindIf, Lazy: evalIf},
 		&ScalarFunc{Name: "greatest", Bind: bindExtreme, Eval: evalExtreme, SeesNulls: true},
 		&ScalarFunc{Name: "least", Bind: bindExtreme, Eval: evalExtreme, SeesNulls: true},
 	)
 }
 
 func bindCoalesce(f *ScalarFunc, args []Expr) (Expr, error) {
-	if len(args) == 0 || f.Name == "ifnull" && len(args) != 2 {
+	if f.Name == "ifnull" && len(args) != 2 {
+		return nil, fmt.Errorf("%w: Wrong number of arguments to IFNULL.", ErrSyntax)
+	}
+	if len(args) == 0 {
 		return nil, noMatch(f.Name, args)
 	}
 	xs, err := unify(args...)
@@ -43,11 +43,21 @@ func bindNullif(f *ScalarFunc, args []Expr) (Expr, error) {
 	if err := arity(f, args, 2, 2); err != nil {
 		return nil, err
 	}
+	// The operands compare in their common type; the result keeps the
+	// first one's type.
 	xs, err := unify(args...)
 	if err != nil {
 		return nil, err
 	}
-	return newCall(f, xs, xs[0].Type()), nil
+	return newCall(f, xs, args[0].Type()), nil
+}
+
+func evalNullif(c *Call, a []Datum) (Datum, error) {
+	t := c.Args[0].Type()
+	if a[0].Null || !a[1].Null && Compare(a[0], a[1], t) == 0 {
+		return NullDatum, nil
+	}
+	return CastDatum(a[0], t, c.T)
 }
 
 func bindIf(f *ScalarFunc, args []Expr) (Expr, error) {
