@@ -36,6 +36,7 @@ const (
 	partTimezoneMinute
 	partJulian
 	partNanosecond
+	numDateParts
 )
 
 // dateParts maps every specifier DuckDB accepts to its part.
@@ -61,8 +62,7 @@ var dateParts = map[string]datePart{
 	"yearweek": partYearWeek,
 	"era":      partEra,
 	"timezone": partTimezone, "timezone_hour": partTimezoneHour, "timezone_minute": partTimezoneMinute,
-	"julian":      partJulian,
-	"nanoseconds": partNanosecond, "nanosecond": partNanosecond, "ns": partNanosecond, "nsec": partNanosecond, "nsecs": partNanosecond, "nsecond": partNanosecond, "nseconds": partNanosecond,
+	"julian": partJulian,
 }
 
 // partFuncs are the one-part functions: year(x) is date_part('year', x).
@@ -133,7 +133,7 @@ func bindPartFunc(f *ScalarFunc, args []Expr) (Expr, error) {
 }
 
 func evalPartFunc(c *Call, a []Datum) (Datum, error) {
-	return partOf(partFuncs[c.Name], a[0], c.Args[0].Type()), nil
+	return partOf(partFuncs[c.Name], a[0], c.Args[0].Type())
 }
 
 // unknownPart is DuckDB's error for a specifier it does not know.
@@ -169,7 +169,7 @@ func evalDatePart(c *Call, a []Datum) (Datum, error) {
 	if !ok {
 		return Datum{}, unknownPart(a[0].S)
 	}
-	return partOf(p, a[1], c.Args[1].Type()), nil
+	return partOf(p, a[1], c.Args[1].Type())
 }
 
 // timeOf splits a DATE or TIMESTAMP datum into days and nanoseconds of day.
@@ -193,77 +193,100 @@ func isoWeek(days int64) (year, week int64) {
 }
 
 // partOf computes one part of a date or timestamp, as DuckDB does.
-func partOf(p datePart, d Datum, t Type) Datum {
+func partOf(p datePart, d Datum, t Type) (Datum, error) {
+	v, err := partValue(p, d, t)
+	return v, err
+}
+
+// partValue is partOf's value; a part it does not handle is an error,
+// never a default.
+func partValue(p datePart, d Datum, t Type) (Datum, error) {
 	days, ns := timeOf(d, t)
 	y, m, dd := civil(days)
 	us := ns / 1000
 	switch p {
 	case partYear:
-		return Datum{I: y}
+		return Datum{I: y}, nil
 	case partMonth:
-		return Datum{I: m}
+		return Datum{I: m}, nil
 	case partDay:
-		return Datum{I: dd}
+		return Datum{I: dd}, nil
 	case partDecade:
-		return Datum{I: y / 10}
+		return Datum{I: y / 10}, nil
 	case partCentury:
 		if y > 0 {
-			return Datum{I: (y-1)/100 + 1}
+			return Datum{I: (y-1)/100 + 1}, nil
 		}
-		return Datum{I: -((-y)/100 + 1)}
+		return Datum{I: -((-y)/100 + 1)}, nil
 	case partMillennium:
 		if y > 0 {
-			return Datum{I: (y-1)/1000 + 1}
+			return Datum{I: (y-1)/1000 + 1}, nil
 		}
-		return Datum{I: -((-y)/1000 + 1)}
+		return Datum{I: -((-y)/1000 + 1)}, nil
 	case partQuarter:
-		return Datum{I: (m-1)/3 + 1}
+		return Datum{I: (m-1)/3 + 1}, nil
 	case partDOW:
-		return Datum{I: (days%7 + 11) % 7} // 1970-01-01 was a Thursday (4)
+		return Datum{I: (days%7 + 11) % 7}, nil // 1970-01-01 was a Thursday (4)
 	case partISODOW:
-		return Datum{I: (days%7+10)%7 + 1}
+		return Datum{I: (days%7+10)%7 + 1}, nil
 	case partDOY:
-		return Datum{I: days - daysFromCivil(y, 1, 1) + 1}
+		return Datum{I: days - daysFromCivil(y, 1, 1) + 1}, nil
 	case partWeek:
 		_, w := isoWeek(days)
-		return Datum{I: w}
+		return Datum{I: w}, nil
 	case partISOYear:
 		iy, _ := isoWeek(days)
-		return Datum{I: iy}
+		return Datum{I: iy}, nil
 	case partYearWeek:
 		iy, w := isoWeek(days)
 		if iy < 0 {
-			return Datum{I: iy*100 - w}
+			return Datum{I: iy*100 - w}, nil
 		}
-		return Datum{I: iy*100 + w}
+		return Datum{I: iy*100 + w}, nil
 	case partHour:
-		return Datum{I: us / 3600e6}
+		return Datum{I: us / 3600e6}, nil
 	case partMinute:
-		return Datum{I: us / 60e6 % 60}
+		return Datum{I: us / 60e6 % 60}, nil
 	case partSecond:
-		return Datum{I: us / 1e6 % 60}
+		return Datum{I: us / 1e6 % 60}, nil
 	case partMillisecond:
-		return Datum{I: us % 60e6 / 1000}
+		return Datum{I: us % 60e6 / 1000}, nil
 	case partMicrosecond:
-		return Datum{I: us % 60e6}
+		return Datum{I: us % 60e6}, nil
 	case partNanosecond:
-		return Datum{I: ns % 60e9}
+		return Datum{I: ns % 60e9}, nil
 	case partEra:
-		return Datum{I: int64(b2i(y > 0))}
+		return Datum{I: int64(b2i(y > 0))}, nil
 	case partTimezone, partTimezoneHour, partTimezoneMinute:
-		return Datum{I: 0}
+		if t.ID == TypeDate {
+			return Datum{}, fmt.Errorf("%w: \"date\" units \"%s\" not recognized", ErrNotImplemented, partName(p))
+		}
+		// pqsql's only time zone is UTC.
+		return Datum{I: 0}, nil
 	case partEpoch:
 		switch t.ID {
 		case TypeDate:
-			return Datum{F: float64(days * 86400)}
+			return Datum{F: float64(days * 86400)}, nil
 		case TypeTimestampNS:
-			return Datum{F: float64(d.I) / 1e9}
+			// DuckDB counts the epoch of TIMESTAMP_NS in microseconds too.
+			return Datum{F: float64(floorDiv(d.I, 1000)) / 1e6}, nil
 		}
-		return Datum{F: float64(d.I) / 1e6}
+		return Datum{F: float64(d.I) / 1e6}, nil
 	case partJulian:
-		return Datum{F: float64(days+2440588) + float64(ns)/(86400e9)}
+		return Datum{F: float64(days+2440588) + float64(ns)/(86400e9)}, nil
 	}
-	return NullDatum
+	return Datum{}, fmt.Errorf("%w: date part %s", ErrNotImplemented, partName(p))
+}
+
+// partName is a part's canonical name, as its one-part function is named.
+func partName(p datePart) string {
+	best := ""
+	for n, q := range partFuncs {
+		if q == p && (best == "" || n < best) {
+			best = n
+		}
+	}
+	return best
 }
 
 func daysFromCivil(y, m, d int64) int64 {
