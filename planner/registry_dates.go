@@ -441,7 +441,7 @@ func evalDateDiff(c *Call, a []Datum) (Datum, error) {
 	default:
 		return Datum{}, fmt.Errorf("%w: Specifier type not implemented for DATEDIFF", ErrNotImplemented)
 	}
-	return Datum{I: us2/unit - us1/unit}, nil
+	return Datum{I: floorDiv(us2, unit) - floorDiv(us1, unit)}, nil
 }
 
 // daysIn is the number of days of month m of year y.
