@@ -22,6 +22,8 @@ type aggState struct {
 	bestF  float64
 	bestS  string
 	distin map[string]bool
+	// ext is the state of an aggregate the planner's registry accumulates.
+	ext planner.Accumulator
 }
 
 // addInt adds v to the sum, carrying into isum when 64 bits overflow.
@@ -74,6 +76,13 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
 		s.distin[k] = true
 	}
 	s.n++
+	if a.Accumulates() {
+		if s.ext == nil {
+			s.ext = a.NewAccumulator()
+		}
+		s.ext.Add(d)
+		return
+	}
 	switch a.Func {
 	case "sum", "avg":
 		switch {
@@ -109,7 +118,17 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
 	}
 }
 
-func finish(a *planner.AggCall, s *aggState) planner.Datum {
+func finish(a *planner.AggCall, s *aggState) (planner.Datum, error) {
+	if a.Accumulates() {
+		if s.ext == nil {
+			s.ext = a.NewAccumulator()
+		}
+		return s.ext.Result()
+	}
+	return finishBuiltin(a, s), nil
+}
+
+func finishBuiltin(a *planner.AggCall, s *aggState) planner.Datum {
 	switch a.Func {
 	case "count", "count_star":
 		return planner.Datum{I: s.n}
@@ -564,7 +583,11 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 		arow := make([]planner.Datum, 0, len(g.keys)+len(p.Aggs))
 		arow = append(arow, g.keys...)
 		for i, a := range p.Aggs {
-			arow = append(arow, finish(a, &g.aggs[i]))
+			d, err := finish(a, &g.aggs[i])
+			if err != nil {
+				return nil, err
+			}
+			arow = append(arow, d)
 		}
 		if p.Having != nil {
 			d, err := planner.Eval(p.Having, arow)
@@ -650,6 +673,14 @@ func (ag *aggregator) merge(o *aggregator) {
 // mergeState adds src, the state of later rows, to dst.
 func mergeState(a *planner.AggCall, dst, src *aggState) {
 	dst.n += src.n
+	if src.ext != nil {
+		if dst.ext == nil {
+			dst.ext = src.ext
+		} else {
+			dst.ext.Merge(src.ext)
+		}
+		return
+	}
 	switch a.Func {
 	case "sum", "avg":
 		if src.isum != nil {

@@ -890,32 +890,62 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 			a.Func = "count_star"
 		}
 	}
+	fn := aggregateFuncs[name]
 	if a.Func != "count_star" {
-		if len(e.Exprs) != 1 {
+		if len(e.Exprs) < 1 || len(e.Exprs) > 1+fn.Params {
 			return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
 		}
-		ae, ok := e.Exprs[0].(*sqlparser.AliasedExpr)
-		if !ok {
-			return nil, binderError("bad argument to %s", name)
+		for i, se := range e.Exprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok {
+				return nil, binderError("bad argument to %s", name)
+			}
+			if hasAgg(ae.Expr) {
+				return nil, binderError("aggregate function calls cannot be nested")
+			}
+			x, err := in.bind(ae.Expr)
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				a.Arg = x
+				continue
+			}
+			c, ok := x.(*Const)
+			if !ok {
+				return nil, binderError("%s's argument %d must be a constant", name, i+1)
+			}
+			a.Params = append(a.Params, c)
 		}
-		if hasAgg(ae.Expr) {
-			return nil, binderError("aggregate function calls cannot be nested")
-		}
-		x, err := in.bind(ae.Expr)
-		if err != nil {
-			return nil, err
-		}
-		a.Arg = x
 	}
 	at := Type{}
 	if a.Arg != nil {
 		at = a.Arg.Type()
 	}
-	t, err := aggregateFuncs[name].Result(at)
+	t, err := fn.Result(at)
 	if err != nil {
 		return nil, err
 	}
 	a.T = t
+	if strings.HasPrefix(name, "quantile") && len(a.Params) > 0 {
+		c := a.Params[0].(*Const)
+		if q := floatOf(c.Value, c.T); !c.T.IsNumeric() || c.Value.Null || q < -1 || q > 1 || math.IsNaN(q) {
+			return nil, binderError("QUANTILE can only take parameters in the range [-1, 1]")
+		}
+	}
+	if name == "string_agg" {
+		// string_agg reads its value as text.
+		if a.Arg, err = castTo(a.Arg, tVarchar); err != nil {
+			return nil, err
+		}
+		if len(a.Params) > 0 {
+			p, err := castTo(a.Params[0], tVarchar)
+			if err != nil {
+				return nil, err
+			}
+			a.Params[0] = p
+		}
+	}
 	key := a.String()
 	if a.Filter != nil {
 		if err := a.foldFilter(); err != nil {

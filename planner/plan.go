@@ -101,8 +101,11 @@ type SetOp struct {
 
 // An AggCall is an aggregate function over input rows.
 type AggCall struct {
-	Func     string // count_star, count, sum, avg, min, max
-	Arg      Expr   // nil for count_star
+	Func string // count_star, count, sum, avg, min, max
+	Arg  Expr   // nil for count_star
+	// Params are the constant arguments after Arg (a quantile's fraction,
+	// string_agg's separator).
+	Params   []Expr
 	Distinct bool
 	T        Type
 	// Filter is the FILTER (WHERE ...) condition over input rows, nil when
@@ -126,7 +129,11 @@ func (a *AggCall) String() string {
 		if a.Distinct {
 			d = "DISTINCT "
 		}
-		s = a.Func + "(" + d + a.Arg.String() + ")"
+		s = a.Func + "(" + d + a.Arg.String()
+		for _, p := range a.Params {
+			s += ", " + p.String()
+		}
+		s += ")"
 	}
 	if a.Filter != nil {
 		s += " FILTER (WHERE " + a.Filter.String() + ")"

@@ -39,6 +39,12 @@ type AggregateFunc struct {
 	// Result is the result type for an argument of type arg (a zero Type
 	// for count(*)), or DuckDB's binder error.
 	Result func(arg Type) (Type, error)
+	// Params is how many constant arguments may follow the value
+	// (quantile_cont's fraction, string_agg's separator).
+	Params int
+	// New makes one group's accumulator; nil for the aggregates the
+	// executor accumulates itself.
+	New func(a *AggCall) Accumulator
 }
 
 var (
