@@ -641,6 +641,12 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 
 // arithmetic types a binary operator by DuckDB's rules.
 func arithmetic(op string, l, r Expr) (Expr, error) {
+	switch op {
+	case "+", "-", "*", "/", "%", "div", "^", "||":
+	default:
+		// An operator the evaluator does not know must never reach it.
+		return nil, fmt.Errorf("%w: operator %s", ErrNotImplemented, op)
+	}
 	lt, rt := l.Type(), r.Type()
 	if op == "||" {
 		var err error

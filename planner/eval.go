@@ -250,6 +250,8 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 			v = math.Mod(a, b)
 		case "^":
 			v = math.Pow(a, b)
+		default:
+			return Datum{}, fmt.Errorf("%w: operator %s on %s", ErrNotImplemented, e.Op, t)
 		}
 		if t.ID == TypeFloat {
 			v = float64(float32(v))

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -198,6 +199,51 @@ func TestEveryCastTargetComputesOrFails(t *testing.T) {
 			}
 			if d.I == 0 && d.F == 0 && d.S == "" && d.Big == nil && d.Bytes == nil && !d.B && d.N == nil {
 				t.Errorf("CAST(%s AS %s) of a non-zero value gave the zero value", Type{ID: from}, Type{ID: to})
+			}
+		}
+	}
+}
+
+// TestEveryOperatorComputesOrFails applies every arithmetic and comparison
+// operator to every pair of sample types: binding either fails, or the
+// result of non-NULL operands is a value (never NULL, never an evaluation
+// that silently gives the zero value for operands where it cannot be
+// zero), or an error.
+func TestEveryOperatorComputesOrFails(t *testing.T) {
+	seven := map[TypeID]Datum{
+		TypeTinyInt: {I: 7}, TypeInteger: {I: 7}, TypeBigInt: {I: 7}, TypeUBigInt: {I: 7},
+		TypeHugeInt: {Big: big.NewInt(7)}, TypeFloat: {F: 7}, TypeDouble: {F: 7},
+		TypeVarchar: {S: "7"}, TypeDate: {I: 7}, TypeTimestamp: {I: 7 * microsPerDay},
+	}
+	three := map[TypeID]Datum{
+		TypeTinyInt: {I: 3}, TypeInteger: {I: 3}, TypeBigInt: {I: 3}, TypeUBigInt: {I: 3},
+		TypeHugeInt: {Big: big.NewInt(3)}, TypeFloat: {F: 3}, TypeDouble: {F: 3},
+		TypeVarchar: {S: "3"}, TypeDate: {I: 3}, TypeTimestamp: {I: 3 * microsPerDay},
+	}
+	ops := []string{"+", "-", "*", "/", "%", "div", "||", "^", "&", "|", "<<", ">>", "//", "**"}
+	for lt, l := range seven {
+		for rt, r := range three {
+			for _, op := range ops {
+				x, err := arithmetic(op, &ColRef{Index: 0, Name: "l", T: Type{ID: lt}}, &ColRef{Index: 1, Name: "r", T: Type{ID: rt}})
+				if known := !strings.ContainsAny(op, "&|<>") && op != "//" && op != "**" || op == "||"; !known && !errors.Is(err, ErrNotImplemented) {
+					t.Errorf("%s %s %s: %v, want ErrNotImplemented at bind time", Type{ID: lt}, op, Type{ID: rt}, err)
+				}
+				if err != nil {
+					continue
+				}
+				d, err := Eval(x, []Datum{l, r})
+				if err != nil {
+					if errors.Is(err, ErrNotImplemented) {
+						t.Errorf("%s %s %s binds but does not evaluate: %v", Type{ID: lt}, op, Type{ID: rt}, err)
+					}
+					continue
+				}
+				if d.Null {
+					t.Errorf("%s %s %s of 7 and 3 is NULL", Type{ID: lt}, op, Type{ID: rt})
+				}
+				if d.I == 0 && d.F == 0 && d.S == "" && (d.Big == nil || d.Big.Sign() == 0) && d.Bytes == nil && !d.B {
+					t.Errorf("%s %s %s of 7 and 3 is the zero value", Type{ID: lt}, op, Type{ID: rt})
+				}
 			}
 		}
 	}
