@@ -85,6 +85,7 @@ func init() {
 		&ScalarFunc{Name: "date_part", Aliases: []string{"datepart"}, Bind: bindDatePart, Eval: evalDatePart},
 		&ScalarFunc{Name: "date_trunc", Aliases: []string{"datetrunc"}, Bind: bindDateTrunc, Eval: evalDateTrunc},
 		&ScalarFunc{Name: "date_diff", Aliases: []string{"datediff"}, Bind: bindDateDiff, Eval: evalDateDiff},
+		&ScalarFunc{Name: "date_sub", Aliases: []string{"datesub"}, Bind: bindDateDiff, Eval: evalDateSub},
 		&ScalarFunc{Name: "make_date", Bind: fixed(3, 3, tDate, tBigInt), Eval: evalMakeDate},
 		&ScalarFunc{Name: "make_timestamp", Bind: bindMakeTimestamp, Eval: evalMakeTimestamp},
 		&ScalarFunc{Name: "last_day", Bind: bindOneDate(tDate), Eval: evalLastDay},
@@ -561,4 +562,63 @@ func evalToTimestamp(_ *Call, a []Datum) (Datum, error) {
 		return Datum{}, fmt.Errorf("%w: Could not convert DOUBLE to TIMESTAMP: %s is out of range", ErrOutOfRange, AppendText(nil, a[0], tDouble))
 	}
 	return Datum{I: int64(math.Round(v))}, nil
+}
+
+// evalDateSub counts the complete parts between two instants, as DuckDB's
+// date_sub does: months (and the parts made of months) count only when
+// the end's day and time of month reach the start's, the end of a month
+// counting as reaching any later day; clock parts divide the elapsed time,
+// truncated toward zero.
+func evalDateSub(c *Call, a []Datum) (Datum, error) {
+	p, ok := dateParts[strings.ToLower(a[0].S)]
+	if !ok {
+		return Datum{}, unknownPart(a[0].S)
+	}
+	t := c.Args[1].Type()
+	d1, n1 := timeOf(a[1], t)
+	d2, n2 := timeOf(a[2], t)
+	us1, us2 := d1*microsPerDay+n1/1000, d2*microsPerDay+n2/1000
+	monthsPer := map[datePart]int64{partYear: 12, partQuarter: 3, partMonth: 1, partDecade: 120, partCentury: 1200, partMillennium: 12000, partISOYear: 12}
+	if per, ok := monthsPer[p]; ok {
+		return Datum{I: completeMonths(d1, n1, d2, n2) / per}, nil
+	}
+	var unit int64
+	switch p {
+	case partDay, partDOW, partISODOW, partDOY, partJulian:
+		unit = microsPerDay
+	case partWeek, partYearWeek:
+		unit = 7 * microsPerDay
+	case partHour:
+		unit = 3600e6
+	case partMinute:
+		unit = 60e6
+	case partSecond:
+		unit = 1e6
+	case partMillisecond:
+		unit = 1000
+	case partMicrosecond:
+		unit = 1
+	default:
+		return Datum{}, fmt.Errorf("%w: Specifier type not implemented for DATESUB", ErrNotImplemented)
+	}
+	return Datum{I: (us2 - us1) / unit}, nil
+}
+
+// completeMonths is the number of whole months from the first instant to
+// the second (negative when the second is earlier).
+func completeMonths(d1, n1, d2, n2 int64) int64 {
+	if d2*microsPerDay*1000+n2 < d1*microsPerDay*1000+n1 {
+		return -completeMonths(d2, n2, d1, n1)
+	}
+	y1, m1, dd1 := civil(d1)
+	y2, m2, dd2 := civil(d2)
+	months := (y2*12 + m2) - (y1*12 + m1)
+	if dd2 == monthDays(y2, m2) {
+		// The last day of a month reaches every later day of the month.
+		dd2 = max(dd2, dd1)
+	}
+	if dd2 < dd1 || dd2 == dd1 && n2 < n1 {
+		months--
+	}
+	return months
 }
