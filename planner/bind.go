@@ -897,6 +897,9 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 		}
 	}
 	fn := aggregateFuncs[name]
+	if fn.Pair {
+		return b.pairAggregate(e, a, fn)
+	}
 	if a.Func != "count_star" {
 		if len(e.Exprs) < 1 || len(e.Exprs) > 1+fn.Params {
 			return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
@@ -952,6 +955,12 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 			a.Params[0] = p
 		}
 	}
+	return b.addAggregate(a)
+}
+
+// addAggregate makes a bound aggregate a column of the aggregate stage,
+// once per distinct call.
+func (b *binder) addAggregate(a *AggCall) (Expr, error) {
 	key := a.String()
 	if a.Filter != nil {
 		if err := a.foldFilter(); err != nil {
@@ -964,6 +973,38 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	b.agg.aggStr[key] = len(b.agg.aggs)
 	b.agg.aggs = append(b.agg.aggs, a)
 	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: key, T: a.T}, nil
+}
+
+// pairAggregate binds a two-argument aggregate: both arguments become
+// one pair expression.
+func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateFunc) (Expr, error) {
+	if len(e.Exprs) != 2 {
+		return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", fn.Name, len(e.Exprs))
+	}
+	if a.Distinct {
+		return nil, fmt.Errorf("%w: DISTINCT in %s", ErrNotImplemented, fn.Name)
+	}
+	var xs [2]Expr
+	for i, se := range e.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, binderError("bad argument to %s", fn.Name)
+		}
+		if hasAgg(ae.Expr) {
+			return nil, binderError("aggregate function calls cannot be nested")
+		}
+		x, err := b.agg.inputer.bind(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = x
+	}
+	arg, t, err := bindPair(fn.Name, xs[0], xs[1])
+	if err != nil {
+		return nil, err
+	}
+	a.Arg, a.T = arg, t
+	return b.addAggregate(a)
 }
 
 // filterOf returns the FILTER condition written after a call, or nil.

@@ -164,6 +164,8 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		return evalBinary(e, row)
 	case *Call:
 		return evalCall(e, row)
+	case *pairExpr:
+		return evalPair(e, row)
 	}
 	return Datum{}, fmt.Errorf("%w: cannot evaluate %T", ErrNotImplemented, e)
 }

@@ -256,6 +256,8 @@ func Children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Call:
 		return e.Args
+	case *pairExpr:
+		return []Expr{e.X, e.Y}
 	}
 	return nil
 }

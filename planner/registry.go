@@ -39,6 +39,9 @@ type AggregateFunc struct {
 	// Result is the result type for an argument of type arg (a zero Type
 	// for count(*)), or DuckDB's binder error.
 	Result func(arg Type) (Type, error)
+	// Pair marks two-argument aggregates (arg_max, corr): both arguments
+	// reach the accumulator as one pair value.
+	Pair bool
 	// Params is how many constant arguments may follow the value
 	// (quantile_cont's fraction, string_agg's separator).
 	Params int

@@ -252,8 +252,9 @@ type momentsAcc struct {
 
 func newMoments(a *AggCall) Accumulator { return &momentsAcc{a: a} }
 
-func (s *momentsAcc) Add(d Datum) {
-	x := floatOf(d, s.a.Arg.Type())
+func (s *momentsAcc) Add(d Datum) { s.addFloat(floatOf(d, s.a.Arg.Type())) }
+
+func (s *momentsAcc) addFloat(x float64) {
 	s.n++
 	diff := (x - s.mean) / float64(s.n)
 	mean := s.mean + diff
