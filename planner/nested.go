@@ -141,3 +141,74 @@ func listLen(d Datum) (int64, bool) {
 	}
 	return int64(len(l)), true
 }
+
+// stringList is a LIST of VARCHAR holding ss.
+func stringList(ss []string) format.Value {
+	vals := &format.Values{Type: meta.ByteArray, Bytes: make([][]byte, len(ss))}
+	out := make(format.List, len(ss))
+	for i, s := range ss {
+		vals.Bytes[i] = []byte(s)
+		out[i] = format.Scalar{Logical: format.Logical{Kind: format.KindString}, Values: vals, Index: i}
+	}
+	return out
+}
+
+// leafDatum reads one leaf of a nested value as a datum of its SQL type;
+// false for a NULL, a nested element or a kind pqsql cannot compare.
+func leafDatum(v format.Value) (Datum, Type, bool) {
+	s, ok := v.(format.Scalar)
+	if !ok {
+		return Datum{}, Type{}, false
+	}
+	vals, i, lg := s.Values, s.Index, s.Logical
+	switch lg.Kind {
+	case format.KindBoolean:
+		return Datum{B: vals.Bool[i]}, Type{ID: TypeBoolean}, true
+	case format.KindInt8:
+		return Datum{I: int64(vals.Int32[i])}, Type{ID: TypeTinyInt}, true
+	case format.KindInt16:
+		return Datum{I: int64(vals.Int32[i])}, Type{ID: TypeSmallInt}, true
+	case format.KindInt32:
+		return Datum{I: int64(vals.Int32[i])}, Type{ID: TypeInteger}, true
+	case format.KindInt64:
+		return Datum{I: vals.Int64[i]}, Type{ID: TypeBigInt}, true
+	case format.KindUint8:
+		return Datum{I: int64(uint32(vals.Int32[i]))}, Type{ID: TypeUTinyInt}, true
+	case format.KindUint16:
+		return Datum{I: int64(uint32(vals.Int32[i]))}, Type{ID: TypeUSmallInt}, true
+	case format.KindUint32:
+		return Datum{I: int64(uint32(vals.Int32[i]))}, Type{ID: TypeUInteger}, true
+	case format.KindUint64:
+		return Datum{I: vals.Int64[i]}, Type{ID: TypeUBigInt}, true
+	case format.KindFloat:
+		return Datum{F: float64(vals.Float[i])}, Type{ID: TypeFloat}, true
+	case format.KindDouble:
+		if lg.Precision > 0 {
+			return Datum{F: format.DecimalFloat(vals, i, lg.Scale)}, Type{ID: TypeDouble}, true
+		}
+		return Datum{F: vals.Double[i]}, Type{ID: TypeDouble}, true
+	case format.KindDecimal:
+		return Datum{Big: format.DecimalUnscaled(vals, i)}, Type{ID: TypeDecimal, Precision: lg.Precision, Scale: lg.Scale}, true
+	case format.KindString:
+		return Datum{S: string(vals.Bytes[i])}, Type{ID: TypeVarchar}, true
+	case format.KindDate:
+		return Datum{I: int64(vals.Int32[i])}, Type{ID: TypeDate}, true
+	case format.KindTimestamp, format.KindTimestampTZ:
+		id := TypeTimestamp
+		if lg.Kind == format.KindTimestampTZ {
+			id = TypeTimestampTZ
+		}
+		v := vals.Int64[i]
+		switch lg.Unit {
+		case meta.Millis:
+			v *= 1000
+		case meta.Nanos:
+			if id == TypeTimestamp {
+				return Datum{I: v}, Type{ID: TypeTimestampNS}, true
+			}
+			v = floorDiv(v, 1000)
+		}
+		return Datum{I: v}, Type{ID: id}, true
+	}
+	return Datum{}, Type{}, false
+}
