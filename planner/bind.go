@@ -897,6 +897,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 		}
 	}
 	fn := aggregateFuncs[name]
+	a.fn = fn
 	if fn.Pair {
 		return b.pairAggregate(e, a, fn)
 	}

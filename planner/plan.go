@@ -101,7 +101,7 @@ type SetOp struct {
 
 // An AggCall is an aggregate function over input rows.
 type AggCall struct {
-	Func string // count_star, count, sum, avg, min, max
+	Func string // count_star, or an aggregate's name in the registry
 	Arg  Expr   // nil for count_star
 	// Params are the constant arguments after Arg (a quantile's fraction,
 	// string_agg's separator).
@@ -117,6 +117,8 @@ type AggCall struct {
 	Filter Expr
 
 	label string // String() as written, before the FILTER was folded in
+	// fn is the registry entry, found by Func when not set.
+	fn *AggregateFunc
 }
 
 func (a *AggCall) String() string {

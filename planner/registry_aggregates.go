@@ -98,12 +98,21 @@ func boolOf(name string) func(Type) (Type, error) {
 // Accumulates reports whether the registry accumulates a (rather than the
 // executor's own code for count, sum, avg, min and max).
 func (a *AggCall) Accumulates() bool {
-	f := aggregateFuncs[a.Func]
+	f := a.entry()
 	return f != nil && f.New != nil
 }
 
 // NewAccumulator is a fresh state for one group of a.
-func (a *AggCall) NewAccumulator() Accumulator { return aggregateFuncs[a.Func].New(a) }
+func (a *AggCall) NewAccumulator() Accumulator { return a.entry().New(a) }
+
+// entry is a's registry entry; the binder sets it, so rows need not look
+// it up by name.
+func (a *AggCall) entry() *AggregateFunc {
+	if a.fn != nil {
+		return a.fn
+	}
+	return aggregateFuncs[a.Func]
+}
 
 // param is the i-th constant argument after the value, or def when absent.
 func (a *AggCall) param(i int, def Datum) Datum {
