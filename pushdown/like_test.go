@@ -108,3 +108,16 @@ func TestLikeMatchSteps(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLikeMatch matches a 4,000-character string against a pattern
+// of 20 '%'s that never matches, the shape that made a backtracking
+// matcher exponential.
+func BenchmarkLikeMatch(b *testing.B) {
+	s := strings.Repeat("a", 4000)
+	p := CompileLike(strings.Repeat("%a", 20)+"%b", 0)
+	for b.Loop() {
+		if p.Match(s) {
+			b.Fatal("matched")
+		}
+	}
+}
