@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 )
 
@@ -544,6 +545,9 @@ func bindEpochUnit(f *ScalarFunc, args []Expr) (Expr, error) {
 func evalEpochUnit(c *Call, a []Datum) (Datum, error) {
 	t := c.Args[0].Type()
 	if t.ID == TypeBigInt {
+		if a[0].I > math.MaxInt64/1000 || a[0].I < math.MinInt64/1000 {
+			return Datum{}, fmt.Errorf("%w: Could not convert Timestamp(MS) to Timestamp(US)", ErrConversion)
+		}
 		return Datum{I: a[0].I * 1000}, nil
 	}
 	days, ns := timeOf(a[0], t)
@@ -553,7 +557,12 @@ func evalEpochUnit(c *Call, a []Datum) (Datum, error) {
 	case "epoch_us":
 		return Datum{I: days*microsPerDay + floorDiv(ns, 1000)}, nil
 	}
-	return Datum{I: days*microsPerDay*1000 + ns}, nil
+	// Nanoseconds since the epoch fit 64 bits for about 292 years either way.
+	v := new(big.Int).Add(new(big.Int).Mul(big.NewInt(days), big.NewInt(microsPerDay*1000)), big.NewInt(ns))
+	if !v.IsInt64() {
+		return Datum{}, fmt.Errorf("%w: Could not convert Timestamp(US) to Timestamp(NS)", ErrConversion)
+	}
+	return Datum{I: v.Int64()}, nil
 }
 
 func evalToTimestamp(_ *Call, a []Datum) (Datum, error) {

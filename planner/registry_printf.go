@@ -119,7 +119,12 @@ func evalPrintf(c *Call, a []Datum) (Datum, error) {
 			case 's', 'S':
 				goVerb = 's'
 			case 'c':
-				v = rune(v.(int64))
+				i, ok := v.(int64)
+				if !ok {
+					return Datum{}, fmt.Errorf("%w: Invalid type specifier \"c\" for formatting a value of type %s", ErrInvalidInput, c.Args[next].Type())
+				}
+				// fmt's %c writes the low byte, as a C char.
+				v, goVerb = string([]byte{byte(i)}), 's'
 			}
 			if !strings.ContainsRune("dxXocbfFeEgGs", rune(goVerb)) {
 				return Datum{}, fmt.Errorf("%w: Invalid type specifier \"%c\"", ErrInvalidInput, verb)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"unicode/utf8"
 )
@@ -247,8 +248,9 @@ func evalRepeat(_ *Call, a []Datum) (Datum, error) {
 	if a[1].I <= 0 || a[0].S == "" {
 		return Datum{S: ""}, nil
 	}
-	if int64(len(a[0].S))*a[1].I > 1<<32 {
-		return Datum{}, fmt.Errorf("%w: repeat result too large", ErrOutOfRange)
+	if a[1].I > (1<<32-1)/int64(len(a[0].S)) {
+		size := new(big.Int).Mul(big.NewInt(int64(len(a[0].S))), big.NewInt(a[1].I))
+		return Datum{}, fmt.Errorf("%w: Cannot create a string of size: '%s', the maximum supported string size is: '4294967295'", ErrOutOfRange, size)
 	}
 	return Datum{S: strings.Repeat(a[0].S, int(a[1].I))}, nil
 }
@@ -283,6 +285,9 @@ func evalPad(c *Call, a []Datum) (Datum, error) {
 	}
 	if len(fill) == 0 {
 		return Datum{}, fmt.Errorf("%w: Insufficient padding in %s.", ErrInvalidInput, strings.ToUpper(c.Name))
+	}
+	if n > 1<<28 {
+		return Datum{}, fmt.Errorf("%w: %s result of %d characters is too large", ErrOutOfRange, c.Name, n)
 	}
 	pad := make([]rune, 0, n-int64(len(rs)))
 	for i := 0; int64(len(pad)) < n-int64(len(rs)); i++ {
