@@ -124,14 +124,15 @@ func unknownFunction(name string) error {
 	return fmt.Errorf("%w: %s", ErrCatalog, msg)
 }
 
-// closestFunction is the known function name nearest to name by edit
-// distance, when it is near enough to be a likely typo.
+// closestFunction is the known function name most like name by
+// Jaro-Winkler similarity (which favours a shared beginning, as DuckDB's
+// suggestions do), when it is alike enough to be a likely typo.
 func closestFunction(name string) string {
-	best, bestD := "", 0
+	best, bestScore := "", 0.0
 	consider := func(n string) {
-		d := editDistance(name, n)
-		if best == "" || d < bestD || d == bestD && n < best {
-			best, bestD = n, d
+		sc := jaroWinkler(name, n)
+		if sc > bestScore || sc == bestScore && n < best {
+			best, bestScore = n, sc
 		}
 	}
 	for n := range scalarFuncs {
@@ -140,10 +141,57 @@ func closestFunction(name string) string {
 	for n := range aggregateFuncs {
 		consider(n)
 	}
-	if best == "" || bestD > max(2, len(name)/2) {
+	if bestScore < 0.8 {
 		return ""
 	}
 	return best
+}
+
+// jaroWinkler is the Jaro-Winkler similarity of a and b, from 0 (nothing
+// alike) to 1 (equal).
+func jaroWinkler(a, b string) float64 {
+	if a == b {
+		return 1
+	}
+	if a == "" || b == "" {
+		return 0
+	}
+	window := max(len(a), len(b))/2 - 1
+	window = max(window, 0)
+	ma, mb := make([]bool, len(a)), make([]bool, len(b))
+	matches := 0
+	for i := range len(a) {
+		for j := max(0, i-window); j < min(len(b), i+window+1); j++ {
+			if !mb[j] && a[i] == b[j] {
+				ma[i], mb[j] = true, true
+				matches++
+				break
+			}
+		}
+	}
+	if matches == 0 {
+		return 0
+	}
+	transpositions, k := 0, 0
+	for i := range len(a) {
+		if !ma[i] {
+			continue
+		}
+		for !mb[k] {
+			k++
+		}
+		if a[i] != b[k] {
+			transpositions++
+		}
+		k++
+	}
+	m := float64(matches)
+	jaro := (m/float64(len(a)) + m/float64(len(b)) + (m-float64(transpositions)/2)/m) / 3
+	prefix := 0
+	for prefix < min(4, len(a), len(b)) && a[prefix] == b[prefix] {
+		prefix++
+	}
+	return jaro + float64(prefix)*0.1*(1-jaro)
 }
 
 // newCall is the bound call of f with result type t.

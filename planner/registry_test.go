@@ -149,6 +149,9 @@ func TestUnknownNamesFail(t *testing.T) {
 	}{
 		{"lenght", `Scalar Function with name lenght does not exist!` + "\n" + `Did you mean "length"?`},
 		{"uper", `Did you mean "upper"?`},
+		{"foo", `Did you mean "floor"?`},
+		{"sum_foo", `Did you mean "sum"?`},
+		{"medain", `Did you mean "median"?`},
 		{"xyzzy_quux_frob", `Scalar Function with name xyzzy_quux_frob does not exist!`},
 	}
 	for _, tt := range tests {
