@@ -160,6 +160,16 @@ func TestUnknownNamesFail(t *testing.T) {
 			t.Errorf("%s: %v, want a catalog error containing %q", tt.name, err, tt.want)
 		}
 	}
+	for _, name := range []string{"list", "age", "row_number"} {
+		if _, err := call(name, nil); !errors.Is(err, ErrNotImplemented) {
+			t.Errorf("%s: %v, want ErrNotImplemented for a DuckDB function pqsql lacks", name, err)
+		}
+	}
+	for name := range notYet {
+		if scalarFuncs[name] != nil || aggregateFuncs[name] != nil {
+			t.Errorf("%s is registered and also listed as not implemented", name)
+		}
+	}
 	if _, err := call("xyzzy_quux_frob", nil); strings.Contains(err.Error(), "Did you mean") {
 		t.Errorf("a name like no function got a suggestion: %v", err)
 	}
