@@ -62,7 +62,7 @@ type group struct {
 
 // updateDatum adds one evaluated argument d of type t to s.
 func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
-	if d.Null {
+	if d.Null && !a.SeesNulls() {
 		return
 	}
 	if a.Distinct {

@@ -898,6 +898,9 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	fn := aggregateFuncs[name]
 	a.fn = fn
+	if fn.SeesNulls && (a.Filter != nil || a.Distinct) {
+		return nil, fmt.Errorf("%w: FILTER or DISTINCT in %s", ErrNotImplemented, name)
+	}
 	if fn.Pair {
 		return b.pairAggregate(e, a, fn)
 	}

@@ -34,8 +34,8 @@
 //
 // agg(x) FILTER (WHERE c) is planned as agg(CASE WHEN c THEN x END) (and
 // count(*) as count(CASE WHEN c THEN 1 END)), exact since every aggregate
-// pqsql has skips NULLs; AggCall.Filter keeps the condition for display
-// only.
+// that takes FILTER skips NULLs (list, first and last, which keep NULLs,
+// refuse FILTER); AggCall.Filter keeps the condition for display only.
 //
 // UNION, INTERSECT and EXCEPT are planned as a Scan of a SetOp, with both
 // sides cast to common column types (VARCHAR absorbs anything, as in

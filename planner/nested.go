@@ -212,3 +212,58 @@ func leafDatum(v format.Value) (Datum, Type, bool) {
 	}
 	return Datum{}, Type{}, false
 }
+
+// leafOf is d of type t as one leaf of a nested value (nil for NULL), or
+// false for a type pqsql cannot hold in a list yet.
+func leafOf(d Datum, t Type) (format.Value, bool) {
+	if d.Null {
+		return nil, true
+	}
+	lg := format.Logical{}
+	vals := &format.Values{}
+	switch t.ID {
+	case TypeBoolean:
+		lg.Kind, vals.Type, vals.Bool = format.KindBoolean, meta.Boolean, []bool{d.B}
+	case TypeTinyInt, TypeSmallInt, TypeInteger:
+		lg.Kind = map[TypeID]format.Kind{TypeTinyInt: format.KindInt8, TypeSmallInt: format.KindInt16, TypeInteger: format.KindInt32}[t.ID]
+		vals.Type, vals.Int32 = meta.Int32, []int32{int32(d.I)}
+	case TypeUTinyInt, TypeUSmallInt, TypeUInteger:
+		lg.Kind = map[TypeID]format.Kind{TypeUTinyInt: format.KindUint8, TypeUSmallInt: format.KindUint16, TypeUInteger: format.KindUint32}[t.ID]
+		vals.Type, vals.Int32 = meta.Int32, []int32{int32(uint32(d.I))}
+	case TypeBigInt, TypeUBigInt:
+		lg.Kind = format.KindInt64
+		if t.ID == TypeUBigInt {
+			lg.Kind = format.KindUint64
+		}
+		vals.Type, vals.Int64 = meta.Int64, []int64{d.I}
+	case TypeFloat:
+		lg.Kind, vals.Type, vals.Float = format.KindFloat, meta.Float, []float32{float32(d.F)}
+	case TypeDouble:
+		lg.Kind, vals.Type, vals.Double = format.KindDouble, meta.Double, []float64{d.F}
+	case TypeDecimal:
+		v := bigOf(d, t)
+		if !v.IsInt64() {
+			return nil, false
+		}
+		lg = format.Logical{Kind: format.KindDecimal, Precision: t.Precision, Scale: t.Scale}
+		vals.Type, vals.Int64 = meta.Int64, []int64{v.Int64()}
+	case TypeVarchar:
+		lg.Kind, vals.Type, vals.Bytes = format.KindString, meta.ByteArray, [][]byte{[]byte(d.S)}
+	case TypeDate:
+		lg.Kind, vals.Type, vals.Int32 = format.KindDate, meta.Int32, []int32{int32(d.I)}
+	case TypeTimestamp, TypeTimestampNS, TypeTimestampTZ:
+		lg = format.Logical{Kind: format.KindTimestamp, Unit: meta.Micros}
+		switch t.ID {
+		case TypeTimestampNS:
+			lg.Unit = meta.Nanos
+		case TypeTimestampTZ:
+			lg.Kind = format.KindTimestampTZ
+		}
+		vals.Type, vals.Int64 = meta.Int64, []int64{d.I}
+	case TypeNested:
+		return d.N, true
+	default:
+		return nil, false
+	}
+	return format.Scalar{Logical: lg, Values: vals}, true
+}

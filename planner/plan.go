@@ -112,8 +112,9 @@ type AggCall struct {
 	// none was written. The planner has already folded it into Func and
 	// Arg: agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END) and
 	// count_star() FILTER (WHERE c) is count(CASE WHEN c THEN 1 END), exact
-	// because every aggregate pqsql has skips NULLs. Exec need not evaluate
-	// Filter; skipping rows where it is not TRUE as well changes nothing.
+	// because every aggregate that takes FILTER skips NULLs. Exec need not
+	// evaluate Filter; skipping rows where it is not TRUE as well changes
+	// nothing.
 	Filter Expr
 
 	label string // String() as written, before the FILTER was folded in

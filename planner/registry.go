@@ -39,6 +39,10 @@ type AggregateFunc struct {
 	// Result is the result type for an argument of type arg (a zero Type
 	// for count(*)), or DuckDB's binder error.
 	Result func(arg Type) (Type, error)
+	// SeesNulls marks aggregates whose accumulator takes NULL values too
+	// (list, first, last); they refuse FILTER and DISTINCT, which pqsql
+	// plans by turning filtered rows into NULLs.
+	SeesNulls bool
 	// Pair marks two-argument aggregates (arg_max, corr): both arguments
 	// reach the accumulator as one pair value.
 	Pair bool
@@ -109,6 +113,9 @@ func IsAggregate(name string) bool { return aggregateFuncs[strings.ToLower(name)
 func call(name string, args []Expr) (Expr, error) {
 	f := scalarFuncs[name]
 	if f == nil {
+		if aggregateFuncs[name] != nil {
+			return nil, binderError("aggregate function %s cannot be used here", name)
+		}
 		return nil, unknownFunction(name)
 	}
 	return f.Bind(f, args)
@@ -117,7 +124,6 @@ func call(name string, args []Expr) (Expr, error) {
 // notYet are functions DuckDB has and pqsql does not compute yet: naming
 // one is a not-implemented error, not a claim that it does not exist.
 var notYet = map[string]string{
-	"list": "aggregate", "array_agg": "aggregate", "first": "aggregate", "last": "aggregate", "arbitrary": "aggregate",
 	"histogram": "aggregate", "approx_count_distinct": "aggregate", "approx_quantile": "aggregate",
 	"kurtosis": "aggregate", "skewness": "aggregate", "entropy": "aggregate", "bit_and": "aggregate",
 	"bit_or": "aggregate", "bit_xor": "aggregate", "sum_no_overflow": "aggregate", "fsum": "aggregate",

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+
+	"github.com/pqsql/pqsql/format"
 )
 
 // An Accumulator is the running state of one aggregate over one group.
@@ -64,6 +66,19 @@ func init() {
 			return Type{ID: TypeHugeInt}, nil
 		}, New: func(*AggCall) Accumulator { return &countIfAcc{} }},
 		&AggregateFunc{Name: "any_value", Result: func(at Type) (Type, error) { return at, nil }, New: func(*AggCall) Accumulator { return &anyAcc{} }},
+		&AggregateFunc{Name: "list", Aliases: []string{"array_agg"}, SeesNulls: true, Result: func(at Type) (Type, error) {
+			if at.ID == TypeHugeInt || at.ID == TypeBlob || at.ID == TypeUUID || at.ID == TypeInterval || at.ID == TypeTime || at.ID == TypeTimeNS || at.ID == TypeTimeTZ {
+				return Type{}, fmt.Errorf("%w: list of %s", ErrNotImplemented, at)
+			}
+			if at.ID == TypeNull {
+				at = Type{ID: TypeInteger}
+			}
+			return Type{ID: TypeNested, Name: at.String() + "[]"}, nil
+		}, New: func(a *AggCall) Accumulator { return &listAcc{a: a} }},
+		&AggregateFunc{Name: "first", Aliases: []string{"arbitrary"}, SeesNulls: true, Result: func(at Type) (Type, error) { return at, nil },
+			New: func(a *AggCall) Accumulator { return &edgeAcc{} }},
+		&AggregateFunc{Name: "last", SeesNulls: true, Result: func(at Type) (Type, error) { return at, nil },
+			New: func(a *AggCall) Accumulator { return &edgeAcc{last: true} }},
 		&AggregateFunc{Name: "string_agg", Aliases: []string{"listagg"}, Params: 1, Result: func(at Type) (Type, error) {
 			if at.ID == TypeNested {
 				return Type{}, aggNoMatch("string_agg", at)
@@ -93,6 +108,12 @@ func boolOf(name string) func(Type) (Type, error) {
 		}
 		return tBool, nil
 	}
+}
+
+// SeesNulls reports whether a's accumulator takes NULL values too.
+func (a *AggCall) SeesNulls() bool {
+	f := a.entry()
+	return f != nil && f.SeesNulls
 }
 
 // Accumulates reports whether the registry accumulates a (rather than the
@@ -459,4 +480,62 @@ func (s *stringAggAcc) Result() (Datum, error) {
 		return NullDatum, nil
 	}
 	return Datum{S: string(s.b)}, nil
+}
+
+// listAcc collects every value, NULLs included, in input order.
+type listAcc struct {
+	a    *AggCall
+	vals []format.Value
+	err  error
+}
+
+func (s *listAcc) Add(d Datum) {
+	v, ok := leafOf(d, s.a.Arg.Type())
+	if !ok && s.err == nil {
+		s.err = fmt.Errorf("%w: list of %s", ErrNotImplemented, s.a.Arg.Type())
+	}
+	s.vals = append(s.vals, v)
+}
+
+func (s *listAcc) Merge(later Accumulator) {
+	o := later.(*listAcc)
+	s.vals = append(s.vals, o.vals...)
+	if s.err == nil {
+		s.err = o.err
+	}
+}
+
+func (s *listAcc) Result() (Datum, error) {
+	if s.err != nil {
+		return Datum{}, s.err
+	}
+	if len(s.vals) == 0 {
+		return NullDatum, nil
+	}
+	return Datum{N: format.List(s.vals)}, nil
+}
+
+// edgeAcc keeps the first (or last) value, NULL included.
+type edgeAcc struct {
+	last, has bool
+	v         Datum
+}
+
+func (s *edgeAcc) Add(d Datum) {
+	if !s.has || s.last {
+		s.v, s.has = d, true
+	}
+}
+
+func (s *edgeAcc) Merge(later Accumulator) {
+	if o := later.(*edgeAcc); o.has {
+		s.Add(o.v)
+	}
+}
+
+func (s *edgeAcc) Result() (Datum, error) {
+	if !s.has {
+		return NullDatum, nil
+	}
+	return s.v, nil
 }
