@@ -30,6 +30,8 @@ type aggState struct {
 	distin map[string]bool
 	// seenAt caches strings of distS by address (firstSeenStr).
 	seenAt *[256]string
+	// ext is the state of an aggregate the planner's registry accumulates.
+	ext planner.Accumulator
 }
 
 // addInt adds v to the sum.
@@ -147,13 +149,20 @@ func (s *aggState) distinctNew(d planner.Datum, t Type) bool {
 // updateDatum adds one evaluated argument d of type t to s; distinct says
 // d is to be counted only when new.
 func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type, distinct bool) {
-	if d.Null {
+	if d.Null && !a.SeesNulls() {
 		return
 	}
 	if distinct && !s.distinctNew(d, t) {
 		return
 	}
 	s.n++
+	if a.Accumulates() {
+		if s.ext == nil {
+			s.ext = a.NewAccumulator()
+		}
+		s.ext.Add(d)
+		return
+	}
 	switch a.Func {
 	case "sum", "avg":
 		switch {
@@ -187,7 +196,17 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type, disti
 	}
 }
 
-func finish(a *planner.AggCall, s *aggState) planner.Datum {
+func finish(a *planner.AggCall, s *aggState) (planner.Datum, error) {
+	if a.Accumulates() {
+		if s.ext == nil {
+			s.ext = a.NewAccumulator()
+		}
+		return s.ext.Result()
+	}
+	return finishBuiltin(a, s), nil
+}
+
+func finishBuiltin(a *planner.AggCall, s *aggState) planner.Datum {
 	switch a.Func {
 	case "count", "count_star":
 		return planner.Datum{I: s.n}
@@ -771,7 +790,11 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 		arow := make([]planner.Datum, 0, len(g.keys)+len(p.Aggs))
 		arow = append(arow, g.keys...)
 		for i, a := range p.Aggs {
-			arow = append(arow, finish(a, &g.aggs[i]))
+			d, err := finish(a, &g.aggs[i])
+			if err != nil {
+				return nil, err
+			}
+			arow = append(arow, d)
 		}
 		if p.Having != nil {
 			d, err := planner.Eval(p.Having, arow)
@@ -887,6 +910,14 @@ func mergeState(a *planner.AggCall, dst, src *aggState) {
 		}
 	}
 	dst.n += src.n
+	if src.ext != nil {
+		if dst.ext == nil {
+			dst.ext = src.ext
+		} else {
+			dst.ext.Merge(src.ext)
+		}
+		return
+	}
 	switch a.Func {
 	case "sum", "avg":
 		if src.isum != nil {

@@ -935,7 +935,7 @@ func (n *likeNode) cheap() bool { return n.x.safe() }
 func compileLike(e *planner.Like, width int) pnode {
 	x, ok := scalarOf(e.X, width)
 	p, ok2 := e.Pattern.(*planner.Const)
-	if !ok || !ok2 || x.isConst() || e.X.Type().ID != TypeVarchar {
+	if !ok || !ok2 || x.isConst() || e.X.Type().ID != TypeVarchar || e.Escape != nil {
 		return nil
 	}
 	n := &likeNode{x: x, null: p.Value.Null, pat: p.Value.S, fold: e.Fold, not: e.Not, fallback: newRowNode(e, width)}

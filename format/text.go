@@ -316,6 +316,14 @@ func AppendTime(dst []byte, t int64, u meta.TimeUnit) []byte {
 
 // AppendTimestamp appends a TIMESTAMP of t ticks in unit u since the epoch.
 func AppendTimestamp(dst []byte, t int64, u meta.TimeUnit) []byte {
+	// DuckDB reads the largest tick count, and its negation, as its
+	// infinite timestamps, whatever the unit.
+	switch t {
+	case math.MaxInt64:
+		return append(dst, "infinity"...)
+	case -math.MaxInt64:
+		return append(dst, "-infinity"...)
+	}
 	perDay := 86400 * unitsPerSecond(u)
 	days, rem := t/perDay, t%perDay
 	if rem < 0 {

@@ -10,9 +10,6 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// aggFuncs are the aggregate functions pqsql computes.
-var aggFuncs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
-
 // A binder binds AST expressions against one stage's columns.
 type binder struct {
 	cols   []Column
@@ -42,7 +39,7 @@ func hasAgg(e sqlparser.Expr) bool {
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch n := n.(type) {
 		case *sqlparser.FuncExpr:
-			if aggFuncs[n.Name.Lowered()] {
+			if IsAggregate(n.Name.Lowered()) {
 				found = true
 				return false, nil
 			}
@@ -273,7 +270,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
 	case *sqlparser.FuncExpr:
 		name := e.Name.Lowered()
-		if aggFuncs[name] {
+		if IsAggregate(name) {
 			return b.aggregate(e)
 		}
 		if e.Distinct || b.filterOf(e) != nil {
@@ -600,16 +597,26 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 	}
 	switch e.Operator {
 	case sqlparser.LikeStr, sqlparser.NotLikeStr, "ilike", "not ilike":
-		if e.Escape != nil {
-			return nil, fmt.Errorf("%w: LIKE ... ESCAPE", ErrNotImplemented)
-		}
 		if l, err = castTo(l, Type{ID: TypeVarchar}); err != nil {
 			return nil, err
 		}
 		if r, err = castTo(r, Type{ID: TypeVarchar}); err != nil {
 			return nil, err
 		}
-		return &Like{X: l, Pattern: r, Not: strings.HasPrefix(e.Operator, "not"), Fold: strings.HasSuffix(e.Operator, "ilike")}, nil
+		like := &Like{X: l, Pattern: r, Not: strings.HasPrefix(e.Operator, "not"), Fold: strings.HasSuffix(e.Operator, "ilike")}
+		if e.Escape != nil {
+			esc, err := b.bind(e.Escape)
+			if err != nil {
+				return nil, err
+			}
+			if like.Escape, err = castTo(esc, Type{ID: TypeVarchar}); err != nil {
+				return nil, err
+			}
+		}
+		if err := compileLike(like); err != nil {
+			return nil, err
+		}
+		return like, nil
 	}
 	op, ok := cmpOps[e.Operator]
 	if !ok {
@@ -634,6 +641,12 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 
 // arithmetic types a binary operator by DuckDB's rules.
 func arithmetic(op string, l, r Expr) (Expr, error) {
+	switch op {
+	case "+", "-", "*", "/", "%", "div", "^", "||":
+	default:
+		// An operator the evaluator does not know must never reach it.
+		return nil, fmt.Errorf("%w: operator %s", ErrNotImplemented, op)
+	}
 	lt, rt := l.Type(), r.Type()
 	if op == "||" {
 		var err error
@@ -856,182 +869,10 @@ func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
 	return out, nil
 }
 
-// call types a scalar function.
-func call(name string, args []Expr) (Expr, error) {
-	arity := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(args))
-		}
-		return nil
-	}
-	varchar := Type{ID: TypeVarchar}
-	castArgs := func(ts ...Type) error {
-		for i := range args {
-			t := ts[min(i, len(ts)-1)]
-			x, err := castTo(args[i], t)
-			if err != nil {
-				return err
-			}
-			args[i] = x
-		}
-		return nil
-	}
-	switch name {
-	case "lower", "lcase", "upper", "ucase":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar); err != nil {
-			return nil, err
-		}
-		switch name {
-		case "lcase":
-			name = "lower"
-		case "ucase":
-			name = "upper"
-		}
-		return &Call{Name: name, Args: args, T: varchar}, nil
-	case "length", "len", "char_length", "strlen":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar); err != nil {
-			return nil, err
-		}
-		return &Call{Name: "length", Args: args, T: Type{ID: TypeBigInt}}, nil
-	case "substr", "substring":
-		if err := arity(2, 3); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar, Type{ID: TypeBigInt}); err != nil {
-			return nil, err
-		}
-		return &Call{Name: "substr", Args: args, T: varchar}, nil
-	case "starts_with", "prefix", "contains":
-		if err := arity(2, 2); err != nil {
-			return nil, err
-		}
-		if err := castArgs(varchar); err != nil {
-			return nil, err
-		}
-		n := "starts_with"
-		if name == "contains" {
-			n = name
-		}
-		return &Call{Name: n, Args: args, T: Type{ID: TypeBoolean}}, nil
-	case "concat":
-		return &Call{Name: name, Args: args, T: varchar}, nil
-	case "abs":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if !args[0].Type().IsNumeric() {
-			return nil, binderError("No function matches the given name and argument types 'abs(%s)'", args[0].Type())
-		}
-		return &Call{Name: name, Args: args, T: args[0].Type()}, nil
-	case "round":
-		if err := arity(1, 2); err != nil {
-			return nil, err
-		}
-		t := args[0].Type()
-		if !t.IsNumeric() {
-			return nil, binderError("No function matches the given name and argument types 'round(%s)'", t)
-		}
-		if len(args) == 2 {
-			x, err := castTo(args[1], Type{ID: TypeInteger})
-			if err != nil {
-				return nil, err
-			}
-			args[1] = x
-		}
-		res := t
-		if t.ID == TypeDecimal {
-			digits := 0
-			if len(args) == 2 {
-				c, ok := args[1].(*Const)
-				if !ok {
-					return nil, fmt.Errorf("%w: round(DECIMAL, non-constant)", ErrNotImplemented)
-				}
-				digits = int(c.Value.I)
-			}
-			res.Scale = max(0, min(digits, t.Scale))
-		}
-		return &Call{Name: name, Args: args, T: res}, nil
-	case "typeof":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		tn := args[0].Type().String()
-		if args[0].Type().ID == TypeNull {
-			tn = "NULL"
-		}
-		return &Const{Value: Datum{S: tn}, T: varchar}, nil
-	case "coalesce", "ifnull":
-		if len(args) == 0 {
-			return nil, binderError("coalesce needs at least one argument")
-		}
-		xs, err := unify(args...)
-		if err != nil {
-			return nil, err
-		}
-		return &Call{Name: "coalesce", Args: xs, T: xs[0].Type()}, nil
-	case "year", "month", "day":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := dateArg(name, args, 0); err != nil {
-			return nil, err
-		}
-		return &Call{Name: name, Args: args, T: Type{ID: TypeBigInt}}, nil
-	case "date_part", "datepart", "date_trunc", "datetrunc":
-		if err := arity(2, 2); err != nil {
-			return nil, err
-		}
-		x, err := castTo(args[0], varchar)
-		if err != nil {
-			return nil, err
-		}
-		args[0] = x
-		if err := dateArg(name, args, 1); err != nil {
-			return nil, err
-		}
-		if strings.HasSuffix(name, "trunc") {
-			// DuckDB truncates DATE and TIMESTAMP_NS to TIMESTAMP.
-			t := args[1].Type()
-			if t.ID == TypeDate || t.ID == TypeTimestampNS || t.ID == TypeNull {
-				t = Type{ID: TypeTimestamp}
-			}
-			return &Call{Name: "date_trunc", Args: args, T: t}, nil
-		}
-		return &Call{Name: "date_part", Args: args, T: Type{ID: TypeBigInt}}, nil
-	}
-	return nil, fmt.Errorf("%w: Scalar Function with name %s does not exist!", ErrCatalog, name)
-}
-
-// dateArg checks (and casts a string literal to) a date or timestamp argument.
-func dateArg(name string, args []Expr, i int) error {
-	t := args[i].Type()
-	if t.ID == TypeVarchar {
-		x, err := castTo(args[i], Type{ID: TypeTimestamp})
-		if err != nil {
-			return err
-		}
-		args[i] = x
-		return nil
-	}
-	if t.ID != TypeDate && !isTimestamp(t) && t.ID != TypeNull {
-		return binderError("No function matches the given name and argument types '%s(%s)'", name, t)
-	}
-	return nil
-}
-
 // aggregate binds an aggregate call in the aggregate stage: its argument is
 // bound against the input and the call becomes a column of the stage.
 func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
-	name := e.Name.Lowered()
-	if name == "mean" {
-		name = "avg"
-	}
+	name := aggregateFuncs[e.Name.Lowered()].Name
 	if b.agg == nil {
 		return nil, binderError("aggregate function calls cannot be nested or used here")
 	}
@@ -1055,51 +896,75 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 			a.Func = "count_star"
 		}
 	}
+	fn := aggregateFuncs[name]
+	a.fn = fn
+	if fn.SeesNulls && (a.Filter != nil || a.Distinct) {
+		return nil, fmt.Errorf("%w: FILTER or DISTINCT in %s", ErrNotImplemented, name)
+	}
+	if fn.Pair {
+		return b.pairAggregate(e, a, fn)
+	}
 	if a.Func != "count_star" {
-		if len(e.Exprs) != 1 {
+		if len(e.Exprs) < 1 || len(e.Exprs) > 1+fn.Params {
 			return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
 		}
-		ae, ok := e.Exprs[0].(*sqlparser.AliasedExpr)
-		if !ok {
-			return nil, binderError("bad argument to %s", name)
+		for i, se := range e.Exprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok {
+				return nil, binderError("bad argument to %s", name)
+			}
+			if hasAgg(ae.Expr) {
+				return nil, binderError("aggregate function calls cannot be nested")
+			}
+			x, err := in.bind(ae.Expr)
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				a.Arg = x
+				continue
+			}
+			c, ok := x.(*Const)
+			if !ok {
+				return nil, binderError("%s's argument %d must be a constant", name, i+1)
+			}
+			a.Params = append(a.Params, c)
 		}
-		if hasAgg(ae.Expr) {
-			return nil, binderError("aggregate function calls cannot be nested")
-		}
-		x, err := in.bind(ae.Expr)
-		if err != nil {
-			return nil, err
-		}
-		a.Arg = x
 	}
 	at := Type{}
 	if a.Arg != nil {
 		at = a.Arg.Type()
 	}
-	switch a.Func {
-	case "count_star", "count":
-		a.T = Type{ID: TypeBigInt}
-	case "sum":
-		switch {
-		case at.IsInteger() || at.ID == TypeBoolean:
-			a.T = Type{ID: TypeHugeInt}
-		case at.ID == TypeDecimal:
-			a.T = Type{ID: TypeDecimal, Precision: 38, Scale: at.Scale}
-		case at.ID == TypeFloat || at.ID == TypeDouble:
-			a.T = Type{ID: TypeDouble}
-		case at.ID == TypeNull:
-			a.T = Type{ID: TypeHugeInt}
-		default:
-			return nil, binderError("No function matches the given name and argument types 'sum(%s)'. You might need to add explicit type casts.", at)
-		}
-	case "avg":
-		if !at.IsNumeric() && at.ID != TypeNull {
-			return nil, binderError("No function matches the given name and argument types 'avg(%s)'. You might need to add explicit type casts.", at)
-		}
-		a.T = Type{ID: TypeDouble}
-	case "min", "max":
-		a.T = at
+	t, err := fn.Result(at)
+	if err != nil {
+		return nil, err
 	}
+	a.T = t
+	if strings.HasPrefix(name, "quantile") && len(a.Params) > 0 {
+		c := a.Params[0].(*Const)
+		if q := floatOf(c.Value, c.T); !c.T.IsNumeric() || c.Value.Null || q < -1 || q > 1 || math.IsNaN(q) {
+			return nil, binderError("QUANTILE can only take parameters in the range [-1, 1]")
+		}
+	}
+	if name == "string_agg" {
+		// string_agg reads its value as text.
+		if a.Arg, err = castTo(a.Arg, tVarchar); err != nil {
+			return nil, err
+		}
+		if len(a.Params) > 0 {
+			p, err := castTo(a.Params[0], tVarchar)
+			if err != nil {
+				return nil, err
+			}
+			a.Params[0] = p
+		}
+	}
+	return b.addAggregate(a)
+}
+
+// addAggregate makes a bound aggregate a column of the aggregate stage,
+// once per distinct call.
+func (b *binder) addAggregate(a *AggCall) (Expr, error) {
 	key := a.String()
 	if a.Filter != nil {
 		if err := a.foldFilter(); err != nil {
@@ -1112,6 +977,38 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	b.agg.aggStr[key] = len(b.agg.aggs)
 	b.agg.aggs = append(b.agg.aggs, a)
 	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: key, T: a.T}, nil
+}
+
+// pairAggregate binds a two-argument aggregate: both arguments become
+// one pair expression.
+func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateFunc) (Expr, error) {
+	if len(e.Exprs) != 2 {
+		return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", fn.Name, len(e.Exprs))
+	}
+	if a.Distinct {
+		return nil, fmt.Errorf("%w: DISTINCT in %s", ErrNotImplemented, fn.Name)
+	}
+	var xs [2]Expr
+	for i, se := range e.Exprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, binderError("bad argument to %s", fn.Name)
+		}
+		if hasAgg(ae.Expr) {
+			return nil, binderError("aggregate function calls cannot be nested")
+		}
+		x, err := b.agg.inputer.bind(ae.Expr)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = x
+	}
+	arg, t, err := bindPair(fn.Name, xs[0], xs[1])
+	if err != nil {
+		return nil, err
+	}
+	a.Arg, a.T = arg, t
+	return b.addAggregate(a)
 }
 
 // filterOf returns the FILTER condition written after a call, or nil.

@@ -607,8 +607,9 @@ func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
 	case *Like:
 		col, ok := column(e.X, fields)
 		p, ok1 := e.Pattern.(*Const)
-		if ok && ok1 && !e.Fold && !p.Value.Null && e.X.Type().ID == TypeVarchar {
-			return &pushdown.Like{Col: col, Pattern: p.Value.S, Not: e.Not}
+		esc, ok2 := LikeEscape(e)
+		if ok && ok1 && ok2 && !e.Fold && !p.Value.Null && e.X.Type().ID == TypeVarchar {
+			return &pushdown.Like{Col: col, Pattern: p.Value.S, Escape: esc, Not: e.Not}
 		}
 	case *Call:
 		if e.Name == "starts_with" {

@@ -49,7 +49,7 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 			v = 1
 		}
 		return CastDatum(Datum{I: v}, Type{ID: TypeInteger}, to)
-	case to.ID == TypeFloat:
+	case to.ID == TypeFloat && (from.IsNumeric() || from.ID == TypeBoolean):
 		return Datum{F: float64(float32(floatOf(d, from)))}, nil
 	case to.ID == TypeDouble && from.IsNumeric():
 		return Datum{F: floatOf(d, from)}, nil

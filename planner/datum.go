@@ -170,7 +170,7 @@ func Compare(a, b Datum, t Type) int {
 	case TypeBlob, TypeUUID, TypeInterval:
 		return bytes.Compare(a.Bytes, b.Bytes)
 	case TypeNested:
-		return bytes.Compare(format.AppendValueText(nil, a.N), format.AppendValueText(nil, b.N))
+		return compareNested(a.N, b.N)
 	case TypeNull:
 		return 0
 	}
@@ -277,8 +277,18 @@ const microsPerDay = 86400 * 1000000
 // parseDate reads YYYY-MM-DD (any number of year digits, " (BC)" for
 // years before 1, as DuckDB writes them) as days since 1970-01-01.
 func parseDate(s string) (int64, bool) {
-	days, rest, ok := parseCivil(strings.TrimSpace(s))
-	return days, ok && rest == ""
+	s = strings.TrimSpace(s)
+	bc := strings.HasSuffix(s, " (BC)")
+	days, rest, ok := parseCivil(strings.TrimSuffix(s, " (BC)"))
+	if !ok || rest != "" {
+		return 0, false
+	}
+	if bc {
+		// parseCivil read the year as AD; year y BC is astronomical 1-y.
+		y, m, d := format.Civil(days)
+		days = format.DaysFromCivil(1-y, m, d)
+	}
+	return days, true
 }
 
 // parseTimestamp reads YYYY-MM-DD[ HH:MM[:SS[.fffffffff]]] as microseconds

@@ -10,6 +10,22 @@
 // evaluator exec uses ([Eval]), so a folded constant and a computed value
 // never disagree.
 //
+// Every scalar and aggregate function is defined once, in the function
+// registry (registry.go, and one file per family: strings, numbers, dates,
+// regular expressions, strftime, conditionals, aggregates): its names, its
+// binding (argument casts and DuckDB's result type) and its evaluation, a
+// row at a time for scalars and an [Accumulator] for the aggregates the
+// executor does not compute itself. A name without an entry fails at bind
+// time with DuckDB's catalog error and the nearest name; a date part,
+// cast or operator the evaluator does not handle is an error, never a
+// default value. Tests walk the registry and fail for a function without
+// a DuckDB-checked record in testdata/queries. A vector kernel for the
+// executor's typed vectors belongs next to Eval in the same entry.
+//
+// LIKE, ILIKE and LIKE ... ESCAPE use pushdown's matcher (pushdown.LikeMatch),
+// linear in the pattern times the string, so a row and a page are judged
+// by the same code.
+//
 // Views and common table expressions become subquery scans. A query's
 // CTEs are in scope for it and for the CTEs after them (naming a CTE in its
 // own body is DuckDB's circular-reference error); they hide views of the
@@ -18,7 +34,8 @@
 //
 // agg(x) FILTER (WHERE c) is planned as agg(CASE WHEN c THEN x END) (and
 // count(*) as count(CASE WHEN c THEN 1 END)), exact since every aggregate
-// skips NULLs; AggCall.Filter keeps the condition for display only.
+// that takes FILTER skips NULLs (list, first and last, which keep NULLs,
+// refuse FILTER); AggCall.Filter keeps the condition for display only.
 //
 // UNION, INTERSECT and EXCEPT are planned as a Scan of a SetOp, with both
 // sides cast to common column types (VARCHAR absorbs anything, as in

@@ -22,4 +22,7 @@ var (
 	// ErrInvalidInput means a construct used where DuckDB refuses it, such
 	// as FILTER or DISTINCT on a scalar function.
 	ErrInvalidInput = errors.New("Invalid Input Error")
+	// ErrSyntax means text DuckDB's parser refuses once it sees the values,
+	// such as a LIKE pattern ending in its escape character.
+	ErrSyntax = errors.New("Syntax Error")
 )

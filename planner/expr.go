@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pqsql/pqsql/pushdown"
 )
 
 // An Expr is a bound, typed scalar expression over the rows of one plan
@@ -71,10 +73,14 @@ type Between struct {
 	Not       bool
 }
 
-// A Like is X [NOT] LIKE|ILIKE Pattern.
+// A Like is X [NOT] LIKE|ILIKE Pattern [ESCAPE Escape].
 type Like struct {
 	X, Pattern Expr
-	Not, Fold  bool
+	// Escape is the ESCAPE string, nil when the query has none.
+	Escape    Expr
+	Not, Fold bool
+	// compiled is the matcher of a constant pattern and escape.
+	compiled *pushdown.LikePattern
 }
 
 // A Case is CASE WHEN c THEN v ... ELSE e END; the operand form is rewritten
@@ -99,6 +105,9 @@ type Call struct {
 	Name string
 	Args []Expr
 	T    Type
+	// fn is the function's registry entry; a Call built by name alone
+	// finds it by Name.
+	fn *ScalarFunc
 }
 
 func (e *ColRef) Type() Type  { return e.T }
@@ -183,6 +192,9 @@ func (e *Like) String() string {
 	if e.Not {
 		op = "NOT " + op
 	}
+	if e.Escape != nil {
+		return "(" + e.X.String() + " " + op + " " + e.Pattern.String() + " ESCAPE " + e.Escape.String() + ")"
+	}
 	return "(" + e.X.String() + " " + op + " " + e.Pattern.String() + ")"
 }
 
@@ -227,6 +239,9 @@ func Children(e Expr) []Expr {
 	case *Between:
 		return []Expr{e.X, e.Lo, e.Hi}
 	case *Like:
+		if e.Escape != nil {
+			return []Expr{e.X, e.Pattern, e.Escape}
+		}
 		return []Expr{e.X, e.Pattern}
 	case *Case:
 		var xs []Expr
@@ -241,6 +256,8 @@ func Children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Call:
 		return e.Args
+	case *pairExpr:
+		return []Expr{e.X, e.Y}
 	}
 	return nil
 }

@@ -104,19 +104,25 @@ type SetOp struct {
 
 // An AggCall is an aggregate function over input rows.
 type AggCall struct {
-	Func     string // count_star, count, sum, avg, min, max
-	Arg      Expr   // nil for count_star
+	Func string // count_star, or an aggregate's name in the registry
+	Arg  Expr   // nil for count_star
+	// Params are the constant arguments after Arg (a quantile's fraction,
+	// string_agg's separator).
+	Params   []Expr
 	Distinct bool
 	T        Type
 	// Filter is the FILTER (WHERE ...) condition over input rows, nil when
 	// none was written. The planner has already folded it into Func and
 	// Arg: agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END) and
 	// count_star() FILTER (WHERE c) is count(CASE WHEN c THEN 1 END), exact
-	// because every aggregate pqsql has skips NULLs. Exec need not evaluate
-	// Filter; skipping rows where it is not TRUE as well changes nothing.
+	// because every aggregate that takes FILTER skips NULLs. Exec need not
+	// evaluate Filter; skipping rows where it is not TRUE as well changes
+	// nothing.
 	Filter Expr
 
 	label string // String() as written, before the FILTER was folded in
+	// fn is the registry entry, found by Func when not set.
+	fn *AggregateFunc
 }
 
 func (a *AggCall) String() string {
@@ -129,7 +135,11 @@ func (a *AggCall) String() string {
 		if a.Distinct {
 			d = "DISTINCT "
 		}
-		s = a.Func + "(" + d + a.Arg.String() + ")"
+		s = a.Func + "(" + d + a.Arg.String()
+		for _, p := range a.Params {
+			s += ", " + p.String()
+		}
+		s += ")"
 	}
 	if a.Filter != nil {
 		s += " FILTER (WHERE " + a.Filter.String() + ")"

@@ -72,13 +72,51 @@ func shapeOf(pattern string, escape rune) likeShape {
 // likeMatch reports whether s matches the pattern. '_' matches one UTF-8
 // character (one byte where s is not valid UTF-8), as DuckDB's LIKE does.
 func likeMatch(s []byte, pattern string, escape rune) bool {
-	return matchTokens(s, parseLike(pattern, escape))
+	ok, _ := matchTokens(s, parseLike(pattern, escape))
+	return ok
 }
 
-func matchTokens(s []byte, toks []likeToken) bool {
-	si, ti := 0, 0
+// A LikePattern is a LIKE pattern split once into its tokens, for matching
+// many strings. Matching takes at most (len(s)+1) * (tokens+1) steps: a
+// failed attempt after a '%' restarts only from the last '%', never from an
+// earlier one, because the last '%' can absorb whatever an earlier one could.
+type LikePattern struct{ toks []likeToken }
+
+// CompileLike splits pattern into its tokens; escape (0 for none) makes the
+// character after it literal.
+func CompileLike(pattern string, escape rune) *LikePattern {
+	return &LikePattern{toks: parseLike(pattern, escape)}
+}
+
+// Match reports whether s matches the pattern.
+func (p *LikePattern) Match(s string) bool {
+	ok, _ := matchTokens(s, p.toks)
+	return ok
+}
+
+// LikeMatch reports whether s matches a LIKE pattern: the one matcher
+// pruning, the planner and the executor share.
+func LikeMatch(s, pattern string, escape rune) bool {
+	ok, _ := matchTokens(s, parseLike(pattern, escape))
+	return ok
+}
+
+// decodeRune is utf8.DecodeRune for either a string or a byte slice.
+func decodeRune[T string | []byte](s T) int {
+	if len(s) > 0 && s[0] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRuneInString(string(s))
+	return n
+}
+
+// matchTokens matches s against toks and also returns the number of steps
+// it took, which the tests bound.
+func matchTokens[T string | []byte](s T, toks []likeToken) (bool, int) {
+	si, ti, steps := 0, 0, 0
 	starTok, starS := -1, 0
 	for si < len(s) {
+		steps++
 		if ti < len(toks) {
 			t := toks[ti]
 			switch t.kind {
@@ -87,8 +125,7 @@ func matchTokens(s []byte, toks []likeToken) bool {
 				ti++
 				continue
 			case '_':
-				_, n := utf8.DecodeRune(s[si:])
-				si += n
+				si += decodeRune(s[si:])
 				ti++
 				continue
 			default:
@@ -100,17 +137,16 @@ func matchTokens(s []byte, toks []likeToken) bool {
 			}
 		}
 		if starTok < 0 {
-			return false
+			return false, steps
 		}
 		// Let the last '%' swallow one more character and retry after it.
-		_, n := utf8.DecodeRune(s[starS:])
-		starS += n
+		starS += decodeRune(s[starS:])
 		si, ti = starS, starTok+1
 	}
 	for ti < len(toks) && toks[ti].kind == '%' {
 		ti++
 	}
-	return ti == len(toks)
+	return ti == len(toks), steps
 }
 
 // prefixEnd is the smallest byte string greater than every string that

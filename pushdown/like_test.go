@@ -2,6 +2,7 @@ package pushdown
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -74,6 +75,49 @@ func TestPrefixEnd(t *testing.T) {
 	for _, tt := range tests {
 		if got := prefixEnd(tt.in); !bytes.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
 			t.Errorf("prefixEnd(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestLikeMatchSteps holds the matcher to (len(s)+1) * (tokens+1) steps on
+// patterns that make a backtracking matcher try every way of splitting the
+// string among its '%'s (exponentially many for a string of one letter).
+func TestLikeMatchSteps(t *testing.T) {
+	tests := []struct {
+		s, pattern string
+		want       bool
+	}{
+		{strings.Repeat("a", 42), strings.Repeat("%a", 8) + "%b", false},
+		{strings.Repeat("a", 2000), strings.Repeat("%a", 60) + "%b", false},
+		{strings.Repeat("a", 2000) + "b", strings.Repeat("%a", 60) + "%b", true},
+		{strings.Repeat("ab", 1000), strings.Repeat("%a_", 100) + "c%", false},
+		{strings.Repeat("ab", 1000), strings.Repeat("%a_", 100) + "%", true},
+		{strings.Repeat("é", 500), strings.Repeat("%é", 30) + "_", true},
+	}
+	for _, tt := range tests {
+		toks := parseLike(tt.pattern, 0)
+		got, steps := matchTokens(tt.s, toks)
+		if got != tt.want {
+			t.Errorf("%d-byte string LIKE %q = %v, want %v", len(tt.s), tt.pattern, got, tt.want)
+		}
+		if bound := (len(tt.s) + 1) * (len(toks) + 1); steps > bound {
+			t.Errorf("%d-byte string LIKE %q took %d steps, more than %d", len(tt.s), tt.pattern, steps, bound)
+		}
+		if b, _ := matchTokens([]byte(tt.s), toks); b != got {
+			t.Errorf("%q: string and byte matchers disagree", tt.pattern)
+		}
+	}
+}
+
+// BenchmarkLikeMatch matches a 4,000-character string against a pattern
+// of 20 '%'s that never matches, the shape that made a backtracking
+// matcher exponential.
+func BenchmarkLikeMatch(b *testing.B) {
+	s := strings.Repeat("a", 4000)
+	p := CompileLike(strings.Repeat("%a", 20)+"%b", 0)
+	for b.Loop() {
+		if p.Match(s) {
+			b.Fatal("matched")
 		}
 	}
 }
