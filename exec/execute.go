@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pqsql/pqsql/optimizer"
 	"github.com/pqsql/pqsql/planner"
 )
 
@@ -35,7 +36,7 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 	}
 	switch st := st.(type) {
 	case *planner.Select:
-		p, err := planner.Build(st, catalog{s})
+		p, err := s.plan(st)
 		if err != nil {
 			return nil, err
 		}
@@ -72,6 +73,16 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 		return s.set(st)
 	}
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, st)
+}
+
+// plan builds the plan of a query and, unless SET optimizer = false,
+// optimizes it.
+func (s *Session) plan(q *planner.Select) (*planner.Plan, error) {
+	p, err := planner.Build(q, catalog{s})
+	if err != nil || !s.Settings.Optimizer {
+		return p, err
+	}
+	return optimizer.Optimize(p), nil
 }
 
 // result runs a plan and hands its batches over as the result's.
@@ -112,6 +123,8 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 		target = &s.Settings.Bloom
 	case "dictionary":
 		target = &s.Settings.Dictionary
+	case "optimizer":
+		target = &s.Settings.Optimizer
 	case "threads", "worker_threads":
 		n, err := strconv.Atoi(st.Value)
 		if err != nil || n < 0 {

@@ -168,7 +168,7 @@ type VerifyJSON struct {
 // ANALYZE or VERIFY it reads only footers, indexes and filters, never a
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	p, err := planner.Build(st.Query, catalog{s})
+	p, err := s.plan(st.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -556,7 +556,7 @@ func (x *executor) timeConsume(consume consumeFunc) consumeFunc {
 // multisets otherwise.
 func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, error) {
 	run := func(on bool) ([]resultRow, *executor, *planner.Plan, error) {
-		p, err := planner.Build(q, catalog{s})
+		p, err := s.plan(q)
 		if err != nil {
 			return nil, nil, nil, err
 		}

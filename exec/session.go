@@ -10,6 +10,9 @@ type Settings struct {
 	Statistics, PageIndex, Bloom, Dictionary bool
 	// Threads bounds parallel row-group scans; 0 means one per core.
 	Threads int
+	// Optimizer rewrites plans before they run (package optimizer); off,
+	// queries run as planned, and EXPLAIN shows that plan.
+	Optimizer bool
 }
 
 // A Session holds what lives between statements: views and settings.
@@ -21,7 +24,7 @@ type Session struct {
 // NewSession returns a session with default settings.
 func NewSession() *Session {
 	return &Session{
-		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true},
+		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true, Optimizer: true},
 		views:    map[string]string{},
 	}
 }

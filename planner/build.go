@@ -121,7 +121,9 @@ func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, 
 	}
 	switch t := at.Expr.(type) {
 	case *sqlparser.Subquery:
-		sub, err := build(sel, t.Select, c.deeper())
+		// A subquery nests as deep as its text does; only views and CTEs
+		// count towards maxViewDepth, as only they can refer to themselves.
+		sub, err := build(sel, t.Select, c)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -413,6 +415,57 @@ func (s *Scan) fileFields() []*format.Field {
 		}
 	}
 	return fields
+}
+
+// PrepareScan sets what a files scan reads from the plan's expressions as
+// they stand: the needed columns, the pruning predicate of the WHERE, the
+// hive partitions it rules out and whether metadata alone counts the rows.
+// The optimizer calls it after rewriting a plan; other scans are left as
+// they are.
+func (p *Plan) PrepareScan() {
+	scan := p.Scan
+	if scan == nil || scan.Subquery != nil || scan.SetOp != nil || scan.Function != nil || scan.Needed == nil {
+		return
+	}
+	needed := make([]bool, len(scan.Needed))
+	for _, x := range p.InputExprs() {
+		markNeeded(x, needed)
+	}
+	copy(scan.Needed, needed)
+	scan.Pushdown = nil
+	if p.Where != nil {
+		if len(scan.Partitions) > 0 {
+			prunePartitions(scan, p.Where, len(p.Input))
+		}
+		scan.Pushdown = Pushdown(p.Where, scan.fileFields())
+	}
+	scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
+	for _, a := range p.Aggs {
+		scan.CountOnly = scan.CountOnly && a.Func == "count_star"
+	}
+	if scan.CountOnly {
+		clear(scan.Needed)
+	}
+}
+
+// InputExprs returns the expressions of p over its input rows: the WHERE,
+// the group keys and aggregate arguments, and for a plan without
+// aggregates the projection (hidden sort keys included).
+func (p *Plan) InputExprs() []Expr {
+	var xs []Expr
+	if p.Where != nil {
+		xs = append(xs, p.Where)
+	}
+	xs = append(xs, p.GroupBy...)
+	for _, a := range p.Aggs {
+		if a.Arg != nil {
+			xs = append(xs, a.Arg)
+		}
+	}
+	if !p.Aggregate {
+		xs = append(xs, p.Project...)
+	}
+	return xs
 }
 
 // markNeeded marks the input columns x reads.

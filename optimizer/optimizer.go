@@ -1,0 +1,51 @@
+package optimizer
+
+import "github.com/pqsql/pqsql/planner"
+
+// A Rule is one rewrite of a whole plan tree; Apply returns the new root.
+type Rule struct {
+	Name  string
+	Apply func(p *planner.Plan) *planner.Plan
+}
+
+// Rules are the optimizer's rules in the order Optimize applies them. Each
+// leaves a valid plan, so any prefix of them does too.
+var Rules = []Rule{
+	{"simplify_expressions", simplifyExpressions},
+	{"inline_subqueries", inlineSubqueries},
+	{"push_filters", pushFilters},
+	{"prune_columns", pruneColumns},
+	{"prepare_scans", prepareScans},
+}
+
+// Optimize rewrites p with every rule and returns the plan to run. It
+// changes p in place; the plan to use is the one returned.
+func Optimize(p *planner.Plan) *planner.Plan {
+	for _, r := range Rules {
+		p = r.Apply(p)
+	}
+	return p
+}
+
+// children returns the plans p reads rows from: a subquery, or both sides
+// of a set operation.
+func children(p *planner.Plan) []*planner.Plan {
+	s := p.Scan
+	switch {
+	case s == nil:
+		return nil
+	case s.SetOp != nil:
+		return []*planner.Plan{s.SetOp.Left, s.SetOp.Right}
+	case s.Subquery != nil && !s.Subquery.Single:
+		return []*planner.Plan{s.Subquery}
+	}
+	return nil
+}
+
+// eachPlan calls f on p and every plan below it, parents first.
+func eachPlan(p *planner.Plan, f func(*planner.Plan)) {
+	f(p)
+	for _, c := range children(p) {
+		eachPlan(c, f)
+	}
+}

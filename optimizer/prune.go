@@ -1,0 +1,52 @@
+package optimizer
+
+import "github.com/pqsql/pqsql/planner"
+
+// pruneColumns stops computing the result columns of a subquery, or of the
+// sides of a UNION ALL, that the plan reading them never uses: each becomes
+// a typed NULL, so the columns it read need not leave the file. Parents go
+// first, so the pruning reaches the scans. A DISTINCT (or a set operation
+// that removes duplicates) compares whole rows, so its columns all stay.
+func pruneColumns(root *planner.Plan) *planner.Plan {
+	eachPlan(root, func(p *planner.Plan) {
+		s := p.Scan
+		if s == nil {
+			return
+		}
+		needs := map[int]bool{}
+		for _, x := range p.InputExprs() {
+			planner.Columns(x, needs)
+		}
+		switch {
+		case s.SetOp != nil:
+			if s.SetOp.All && s.SetOp.Op == "UNION" {
+				pruneOutputs(s.SetOp.Left, needs)
+				pruneOutputs(s.SetOp.Right, needs)
+			}
+		case s.Subquery != nil && !s.Subquery.Single:
+			pruneOutputs(s.Subquery, needs)
+		}
+	})
+	return root
+}
+
+// pruneOutputs replaces q's result columns outside needs by NULLs of their
+// type, keeping those its ORDER BY sorts on.
+func pruneOutputs(q *planner.Plan, needs map[int]bool) {
+	if q.Distinct {
+		return
+	}
+	sorted := map[int]bool{}
+	for _, k := range q.Order {
+		sorted[k.Index] = true
+	}
+	for i, col := range q.Columns {
+		if needs[i] || sorted[i] {
+			continue
+		}
+		if c, ok := q.Project[i].(*planner.Const); ok && c.Value.Null {
+			continue
+		}
+		q.Project[i] = &planner.Const{Value: planner.NullDatum, T: col.Type}
+	}
+}
