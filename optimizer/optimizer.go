@@ -11,9 +11,10 @@ type Rule struct {
 // Rules are the optimizer's rules in the order Optimize applies them. Each
 // leaves a valid plan, so any prefix of them does too.
 var Rules = []Rule{
-	{"simplify_expressions", simplifyExpressions},
 	{"inline_subqueries", inlineSubqueries},
 	{"push_filters", pushFilters},
+	// After the two above, which put expressions where constants meet.
+	{"simplify_expressions", simplifyExpressions},
 	{"prune_columns", pruneColumns},
 	{"prepare_scans", prepareScans},
 }

@@ -25,11 +25,18 @@ func simplifyExpressions(root *planner.Plan) *planner.Plan {
 }
 
 // simplifyFilter simplifies a filter condition; nil when it keeps every row.
+// A filter keeps the rows where it is TRUE, so there a NULL conjunct is as
+// good as FALSE: the AND of it is NULL or FALSE, never TRUE.
 func simplifyFilter(e planner.Expr) planner.Expr {
 	if e == nil {
 		return nil
 	}
 	e = simplify(e)
+	for _, c := range conjuncts(e) {
+		if k, ok := c.(*planner.Const); ok && k.Value.Null {
+			return boolConst(false)
+		}
+	}
 	if isBool(e, true) {
 		return nil
 	}
