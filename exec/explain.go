@@ -216,6 +216,11 @@ func (x *executor) planScans(p *planner.Plan) error {
 			return err
 		}
 		return x.planScans(s.SetOp.Right)
+	case s.Join != nil:
+		if err := x.planScans(s.Join.Left); err != nil {
+			return err
+		}
+		return x.planScans(s.Join.Right)
 	case len(s.Files) == 0:
 		return nil
 	}
@@ -314,6 +319,9 @@ func (rep *ExplainJSON) addHivePath(p *planner.Plan) {
 		case s.SetOp != nil:
 			walk(s.SetOp.Left)
 			walk(s.SetOp.Right)
+		case s.Join != nil:
+			walk(s.Join.Left)
+			walk(s.Join.Right)
 		}
 		for _, f := range s.PrunedFiles {
 			rep.HivePath = append(rep.HivePath, HivePathJSON{File: f.Path, Bytes: f.Bytes, Reason: f.Reason})

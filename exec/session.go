@@ -13,6 +13,9 @@ type Settings struct {
 	// Optimizer rewrites plans before they run (package optimizer); off,
 	// queries run as planned, and EXPLAIN shows that plan.
 	Optimizer bool
+	// MemoryLimit bounds a join's hash table, in bytes; 0 means the
+	// default (defaultMemoryLimit).
+	MemoryLimit int64
 }
 
 // A Session holds what lives between statements: views and settings.

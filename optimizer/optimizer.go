@@ -29,7 +29,7 @@ func Optimize(p *planner.Plan) *planner.Plan {
 }
 
 // children returns the plans p reads rows from: a subquery, or both sides
-// of a set operation.
+// of a set operation or a join.
 func children(p *planner.Plan) []*planner.Plan {
 	s := p.Scan
 	switch {
@@ -37,6 +37,8 @@ func children(p *planner.Plan) []*planner.Plan {
 		return nil
 	case s.SetOp != nil:
 		return []*planner.Plan{s.SetOp.Left, s.SetOp.Right}
+	case s.Join != nil:
+		return []*planner.Plan{s.Join.Left, s.Join.Right}
 	case s.Subquery != nil && !s.Subquery.Single:
 		return []*planner.Plan{s.Subquery}
 	}

@@ -2,8 +2,8 @@ package optimizer
 
 import "github.com/pqsql/pqsql/planner"
 
-// pruneColumns stops computing the result columns of a subquery, or of the
-// sides of a UNION ALL, that the plan reading them never uses: each becomes
+// pruneColumns stops computing the result columns of a subquery, of the
+// sides of a UNION ALL or of a join, that the plan reading them never uses: each becomes
 // a typed NULL, so the columns it read need not leave the file. Parents go
 // first, so the pruning reaches the scans. A DISTINCT (or a set operation
 // that removes duplicates) compares whole rows, so its columns all stay.
@@ -25,6 +25,26 @@ func pruneColumns(root *planner.Plan) *planner.Plan {
 			}
 		case s.Subquery != nil && !s.Subquery.Single:
 			pruneOutputs(s.Subquery, needs)
+		case s.Join != nil:
+			j := s.Join
+			nl := len(j.Left.Columns)
+			for _, k := range j.Keys {
+				planner.Columns(k.L, needs)
+				planner.Columns(k.R, needs)
+			}
+			if j.Residual != nil {
+				planner.Columns(j.Residual, needs)
+			}
+			left, right := map[int]bool{}, map[int]bool{}
+			for i := range needs {
+				if i < nl {
+					left[i] = true
+				} else {
+					right[i-nl] = true
+				}
+			}
+			pruneOutputs(j.Left, left)
+			pruneOutputs(j.Right, right)
 		}
 	})
 	return root

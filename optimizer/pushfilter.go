@@ -15,6 +15,9 @@ func pushFilters(root *planner.Plan) *planner.Plan {
 // stays.
 func pushWhere(p *planner.Plan) {
 	s := p.Scan
+	if s != nil && s.Join != nil {
+		pushJoinCondition(s.Join)
+	}
 	if p.Where == nil || s == nil {
 		return
 	}
@@ -23,6 +26,10 @@ func pushWhere(p *planner.Plan) {
 		switch {
 		case isVolatile(c):
 			kept = append(kept, c)
+		case s.Join != nil:
+			if !pushIntoJoin(s.Join, c, true) {
+				kept = append(kept, c)
+			}
 		case s.SetOp != nil:
 			// A set operation's rows are its sides' rows, so a condition on
 			// a row's values filters each side alike, ALL or not.

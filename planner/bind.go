@@ -57,12 +57,12 @@ func hasAgg(e sqlparser.Expr) bool {
 // lookup finds a column by name, case-insensitively.
 func (b *binder) lookup(name string) int {
 	for i, c := range b.cols {
-		if c.Name == name {
+		if c.Name == name && !c.Hidden {
 			return i
 		}
 	}
 	for i, c := range b.cols {
-		if strings.EqualFold(c.Name, name) {
+		if strings.EqualFold(c.Name, name) && !c.Hidden {
 			return i
 		}
 	}
@@ -168,7 +168,10 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if b.agg != nil {
 			return nil, binderError("column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", name, name, name)
 		}
-		i := b.lookup(name)
+		i, err := b.resolveColumn(e)
+		if err != nil {
+			return nil, err
+		}
 		if i < 0 {
 			return nil, b.unknownColumn(name)
 		}

@@ -110,15 +110,40 @@ func build(sel *sql.Select, stmt sqlparser.SelectStatement, c buildCtx) (*Plan, 
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, stmt)
 }
 
-// source plans the FROM clause.
+// source plans the FROM clause: one source, or the joins of several (a
+// comma join is a cross join the WHERE may turn into an inner one).
 func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, error) {
-	if len(s.From) != 1 {
-		return nil, nil, fmt.Errorf("%w: joins (more than one FROM source)", ErrNotImplemented)
+	if len(s.From) == 1 {
+		if at, ok := s.From[0].(*sqlparser.AliasedTableExpr); ok {
+			return aliasedSource(sel, at, c)
+		}
 	}
-	at, ok := s.From[0].(*sqlparser.AliasedTableExpr)
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: joins", ErrNotImplemented)
+	p, err := fromItems(sel, s.From, c)
+	if err != nil {
+		return nil, nil, err
 	}
+	return p.Scan, p.Columns, nil
+}
+
+// aliasedSource plans one FROM item that is not a join; its columns carry
+// the name the item is known by.
+func aliasedSource(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
+	scan, cols, err := aliasedSource1(sel, at, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	table := at.As.String()
+	if table == "" {
+		table = tableName(sel, at)
+	}
+	out := make([]Column, len(cols))
+	for i, col := range cols {
+		out[i] = Column{Name: col.Name, Type: col.Type, Table: table}
+	}
+	return scan, out, nil
+}
+
+func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
 	switch t := at.Expr.(type) {
 	case *sqlparser.Subquery:
 		// A subquery nests as deep as its text does; only views and CTEs
@@ -230,8 +255,15 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	for _, se := range s.SelectExprs {
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
+			n := len(items)
 			for _, c := range cols {
-				items = append(items, item{&sqlparser.ColName{Name: sqlparser.NewColIdent(c.Name)}, c.Name})
+				if c.Hidden || !se.TableName.IsEmpty() && !strings.EqualFold(c.Table, se.TableName.Name.String()) {
+					continue
+				}
+				items = append(items, item{columnName(c), c.Name})
+			}
+			if len(items) == n && !se.TableName.IsEmpty() {
+				return nil, binderError("Referenced table \"%s\" not found!", se.TableName.Name.String())
 			}
 		case *sqlparser.AliasedExpr:
 			name := se.As.String()
