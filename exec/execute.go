@@ -125,6 +125,13 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 		target = &s.Settings.Dictionary
 	case "optimizer":
 		target = &s.Settings.Optimizer
+	case "memory_limit", "max_memory":
+		n, err := parseMemory(st.Value)
+		if err != nil {
+			return nil, err
+		}
+		s.Settings.MemoryLimit = n
+		return &Result{}, nil
 	case "threads", "worker_threads":
 		n, err := strconv.Atoi(st.Value)
 		if err != nil || n < 0 {
@@ -141,6 +148,29 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 	}
 	*target = v
 	return &Result{}, nil
+}
+
+// memoryUnits are the units SET memory_limit takes, as DuckDB's: KB, MB, GB
+// and TB are powers of 1000, KiB, MiB, GiB and TiB of 1024.
+var memoryUnits = map[string]int64{
+	"": 1, "b": 1, "byte": 1, "bytes": 1,
+	"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+}
+
+// parseMemory reads a memory size such as '512MB' or '4 GiB'.
+func parseMemory(v string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(v))
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	f, err := strconv.ParseFloat(t[:i], 64)
+	unit, ok := memoryUnits[strings.TrimSpace(t[i:])]
+	if err != nil || !ok || f < 0 {
+		return 0, fmt.Errorf("%w: SET memory_limit expects a size such as '4GB' or '512MiB', found %s", ErrBadSetting, v)
+	}
+	return int64(f * float64(unit)), nil
 }
 
 // describe lists a source's or a query's columns as DuckDB's DESCRIBE does.

@@ -219,7 +219,7 @@ var joinKinds = map[string]struct {
 	kind    JoinKind
 	natural bool
 }{
-	sqlparser.JoinStr: {JoinInner, false}, sqlparser.StraightJoinStr: {JoinInner, false},
+	sqlparser.JoinStr: {JoinInner, false}, sql.FullJoinStr: {JoinFull, false},
 	sqlparser.LeftJoinStr: {JoinLeft, false}, sqlparser.RightJoinStr: {JoinRight, false},
 	sqlparser.NaturalJoinStr: {JoinInner, true}, sqlparser.NaturalLeftJoinStr: {JoinLeft, true},
 	sqlparser.NaturalRightJoinStr: {JoinRight, true},
@@ -249,6 +249,9 @@ func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan,
 					break
 				}
 			}
+		}
+		if len(using) == 0 {
+			return nil, binderError("No columns found to join on in NATURAL JOIN.\nUse CROSS JOIN if you intended for this to be a cross-product.")
 		}
 	}
 	var conds []Expr
