@@ -125,6 +125,8 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 		target = &s.Settings.Dictionary
 	case "optimizer":
 		target = &s.Settings.Optimizer
+	case "join_filters", "join_filter":
+		target = &s.Settings.JoinFilters
 	case "memory_limit", "max_memory":
 		n, err := parseMemory(st.Value)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pqsql/pqsql/optimizer"
 	"github.com/pqsql/pqsql/planner"
 )
 
@@ -17,23 +18,47 @@ const defaultMemoryLimit = 4 << 30
 // batches of the left columns then the right ones; a row without a match
 // on a side that keeps all its rows gets NULLs for the other side.
 func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) {
-	left, err := x.run(ctx, j.Left)
-	if err != nil {
-		return nil, err
-	}
-	right, err := x.run(ctx, j.Right)
-	if err != nil {
-		return nil, err
-	}
 	nl, nr := len(j.Left.Columns), len(j.Right.Columns)
-	jn := &joiner{
-		j: j, nl: nl, nr: nr,
-		left:  concatBatches(left, projTypes(j.Left)[:nl]),
-		right: concatBatches(right, projTypes(j.Right)[:nr]),
-		limit: x.settings.MemoryLimit,
+	jn := &joiner{j: j, nl: nl, nr: nr, limit: x.settings.MemoryLimit, buildLeft: j.BuildLeft}
+	switch j.Kind {
+	case planner.JoinLeft, planner.JoinFull:
+		jn.buildLeft = false
+	case planner.JoinRight:
+		jn.buildLeft = true
 	}
 	if jn.limit <= 0 {
 		jn.limit = defaultMemoryLimit
+	}
+	side := func(p *planner.Plan, n int) (*batch, error) {
+		bs, err := x.run(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return concatBatches(bs, projTypes(p)[:n]), nil
+	}
+	// The build side runs first: its keys may rule out probe rows before
+	// the probe side is read.
+	var err error
+	if jn.buildLeft {
+		jn.left, err = side(j.Left, nl)
+	} else {
+		jn.right, err = side(j.Right, nr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if j.Kind == planner.JoinInner && x.settings.JoinFilters {
+		if c := jn.joinFilter(); c != nil {
+			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
+		}
+	}
+	if jn.buildLeft {
+		jn.right, err = side(j.Right, nr)
+	} else {
+		jn.left, err = side(j.Left, nl)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if j.Residual != nil {
 		jn.residual = newFilter(j.Residual, nl+nr)
@@ -59,13 +84,6 @@ type joiner struct {
 }
 
 func (jn *joiner) run(ctx context.Context) ([]*batch, error) {
-	switch jn.j.Kind {
-	case planner.JoinRight:
-		jn.buildLeft = true
-	case planner.JoinInner, planner.JoinCross:
-		// Build on the smaller side: the table is what takes memory.
-		jn.buildLeft = jn.left.n < jn.right.n
-	}
 	build, probe := jn.right, jn.left
 	if jn.buildLeft {
 		build, probe = jn.left, jn.right

@@ -13,6 +13,9 @@ type Settings struct {
 	// Optimizer rewrites plans before they run (package optimizer); off,
 	// queries run as planned, and EXPLAIN shows that plan.
 	Optimizer bool
+	// JoinFilters lets an inner join rule out probe rows, and the pages
+	// holding them, with its build side's keys.
+	JoinFilters bool
 	// MemoryLimit bounds a join's hash table, in bytes; 0 means the
 	// default (defaultMemoryLimit).
 	MemoryLimit int64
@@ -27,7 +30,7 @@ type Session struct {
 // NewSession returns a session with default settings.
 func NewSession() *Session {
 	return &Session{
-		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true, Optimizer: true},
+		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true, Optimizer: true, JoinFilters: true},
 		views:    map[string]string{},
 	}
 }

@@ -16,6 +16,7 @@ var Rules = []Rule{
 	// After the two above, which put expressions where constants meet.
 	{"simplify_expressions", simplifyExpressions},
 	{"prune_columns", pruneColumns},
+	{"choose_build_sides", chooseBuildSides},
 	{"prepare_scans", prepareScans},
 }
 
@@ -43,6 +44,24 @@ func children(p *planner.Plan) []*planner.Plan {
 		return []*planner.Plan{s.Subquery}
 	}
 	return nil
+}
+
+// PushJoinFilter adds condition c, over j's joined rows and reading one
+// side only (left or not), to that side as deep as the rules let it go,
+// and prepares that side's scans again. The executor uses it for join
+// filters: conditions on the probe side it learns from the build side's
+// keys, which drop only rows that match nothing.
+func PushJoinFilter(j *planner.Join, c planner.Expr, left bool) {
+	side := &j.Left
+	if !left {
+		side = &j.Right
+		c = shift(c, -len(j.Left.Columns))
+	}
+	p := acceptOrWrap(*side, c)
+	for _, r := range []func(*planner.Plan) *planner.Plan{pushFilters, simplifyExpressions, prepareScans} {
+		p = r(p)
+	}
+	*side = p
 }
 
 // eachPlan calls f on p and every plan below it, parents first.

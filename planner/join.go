@@ -43,6 +43,12 @@ type Join struct {
 	Keys        []JoinKey
 	// Residual is the rest of the condition (nil: none).
 	Residual Expr
+	// BuildLeft puts the hash table on the left side's rows, which must be
+	// kept whole when unmatched for RIGHT; LEFT and FULL build on the
+	// right. Rows is the planner's estimate of each side's rows, from the
+	// files' footers (-1: unknown).
+	BuildLeft           bool
+	LeftRows, RightRows int64
 }
 
 func (j *Join) String() string {
@@ -63,6 +69,13 @@ func (j *Join) String() string {
 	}
 	if j.Residual != nil {
 		s += " RESIDUAL " + j.Residual.String()
+	}
+	if j.LeftRows >= 0 && j.RightRows >= 0 && (j.LeftRows > 0 || j.RightRows > 0) {
+		side := "right"
+		if j.BuildLeft {
+			side = "left"
+		}
+		s += fmt.Sprintf(" (build %s; estimated rows %d left, %d right)", side, j.LeftRows, j.RightRows)
 	}
 	return s
 }
