@@ -36,11 +36,11 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 	}
 	switch st := st.(type) {
 	case *planner.Select:
-		p, err := s.plan(st)
+		x := &executor{settings: s.Settings}
+		p, err := s.plan(ctx, st, x)
 		if err != nil {
 			return nil, err
 		}
-		x := &executor{settings: s.Settings}
 		return x.result(ctx, p)
 	case *planner.Explain:
 		return s.explain(ctx, st)
@@ -76,11 +76,43 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 }
 
 // plan builds the plan of a query and, unless SET optimizer = false,
-// optimizes it.
-func (s *Session) plan(q *planner.Select) (*planner.Plan, error) {
+// optimizes it. With an executor it first runs the query's subquery
+// expressions with it and puts their results in the plan; without one
+// (EXPLAIN, which reads no data) they stay unrun.
+func (s *Session) plan(ctx context.Context, q *planner.Select, x *executor) (*planner.Plan, error) {
 	p, err := planner.Build(q, catalog{s})
-	if err != nil || !s.Settings.Optimizer {
-		return p, err
+	if err != nil {
+		return nil, err
+	}
+	return s.prepare(ctx, p, x)
+}
+
+// prepare materializes p's subquery expressions (when x is set) and
+// optimizes p.
+func (s *Session) prepare(ctx context.Context, p *planner.Plan, x *executor) (*planner.Plan, error) {
+	if x != nil {
+		run := func(sp *planner.Plan) ([][]planner.Datum, error) {
+			sp, err := s.prepare(ctx, sp, x)
+			if err != nil {
+				return nil, err
+			}
+			batches, err := x.run(ctx, sp)
+			if err != nil {
+				return nil, err
+			}
+			var rows [][]planner.Datum
+			for _, b := range batches {
+				rows = append(rows, rowsOf(b)...)
+			}
+			return rows, nil
+		}
+		var err error
+		if p, err = optimizer.Materialize(p, run); err != nil {
+			return nil, err
+		}
+	}
+	if !s.Settings.Optimizer {
+		return p, nil
 	}
 	return optimizer.Optimize(p), nil
 }

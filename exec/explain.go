@@ -168,12 +168,16 @@ type VerifyJSON struct {
 // ANALYZE or VERIFY it reads only footers, indexes and filters, never a
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	p, err := s.plan(st.Query)
+	x := &executor{settings: s.Settings}
+	var run *executor
+	if st.Analyze {
+		run = x
+	}
+	p, err := s.plan(ctx, st.Query, run)
 	if err != nil {
 		return nil, err
 	}
 	rep := &ExplainJSON{Plan: p.Explain()}
-	x := &executor{settings: s.Settings}
 	if st.Analyze {
 		start := time.Now()
 		if _, err := x.result(ctx, p); err != nil {
@@ -564,15 +568,15 @@ func (x *executor) timeConsume(consume consumeFunc) consumeFunc {
 // multisets otherwise.
 func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, error) {
 	run := func(on bool) ([]resultRow, *executor, *planner.Plan, error) {
-		p, err := s.plan(q)
-		if err != nil {
-			return nil, nil, nil, err
-		}
 		set := s.Settings
 		if !on {
 			set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = false, false, false, false
 		}
 		x := &executor{settings: set}
+		p, err := s.plan(ctx, q, x)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		res, err := x.result(ctx, p)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("verify, pruning %v: %w", on, err)

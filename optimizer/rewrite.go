@@ -44,6 +44,8 @@ func transform(e planner.Expr, f func(planner.Expr) planner.Expr) planner.Expr {
 		n = &planner.Cast{X: sub(e.X), T: e.T}
 	case *planner.Call:
 		n = &planner.Call{Name: e.Name, Args: subs(e.Args), T: e.T}
+	case *planner.Subquery:
+		n = &planner.Subquery{Kind: e.Kind, Plan: e.Plan, X: sub(e.X), Not: e.Not, T: e.T}
 	default:
 		// ColRef, Const: leaves.
 		n = e

@@ -21,6 +21,9 @@ type binder struct {
 	agg *aggState
 	// sel holds the parser's side tables (FILTER clauses, cast spellings).
 	sel *sql.Select
+	// plan plans a subquery expression's query (subquery.go); nil where
+	// none may appear.
+	plan func(sqlparser.SelectStatement) (*Plan, error)
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -114,6 +117,10 @@ func fold(x Expr) (Expr, error) {
 	if _, ok := x.(*ColRef); ok {
 		return x, nil
 	}
+	if hasSubquery(x) {
+		// Known only once the executor has run it.
+		return x, nil
+	}
 	for _, c := range Children(x) {
 		if _, ok := c.(*Const); !ok {
 			return x, nil
@@ -163,6 +170,10 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		}
 	}
 	switch e := e.(type) {
+	case *sqlparser.Subquery:
+		return b.scalarSubquery(e)
+	case *sqlparser.ExistsExpr:
+		return b.existsSubquery(e)
 	case *sqlparser.ColName:
 		name := e.Name.String()
 		if b.agg != nil {
@@ -575,8 +586,11 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 	switch e.Operator {
 	case sqlparser.InStr, sqlparser.NotInStr:
 		tuple, ok := e.Right.(sqlparser.ValTuple)
+		if sq, isSub := e.Right.(*sqlparser.Subquery); isSub {
+			return b.inSubquery(l, sq, e.Operator == sqlparser.NotInStr)
+		}
 		if !ok {
-			return nil, fmt.Errorf("%w: IN with a subquery", ErrNotImplemented)
+			return nil, fmt.Errorf("%w: IN with %s", ErrNotImplemented, sqlparser.String(e.Right))
 		}
 		xs := []Expr{l}
 		for _, v := range tuple {

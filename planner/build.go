@@ -225,15 +225,18 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	return finishSelect(sel, s, scan, cols)
+	return finishSelect(sel, s, scan, cols, c)
 }
 
 // finishSelect plans everything of a SELECT after its FROM clause, whose
 // rows have the layout cols.
-func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column) (*Plan, error) {
+func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column, c buildCtx) (*Plan, error) {
 	p := &Plan{Scan: scan, Input: cols, Limit: -1}
 	needed := make([]bool, len(cols))
-	in := &binder{cols: cols, needed: needed, sel: sel}
+	// A subquery expression sees the query's views and CTEs, not its
+	// columns (correlation is not supported).
+	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.deeper()) }
+	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub}
 
 	if s.Where != nil {
 		if hasAgg(s.Where.Expr) {
@@ -327,7 +330,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			st.keys = append(st.keys, k)
 			st.keyStr = append(st.keyStr, k.String())
 		}
-		post = &binder{agg: st, sel: sel}
+		post = &binder{agg: st, sel: sel, plan: sub}
 	}
 
 	for _, it := range items {

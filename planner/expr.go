@@ -241,6 +241,10 @@ func Children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Call:
 		return e.Args
+	case *Subquery:
+		if e.X != nil {
+			return []Expr{e.X}
+		}
 	}
 	return nil
 }

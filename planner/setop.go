@@ -75,7 +75,7 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 		OrderBy:     u.OrderBy,
 		Limit:       u.Limit,
 	}
-	return finishSelect(sel, outer, scan, cols)
+	return finishSelect(sel, outer, scan, cols, c)
 }
 
 // setOpType is the type a column of a set operation takes when its two
