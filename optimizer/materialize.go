@@ -100,7 +100,6 @@ func materialize(sq *planner.Subquery, run SubqueryRunner) (planner.Expr, error)
 	return nil, fmt.Errorf("optimizer: subquery kind %d", sq.Kind)
 }
 
-
 // hasSubquery reports whether x holds a subquery expression.
 func hasSubquery(x planner.Expr) bool {
 	if _, ok := x.(*planner.Subquery); ok {
