@@ -126,7 +126,7 @@ func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
 			return -1, nil
 		}
 		for j, c := range b.cols {
-			if j != i && !c.Hidden && strings.EqualFold(c.Name, name) && !strings.EqualFold(c.Table, b.cols[i].Table) {
+			if j != i && !c.Hidden && strings.EqualFold(c.Name, name) {
 				return -1, binderError("Ambiguous reference to column name \"%s\" (use: \"%s.%s\" or \"%s.%s\")",
 					name, b.cols[i].Table, b.cols[i].Name, c.Table, c.Name)
 			}
