@@ -29,35 +29,28 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 	if jn.limit <= 0 {
 		jn.limit = defaultMemoryLimit
 	}
-	side := func(p *planner.Plan, n int) (*batch, error) {
-		bs, err := x.run(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return concatBatches(bs, projTypes(p)[:n]), nil
-	}
-	// The build side runs first: its keys may rule out probe rows before
-	// the probe side is read.
-	var err error
+	// The build side runs first, as one batch: its keys may rule out
+	// probe rows before the probe side is read. The probe side's batches
+	// are joined one by one.
+	buildPlan, bn := j.Right, nr
 	if jn.buildLeft {
-		jn.left, err = side(j.Left, nl)
-	} else {
-		jn.right, err = side(j.Right, nr)
+		buildPlan, bn = j.Left, nl
 	}
+	bs, err := x.run(ctx, buildPlan)
 	if err != nil {
 		return nil, err
 	}
+	jn.build = concatBatches(bs, projTypes(buildPlan)[:bn])
 	if j.Kind == planner.JoinInner && x.settings.JoinFilters {
 		if c := jn.joinFilter(); c != nil {
 			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
 		}
 	}
+	probePlan := j.Left
 	if jn.buildLeft {
-		jn.right, err = side(j.Right, nr)
-	} else {
-		jn.left, err = side(j.Left, nl)
+		probePlan = j.Right
 	}
-	if err != nil {
+	if jn.probes, err = x.run(ctx, probePlan); err != nil {
 		return nil, err
 	}
 	if j.Residual != nil {
@@ -66,41 +59,42 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 	return jn.run(ctx)
 }
 
-// A joiner holds one join's inputs, each side as one batch, while it pairs
-// them.
+// A joiner holds one join's inputs while it pairs them: the build side as
+// one batch, the probe side as the batches it came in.
 type joiner struct {
-	j           *planner.Join
-	nl, nr      int
-	left, right *batch
-	residual    *filter
-	limit       int64
+	j        *planner.Join
+	nl, nr   int
+	build    *batch
+	probes   []*batch
+	residual *filter
+	limit    int64
 	// buildLeft: the hash table holds the left side's rows.
 	buildLeft bool
-	table     map[string][]int32
+	// The hash table: ints when the one key is held as integers (all
+	// integer, date, time, timestamp and narrow decimal types), keys
+	// (planner.AppendKey bytes) otherwise.
+	ints map[int64][]int32
+	keys map[string][]int32
 	// matchedBuild marks build rows that found a partner, for a join that
 	// keeps the build side's unmatched rows.
 	matchedBuild []bool
-	out          []*batch
+	// probe is the probe batch being joined.
+	probe *batch
+	out   []*batch
 }
 
 func (jn *joiner) run(ctx context.Context) ([]*batch, error) {
-	build, probe := jn.right, jn.left
-	if jn.buildLeft {
-		build, probe = jn.left, jn.right
-	}
+	build := jn.build
 	if jn.keepsUnmatched(true) {
 		jn.matchedBuild = make([]bool, build.n)
 	}
-	var probeKeys []string
-	if len(jn.j.Keys) > 0 {
-		buildKeys, err := jn.keys(jn.buildLeft)
+	hashed := len(jn.j.Keys) > 0
+	if hashed {
+		kb, err := jn.keyColumns(build, jn.buildLeft)
 		if err != nil {
 			return nil, err
 		}
-		if probeKeys, err = jn.keys(!jn.buildLeft); err != nil {
-			return nil, err
-		}
-		if err := jn.buildTable(build, buildKeys); err != nil {
+		if err := jn.buildTable(kb); err != nil {
 			return nil, err
 		}
 	} else if err := jn.account(batchBytes(build)); err != nil {
@@ -110,35 +104,48 @@ func (jn *joiner) run(ctx context.Context) ([]*batch, error) {
 	for i := range all {
 		all[i] = int32(i)
 	}
-	// Pairs are gathered probe row by probe row and flushed in batches; a
-	// probe row's candidates never straddle two flushes, so its match is
-	// known when its flush ends.
-	var probeRows, buildRows []int32
-	start := 0
-	for i := range probe.n {
-		if i%BatchSize == 0 {
-			if err := ctx.Err(); err != nil {
+	var key []byte
+	for _, pb := range jn.probes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		jn.probe = pb
+		var kb *batch
+		if hashed {
+			var err error
+			if kb, err = jn.keyColumns(pb, !jn.buildLeft); err != nil {
 				return nil, err
 			}
 		}
-		cands := all
-		if probeKeys != nil {
-			if probeKeys[i] == "" {
-				cands = nil // a NULL key matches nothing
-			} else {
-				cands = jn.table[probeKeys[i]]
+		// Pairs are gathered probe row by probe row and flushed in
+		// batches; a probe row's candidates never straddle two flushes,
+		// so its match is known when its flush ends.
+		var probeRows, buildRows []int32
+		start := 0
+		for i := range pb.n {
+			cands := all
+			if hashed {
+				cands = nil
+				if jn.ints != nil {
+					if v := kb.cols[0]; !v.IsNull(i) {
+						cands = jn.ints[v.Int[i]]
+					}
+				} else if k, ok := appendRowKey(key[:0], kb, i, jn.j.Keys); ok {
+					key = k
+					cands = jn.keys[string(key)]
+				}
 			}
-		}
-		for _, b := range cands {
-			probeRows = append(probeRows, int32(i))
-			buildRows = append(buildRows, b)
-		}
-		if len(probeRows) >= BatchSize || i == probe.n-1 {
-			if err := jn.flush(start, i+1, probeRows, buildRows); err != nil {
-				return nil, err
+			for _, b := range cands {
+				probeRows = append(probeRows, int32(i))
+				buildRows = append(buildRows, b)
 			}
-			probeRows, buildRows = probeRows[:0], buildRows[:0]
-			start = i + 1
+			if len(probeRows) >= BatchSize || i == pb.n-1 {
+				if err := jn.flush(start, i+1, probeRows, buildRows); err != nil {
+					return nil, err
+				}
+				probeRows, buildRows = probeRows[:0], buildRows[:0]
+				start = i + 1
+			}
 		}
 	}
 	if jn.matchedBuild != nil {
@@ -172,64 +179,82 @@ func (jn *joiner) keepsUnmatched(build bool) bool {
 	return false
 }
 
-// keys computes the join keys of one side's rows as bytes; "" marks a row
-// with a NULL key.
-func (jn *joiner) keys(leftSide bool) ([]string, error) {
+// keyColumns computes the join keys of a batch of one side's rows, as
+// columns.
+func (jn *joiner) keyColumns(b *batch, leftSide bool) (*batch, error) {
 	width := jn.nl + jn.nr
-	padded := &batch{cols: make([]*Vector, width)}
+	padded := &batch{cols: make([]*Vector, width), n: b.n}
 	exprs := make([]planner.Expr, len(jn.j.Keys))
 	if leftSide {
-		copy(padded.cols, jn.left.cols)
-		padded.n = jn.left.n
+		copy(padded.cols, b.cols)
 		for i, k := range jn.j.Keys {
 			exprs[i] = k.L
 		}
 	} else {
-		copy(padded.cols[jn.nl:], jn.right.cols)
-		padded.n = jn.right.n
+		copy(padded.cols[jn.nl:], b.cols)
 		for i, k := range jn.j.Keys {
 			exprs[i] = k.R
 		}
 	}
 	kb, err := newProjector(exprs, width).apply(padded)
-	if err != nil {
-		return nil, err
+	if err == nil && kb.n != b.n {
+		err = fmt.Errorf("exec: join keys of %d rows for %d", kb.n, b.n)
 	}
-	out := make([]string, padded.n)
-	var key []byte
-	for r := range padded.n {
-		key = key[:0]
-		null := false
-		for c, v := range kb.cols {
-			d := datumAt(v, r)
-			if d.Null {
-				null = true
-				break
-			}
-			key = planner.AppendKey(key, d, exprs[c].Type())
+	return kb, err
+}
+
+// appendRowKey appends row r's keys as bytes; ok is false when one is
+// NULL, which matches nothing.
+func appendRowKey(dst []byte, kb *batch, r int, keys []planner.JoinKey) ([]byte, bool) {
+	for c, v := range kb.cols {
+		d := datumAt(v, r)
+		if d.Null {
+			return dst, false
 		}
-		if !null {
-			out[r] = string(key)
-		}
+		dst = planner.AppendKey(dst, d, keys[c].L.Type())
 	}
-	return out, nil
+	return dst, true
 }
 
 // buildTable maps each build row's key to its rows, accounting the table's
 // memory against the limit.
-func (jn *joiner) buildTable(build *batch, keys []string) error {
-	jn.table = make(map[string][]int32)
-	used := batchBytes(build)
-	for r, k := range keys {
-		if k == "" {
+func (jn *joiner) buildTable(kb *batch) error {
+	used := batchBytes(jn.build)
+	if len(kb.cols) == 1 && kb.cols[0].Int != nil {
+		jn.ints = make(map[int64][]int32)
+		v := kb.cols[0]
+		for r := range kb.n {
+			if v.IsNull(r) {
+				continue
+			}
+			rows, ok := jn.ints[v.Int[r]]
+			if !ok {
+				used += 48
+			}
+			used += 4
+			jn.ints[v.Int[r]] = append(rows, int32(r))
+			if r%4096 == 0 {
+				if err := jn.account(used); err != nil {
+					return err
+				}
+			}
+		}
+		return jn.account(used)
+	}
+	jn.keys = make(map[string][]int32)
+	var key []byte
+	for r := range kb.n {
+		k, ok := appendRowKey(key[:0], kb, r, jn.j.Keys)
+		key = k
+		if !ok {
 			continue
 		}
-		rows, ok := jn.table[k]
+		rows, ok := jn.keys[string(key)]
 		if !ok {
-			used += int64(len(k)) + 48
+			used += int64(len(key)) + 48
 		}
 		used += 4
-		jn.table[k] = append(rows, int32(r))
+		jn.keys[string(key)] = append(rows, int32(r))
 		if r%4096 == 0 {
 			if err := jn.account(used); err != nil {
 				return err
@@ -301,13 +326,22 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 	return nil
 }
 
+// sides are the batches of the left and the right rows being joined.
+func (jn *joiner) sides() (left, right *batch) {
+	if jn.buildLeft {
+		return jn.build, jn.probe
+	}
+	return jn.probe, jn.build
+}
+
 // pairs is the batch of joined rows left[li[k]] ++ right[ri[k]].
 func (jn *joiner) pairs(li, ri []int32) *batch {
+	left, right := jn.sides()
 	b := &batch{cols: make([]*Vector, 0, jn.nl+jn.nr), n: len(li)}
-	for _, v := range jn.left.cols {
+	for _, v := range left.cols {
 		b.cols = append(b.cols, v.take(li))
 	}
-	for _, v := range jn.right.cols {
+	for _, v := range right.cols {
 		b.cols = append(b.cols, v.take(ri))
 	}
 	return b
@@ -317,20 +351,21 @@ func (jn *joiner) pairs(li, ri []int32) *batch {
 // side, with NULLs for the other side's columns.
 func (jn *joiner) emitUnmatched(rows []int32, build bool) {
 	leftRows := build == jn.buildLeft
+	left, right := jn.sides()
 	b := &batch{cols: make([]*Vector, 0, jn.nl+jn.nr), n: len(rows)}
-	nulls := func(side *batch, types []Type) {
+	nulls := func(types []Type) {
 		for _, t := range types {
 			b.cols = append(b.cols, nullVector(t, len(rows)))
 		}
 	}
 	if leftRows {
-		for _, v := range jn.left.cols {
+		for _, v := range left.cols {
 			b.cols = append(b.cols, v.take(rows))
 		}
-		nulls(jn.right, projTypes(jn.j.Right)[:jn.nr])
+		nulls(projTypes(jn.j.Right)[:jn.nr])
 	} else {
-		nulls(jn.left, projTypes(jn.j.Left)[:jn.nl])
-		for _, v := range jn.right.cols {
+		nulls(projTypes(jn.j.Left)[:jn.nl])
+		for _, v := range right.cols {
 			b.cols = append(b.cols, v.take(rows))
 		}
 	}

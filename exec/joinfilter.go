@@ -20,10 +20,7 @@ const joinFilterValues = 50
 // Floating-point keys get none: NaN and -0.0 make ranges and equality
 // differ from the join's, and skipping must be certain.
 func (jn *joiner) joinFilter() planner.Expr {
-	build := jn.right
-	if jn.buildLeft {
-		build = jn.left
-	}
+	build := jn.build
 	width := jn.nl + jn.nr
 	padded := &batch{cols: make([]*Vector, width), n: build.n}
 	if jn.buildLeft {
