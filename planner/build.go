@@ -609,6 +609,49 @@ func LiteralOf(c *Const) (pushdown.Literal, bool) {
 
 var pushOps = map[string]pushdown.Op{"=": pushdown.Eq, "!=": pushdown.Ne, "<": pushdown.Lt, "<=": pushdown.Le, ">": pushdown.Gt, ">=": pushdown.Ge}
 
+// maxPushList is the longest IN list pushdown judges value by value (an IN
+// (subquery) can bring millions); a longer one is judged by its range.
+const maxPushList = 1024
+
+// pushRange is what pushdown judges of a long x [NOT] IN (list): the
+// list itself as a residual (it never prunes, and it keeps a metadata
+// answer from counting a row group as matching), and for IN also its
+// range, x BETWEEN least AND greatest, which x IN (list) implies. The AND
+// of the two is exactly the IN.
+func pushRange(e *InList, col pushdown.Column, fields []*format.Field) pushdown.Expr {
+	op := "IN"
+	if e.Not {
+		op = "NOT IN"
+	}
+	res := residual(e.X, fields).(*pushdown.Residual)
+	res.Text = fmt.Sprintf("(%s %s (%d values))", e.X, op, len(e.List))
+	var lo, hi *Const
+	for _, y := range e.List {
+		c, ok := y.(*Const)
+		if !ok {
+			return res
+		}
+		if c.Value.Null {
+			continue
+		}
+		if lo == nil || Compare(c.Value, lo.Value, c.T) < 0 {
+			lo = c
+		}
+		if hi == nil || Compare(c.Value, hi.Value, c.T) > 0 {
+			hi = c
+		}
+	}
+	if e.Not || lo == nil {
+		return res
+	}
+	l1, ok1 := LiteralOf(lo)
+	l2, ok2 := LiteralOf(hi)
+	if !ok1 || !ok2 {
+		return res
+	}
+	return &pushdown.And{Xs: []pushdown.Expr{&pushdown.Between{Col: col, Low: l1, High: l2}, res}}
+}
+
 // pushExpr converts one bound predicate to a pushdown tree; what it cannot
 // express becomes a Residual.
 func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
@@ -661,6 +704,9 @@ func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
 		col, ok := column(e.X, fields)
 		if !ok {
 			break
+		}
+		if len(e.List) > maxPushList {
+			return pushRange(e, col, fields)
 		}
 		var lits []pushdown.Literal
 		for _, y := range e.List {
