@@ -183,6 +183,8 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 		if _, err := x.result(ctx, p); err != nil {
 			return nil, err
 		}
+		// Running may have pushed join filters into the plan.
+		rep.Plan = p.Explain()
 		rep.Analyze = x.analysis(time.Since(start))
 	} else if err := x.planScans(p); err != nil {
 		return nil, err

@@ -43,6 +43,7 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 	jn.build = concatBatches(bs, projTypes(buildPlan)[:bn])
 	if j.Kind == planner.JoinInner && x.settings.JoinFilters {
 		if c := jn.joinFilter(); c != nil {
+			j.Filter = c
 			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
 		}
 	}

@@ -111,3 +111,32 @@ func TestJoinFilterEmptyBuildReadsNoData(t *testing.T) {
 		t.Errorf("count %q, want 0", got)
 	}
 }
+
+// EXPLAIN ANALYZE shows the join filter the build side's keys gave, and
+// the probe side reads less for it: two order_ids of the sorted fixture
+// leave two pages of one row group.
+func TestJoinFilterInExplainAnalyze(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	s := NewSession()
+	q := "EXPLAIN (FORMAT JSON, ANALYZE) SELECT count(*) FROM (SELECT * FROM 'fixtures/statistics.parquet' WHERE delta > 50) a JOIN 'fixtures/orders_sorted.parquet' b ON a.order_id = b.order_id"
+	probeBytes := func(j ExplainJSON) (n int64, kept int) {
+		for _, f := range j.Files {
+			if f.File == "fixtures/orders_sorted.parquet" {
+				return f.ReadBytes, f.RowGroupsKept
+			}
+		}
+		t.Fatalf("no plan for the probe side in %+v", j.Files)
+		return 0, 0
+	}
+	on := explainJSON(t, s, q)
+	if !strings.Contains(on.Plan, "JOIN_FILTER (order_id IN (4, 7))") {
+		t.Errorf("plan without the join filter:\n%s", on.Plan)
+	}
+	withBytes, withKept := probeBytes(on)
+	s.Settings.JoinFilters = false
+	off := explainJSON(t, s, q)
+	withoutBytes, withoutKept := probeBytes(off)
+	if strings.Contains(off.Plan, "JOIN_FILTER") || withKept != 1 || withoutKept != 5 || withBytes >= withoutBytes {
+		t.Errorf("probe side: %d bytes in %d row groups with join filters, %d in %d without", withBytes, withKept, withoutBytes, withoutKept)
+	}
+}

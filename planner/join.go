@@ -49,6 +49,10 @@ type Join struct {
 	// files' footers (-1: unknown).
 	BuildLeft           bool
 	LeftRows, RightRows int64
+	// Filter is the join filter the executor derived from the build
+	// side's keys and pushed into the probe side, once it has run (nil
+	// before, or when there was none); for EXPLAIN ANALYZE.
+	Filter Expr
 }
 
 func (j *Join) String() string {
@@ -76,6 +80,13 @@ func (j *Join) String() string {
 			side = "left"
 		}
 		s += fmt.Sprintf(" (build %s; estimated rows %d left, %d right)", side, j.LeftRows, j.RightRows)
+	}
+	if j.Filter != nil {
+		f := j.Filter.String()
+		if len(f) > 200 {
+			f = f[:200] + "..."
+		}
+		s += " JOIN_FILTER " + f
 	}
 	return s
 }
