@@ -122,6 +122,10 @@ func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if p.Scan.Join == nil {
+		// A join wrapped in a projection (RIGHT JOIN ... USING).
+		return &Scan{Subquery: p, Source: "(join)"}, p.Columns, nil
+	}
 	return p.Scan, p.Columns, nil
 }
 
@@ -260,7 +264,9 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		case *sqlparser.StarExpr:
 			n := len(items)
 			for _, c := range cols {
-				if c.Hidden || !se.TableName.IsEmpty() && !strings.EqualFold(c.Table, se.TableName.Name.String()) {
+				// * leaves out a USING column's duplicates; t.* has all of
+				// t's columns.
+				if se.TableName.IsEmpty() && c.Hidden || !se.TableName.IsEmpty() && !strings.EqualFold(c.Table, se.TableName.Name.String()) {
 					continue
 				}
 				items = append(items, item{columnName(c), c.Name})

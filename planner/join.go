@@ -279,6 +279,9 @@ func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan,
 		}
 	}
 	var conds []Expr
+	// merged maps the left position of a RIGHT join's USING column to the
+	// right column whose value it shows.
+	merged := map[int]int{}
 	for _, name := range using {
 		li, ri := visibleColumn(l.Columns, name), visibleColumn(r.Columns, name)
 		if li < 0 {
@@ -292,12 +295,11 @@ func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan,
 			return nil, err
 		}
 		conds = append(conds, eq)
-		// DuckDB shows a USING column once, from the side that keeps all
-		// its rows.
+		// DuckDB shows a USING column once, where the left side has it,
+		// with the value of the side that keeps all its rows.
+		cols[nl+ri].Hidden = true
 		if jk.kind == JoinRight {
-			cols[li].Hidden = true
-		} else {
-			cols[nl+ri].Hidden = true
+			merged[li] = nl + ri
 		}
 	}
 	if on := je.Condition.On; on != nil {
@@ -314,7 +316,23 @@ func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan,
 		j.Kind = JoinCross
 	}
 	SplitJoinCondition(j, conds, nl)
-	return joinPlan(j, cols), nil
+	p := joinPlan(j, cols)
+	if len(merged) == 0 {
+		return p, nil
+	}
+	// A projection puts the right side's value in the left column's place;
+	// the left column stays reachable by its qualified name.
+	w := &Plan{Scan: &Scan{Subquery: p, Source: "(join)"}, Input: cols, Limit: -1}
+	for i, c := range cols {
+		if r, ok := merged[i]; ok {
+			w.Project = append(w.Project, &ColRef{Index: r, Name: c.Name, T: cols[r].Type})
+			w.Columns = append(w.Columns, Column{Name: c.Name, Type: cols[r].Type})
+			c.Hidden = true
+		}
+		w.Project = append(w.Project, &ColRef{Index: i, Name: c.Name, T: c.Type})
+		w.Columns = append(w.Columns, c)
+	}
+	return w, nil
 }
 
 // SplitJoinCondition adds the conjuncts of conds to j: an equality of an
