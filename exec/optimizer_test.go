@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,54 @@ func TestOptimizedReadsEqualDirect(t *testing.T) {
 				t.Errorf("without the optimizer read %d bytes, not more than %d", off, want)
 			}
 		})
+	}
+}
+
+// SET optimizer = false shows and runs the plan as written: the view
+// stays a subquery reading every column; back on, it is inlined.
+func TestSetOptimizer(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	s := NewSession()
+	for _, q := range []string{"CREATE VIEW v AS SELECT * FROM 'fixtures/orders_sorted.parquet'", "SET optimizer = false"} {
+		if _, err := s.Execute(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := "EXPLAIN (FORMAT JSON) SELECT count(*) FROM v WHERE order_id < 1000"
+	if p := explainJSON(t, s, q).Plan; !strings.Contains(p, "SUBQUERY v") || !strings.Contains(p, "columns [order_id, customer_id,") {
+		t.Errorf("optimizer off:\n%s", p)
+	}
+	if _, err := s.Execute(context.Background(), "SET optimizer = true"); err != nil {
+		t.Fatal(err)
+	}
+	if p := explainJSON(t, s, q).Plan; strings.Contains(p, "SUBQUERY") || !strings.Contains(p, "columns [order_id]") {
+		t.Errorf("optimizer on:\n%s", p)
+	}
+	if _, err := s.Execute(context.Background(), "SET optimizer = maybe"); !errors.Is(err, ErrBadSetting) {
+		t.Errorf("SET optimizer = maybe: %v, want ErrBadSetting", err)
+	}
+	if _, err := s.Execute(context.Background(), "SET memory_limit = 'lots'"); !errors.Is(err, ErrBadSetting) {
+		t.Errorf("SET memory_limit = 'lots': %v, want ErrBadSetting", err)
+	}
+}
+
+// A join whose hash table passes memory_limit fails with an error naming
+// the limit; under the limit it runs.
+func TestJoinMemoryLimit(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	s := NewSession()
+	q := "SELECT count(*) FROM 'fixtures/orders_sorted.parquet' a JOIN 'fixtures/orders_shuffled.parquet' b ON a.order_id = b.order_id"
+	if _, err := s.Execute(context.Background(), "SET memory_limit = '100KB'"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Execute(context.Background(), q)
+	if !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), "memory_limit (97.7 KiB)") {
+		t.Errorf("100KB: %v, want ErrOutOfMemory naming the limit", err)
+	}
+	if _, err := s.Execute(context.Background(), "SET memory_limit = '64MiB'"); err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, s, q); got != "20000\t\n" {
+		t.Errorf("64MiB: %q", got)
 	}
 }
