@@ -69,4 +69,47 @@ func pruneOutputs(q *planner.Plan, needs map[int]bool) {
 		}
 		q.Project[i] = &planner.Const{Value: planner.NullDatum, T: col.Type}
 	}
+	if q.Aggregate {
+		pruneAggregates(q)
+	}
+}
+
+// pruneAggregates drops the aggregates nothing after the aggregation reads
+// any more, renumbering the references to the rest, so that their
+// arguments' columns need not be read. Group keys stay: they decide the
+// groups.
+func pruneAggregates(q *planner.Plan) {
+	nk := len(q.GroupBy)
+	used := map[int]bool{}
+	for _, x := range q.Project {
+		planner.Columns(x, used)
+	}
+	if q.Having != nil {
+		planner.Columns(q.Having, used)
+	}
+	renum := make([]int, len(q.Aggs))
+	var kept []*planner.AggCall
+	for i, a := range q.Aggs {
+		renum[i] = -1
+		if used[nk+i] {
+			renum[i] = nk + len(kept)
+			kept = append(kept, a)
+		}
+	}
+	if len(kept) == len(q.Aggs) {
+		return
+	}
+	re := func(x planner.Expr) planner.Expr {
+		return substitute(x, func(r *planner.ColRef) planner.Expr {
+			if r.Index < nk {
+				return r
+			}
+			return &planner.ColRef{Index: renum[r.Index-nk], Name: r.Name, T: r.T}
+		})
+	}
+	for i, x := range q.Project {
+		q.Project[i] = re(x)
+	}
+	q.Having = re(q.Having)
+	q.Aggs = kept
 }
