@@ -6,17 +6,18 @@ import (
 	"testing"
 )
 
-// The packages' dependencies run one way: cmd/pqsql -> exec -> planner ->
-// sql, exec -> pushdown -> format. allowed lists what each layer may import
-// from the project; thrift stays inside format/internal/thrift.
+// The packages' dependencies run one way: cmd/pqsql -> exec -> optimizer ->
+// planner -> sql, exec -> pushdown -> format. allowed lists what each layer
+// may import from the project; thrift stays inside format/internal/thrift.
 var allowed = map[string][]string{
-	"format":   {"format"},
-	"sql":      {},
-	"pushdown": {"format"},
-	"storage":  {"format"},
-	"planner":  {"sql", "pushdown", "storage", "format"},
-	"exec":     {"planner", "sql", "pushdown", "storage", "format"},
-	"cmd":      {"exec", "sql", "planner", "pushdown", "storage", "format"},
+	"format":    {"format"},
+	"sql":       {},
+	"pushdown":  {"format"},
+	"storage":   {"format"},
+	"planner":   {"sql", "pushdown", "storage", "format"},
+	"optimizer": {"planner", "sql", "pushdown", "storage", "format"},
+	"exec":      {"optimizer", "planner", "sql", "pushdown", "storage", "format"},
+	"cmd":       {"exec", "optimizer", "sql", "planner", "pushdown", "storage", "format"},
 }
 
 const module = "github.com/pqsql/pqsql/"

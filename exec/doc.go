@@ -20,6 +20,16 @@
 // passing row (using the offset index when the plan reads a chunk whole),
 // so a row group the WHERE empties reads nothing more.
 //
+// Before a query runs, its uncorrelated subquery expressions run once and
+// their results replace them in the plan, which package optimizer then
+// rewrites (SET optimizer = false skips that). A join (join.go) runs its
+// build side first, into a hash table on the equality keys (a nested loop
+// when there are none) whose memory counts against memory_limit; for an
+// inner join the build side's keys become a join filter on the probe side
+// (an IN list of up to 50 values, else their range), pushed into its scan
+// so pushdown can skip what cannot match; the probe side then streams
+// through batch by batch.
+//
 // Row groups, of one file or many, are read by Settings.Threads workers
 // in parallel; their results are merged back in file order, so answers do
 // not depend on the thread count. A LIMIT without ORDER BY starts with one

@@ -19,6 +19,9 @@ var (
 	ErrUnknownSetting = errors.New("Catalog Error: unrecognized configuration parameter")
 	// ErrBadSetting means a SET value of the wrong kind.
 	ErrBadSetting = errors.New("Invalid Input Error")
+	// ErrOutOfMemory means a query needs more memory than memory_limit
+	// allows (a join's hash table).
+	ErrOutOfMemory = errors.New("Out of Memory Error")
 	// ErrNotImplemented means a statement pqsql does not run.
 	ErrNotImplemented = errors.New("Not implemented Error")
 )

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pqsql/pqsql/optimizer"
 	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/storage"
 )
@@ -45,11 +46,11 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 	}
 	switch st := st.(type) {
 	case *planner.Select:
-		p, err := planner.Build(st, catalog{s, ctx})
+		x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
+		p, err := s.plan(ctx, st, x)
 		if err != nil {
 			return nil, err
 		}
-		x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
 		return x.result(ctx, p)
 	case *planner.Explain:
 		return s.explain(ctx, st)
@@ -86,6 +87,48 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 		return &Result{}, s.store.DropSecret(st.Name, st.IfExists)
 	}
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, st)
+}
+
+// plan builds the plan of a query and, unless SET optimizer = false,
+// optimizes it. With an executor it first runs the query's subquery
+// expressions with it and puts their results in the plan; without one
+// (EXPLAIN, which reads no data) they stay unrun.
+func (s *Session) plan(ctx context.Context, q *planner.Select, x *executor) (*planner.Plan, error) {
+	p, err := planner.Build(q, catalog{s, ctx})
+	if err != nil {
+		return nil, err
+	}
+	return s.prepare(ctx, p, x)
+}
+
+// prepare materializes p's subquery expressions (when x is set) and
+// optimizes p.
+func (s *Session) prepare(ctx context.Context, p *planner.Plan, x *executor) (*planner.Plan, error) {
+	if x != nil {
+		run := func(sp *planner.Plan) ([][]planner.Datum, error) {
+			sp, err := s.prepare(ctx, sp, x)
+			if err != nil {
+				return nil, err
+			}
+			batches, err := x.run(ctx, sp)
+			if err != nil {
+				return nil, err
+			}
+			var rows [][]planner.Datum
+			for _, b := range batches {
+				rows = append(rows, rowsOf(b)...)
+			}
+			return rows, nil
+		}
+		var err error
+		if p, err = optimizer.Materialize(p, run); err != nil {
+			return nil, err
+		}
+	}
+	if !s.Settings.Optimizer {
+		return p, nil
+	}
+	return optimizer.Optimize(p), nil
 }
 
 // result runs a plan and hands its batches over as the result's.
@@ -126,6 +169,17 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 		target = &s.Settings.Bloom
 	case "dictionary":
 		target = &s.Settings.Dictionary
+	case "optimizer":
+		target = &s.Settings.Optimizer
+	case "join_filters", "join_filter":
+		target = &s.Settings.JoinFilters
+	case "memory_limit", "max_memory":
+		n, err := parseMemory(st.Value)
+		if err != nil {
+			return nil, err
+		}
+		s.Settings.MemoryLimit = n
+		return &Result{}, nil
 	case "threads", "worker_threads":
 		n, err := strconv.Atoi(st.Value)
 		if err != nil || n < 0 {
@@ -148,6 +202,29 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 	}
 	*target = v
 	return &Result{}, nil
+}
+
+// memoryUnits are the units SET memory_limit takes, as DuckDB's: KB, MB, GB
+// and TB are powers of 1000, KiB, MiB, GiB and TiB of 1024.
+var memoryUnits = map[string]int64{
+	"": 1, "b": 1, "byte": 1, "bytes": 1,
+	"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+	"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+}
+
+// parseMemory reads a memory size such as '512MB' or '4 GiB'.
+func parseMemory(v string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(v))
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	f, err := strconv.ParseFloat(t[:i], 64)
+	unit, ok := memoryUnits[strings.TrimSpace(t[i:])]
+	if err != nil || !ok || f < 0 {
+		return 0, fmt.Errorf("%w: SET memory_limit expects a size such as '4GB' or '512MiB', found %s", ErrBadSetting, v)
+	}
+	return int64(f * float64(unit)), nil
 }
 
 // describe lists a source's or a query's columns as DuckDB's DESCRIBE does.

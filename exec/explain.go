@@ -175,18 +175,25 @@ type VerifyJSON struct {
 // ANALYZE or VERIFY it reads only footers, indexes and filters, never a
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	p, err := planner.Build(st.Query, catalog{s, ctx})
+	x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
+	var run *executor
+	if st.Analyze {
+		run = x
+	}
+	p, err := s.plan(ctx, st.Query, run)
 	if err != nil {
 		return nil, err
 	}
 	planText := p.Explain()
 	rep := &ExplainJSON{Plan: planTree(planText)}
-	x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
 	if st.Analyze {
 		start := time.Now()
 		if _, err := x.result(ctx, p); err != nil {
 			return nil, err
 		}
+		// Running may have pushed join filters into the plan.
+		planText = p.Explain()
+		rep.Plan = planTree(planText)
 		rep.Analyze = x.analysis(time.Since(start))
 	} else if err := x.planScans(p); err != nil {
 		return nil, err
@@ -241,6 +248,11 @@ func (x *executor) planScans(p *planner.Plan) error {
 			return err
 		}
 		return x.planScans(s.SetOp.Right)
+	case s.Join != nil:
+		if err := x.planScans(s.Join.Left); err != nil {
+			return err
+		}
+		return x.planScans(s.Join.Right)
 	case len(s.Files) == 0:
 		return nil
 	}
@@ -339,6 +351,9 @@ func (rep *ExplainJSON) addHivePath(p *planner.Plan) {
 		case s.SetOp != nil:
 			walk(s.SetOp.Left)
 			walk(s.SetOp.Right)
+		case s.Join != nil:
+			walk(s.Join.Left)
+			walk(s.Join.Right)
 		}
 		for _, f := range s.PrunedFiles {
 			rep.HivePath = append(rep.HivePath, HivePathJSON{File: f.Path, Bytes: f.Bytes, Reason: f.Reason})
@@ -661,15 +676,15 @@ func (x *executor) timeConsume(consume consumeFunc) consumeFunc {
 // multisets otherwise.
 func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, error) {
 	run := func(on bool) ([]resultRow, *executor, *planner.Plan, error) {
-		p, err := planner.Build(q, catalog{s, ctx})
-		if err != nil {
-			return nil, nil, nil, err
-		}
 		set := s.Settings
 		if !on {
 			set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = false, false, false, false
 		}
 		x := &executor{settings: set, store: s.store, ctx: ctx}
+		p, err := s.plan(ctx, q, x)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		res, err := x.result(ctx, p)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("verify, pruning %v: %w", on, err)

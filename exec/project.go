@@ -50,6 +50,14 @@ func (pr *projector) apply(b *batch) (*batch, error) {
 	}
 	var rowwise []int
 	for _, i := range pr.computed {
+		if c, ok := pr.exprs[i].(*planner.Const); ok {
+			// A constant (a column the optimizer pruned is a typed NULL)
+			// needs no evaluation per row.
+			one := newResultVector(c.T, 1)
+			one.appendDatum(c.Value)
+			out.cols[i] = one.take(make([]int32, b.n))
+			continue
+		}
 		if vx := pr.vx[i]; vx != nil {
 			if v, ok := vx.eval(b); ok {
 				out.cols[i] = v

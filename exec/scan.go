@@ -421,9 +421,10 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 	}
 	s.x.stats.Plans = append(s.x.stats.Plans, fp)
 	sf.cs.planned(fp)
-	var proof *statsProof
+	// The statistics' verdicts come from pushdown, as the plan's do.
+	var proof *pushdown.Prover
 	if q.countProof {
-		proof = newStatsProof(f)
+		proof = pushdown.NewProver(f)
 	}
 	rgs := fp.RowGroups
 	var topk *topKFile
@@ -437,7 +438,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 			s.x.stats.RowGroupsSkipped++
 			continue
 		}
-		if proof != nil && rg.Verdict == pushdown.Scan && proof.allTrue(fp.Predicate, rg.Index) {
+		if proof != nil && rg.Verdict == pushdown.Scan && proof.RowGroup(fp.Predicate, rg.Index) == pushdown.True {
 			s.x.stats.RowGroupsFromMetadata++
 			sf.cs.answered(rg)
 			if !pass(scanMsg{count: rg.NumRows}) {
@@ -750,11 +751,11 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 				// The plan reads the chunk whole; its offset index, if
 				// sound, says which pages hold the rows.
 				acct.offsetIndex(f, rg.Index, l.Index)
-				if pages, spans, dict, ok := indexPages(f, rg.Index, l.Index, cr.Chunk, rows, rg.NumRows); ok {
+				if pages, spans, dict, ok := pushdown.IndexPages(f, rg.Index, l.Index, cr.Chunk, pushdown.RowRanges(rows), rg.NumRows); ok {
 					lr.whole, lr.pages, lr.spans, lr.dict = false, pages, spans, dict
 				}
 			default:
-				lr.pages = pagesWith(cr.Pages, rows, rg.NumRows)
+				lr.pages = pushdown.PagesWith(cr.Pages, pushdown.RowRanges(rows), rg.NumRows)
 			}
 			first := len(ranges)
 			if lr.whole {
@@ -891,34 +892,6 @@ type leafRead struct {
 	spans []int64
 }
 
-// indexPages picks, by the chunk's offset index, the pages holding rows,
-// with the dictionary page. ok is false when the index is absent, does not
-// fit the chunk, or leaves nothing to skip.
-func indexPages(f *format.File, rg, leaf int, chunk format.Range, rows []rowRange, numRows int64) (pages []format.PageRef, spans []int64, dict format.Range, ok bool) {
-	oi, err := f.ReadOffsetIndex(rg, leaf)
-	if err != nil || oi == nil || len(oi.PageLocations) == 0 {
-		return nil, nil, format.Range{}, false
-	}
-	prevEnd := chunk.Offset
-	rs := pushdown.RowRanges(rows)
-	for i, loc := range oi.PageLocations {
-		first, end := format.PageRows(oi, i, numRows)
-		r := format.Range{Offset: loc.Offset, Length: int64(loc.CompressedPageSize)}
-		if (i == 0 && first != 0) || end <= first || end > numRows || r.Length <= 0 || r.Offset < prevEnd || r.End() > chunk.End() {
-			return nil, nil, format.Range{}, false
-		}
-		prevEnd = r.End()
-		if rs.Overlaps(first, end) {
-			pages = append(pages, format.PageRef{Range: r, FirstRow: first})
-			spans = append(spans, end-first)
-		}
-	}
-	if len(pages) == len(oi.PageLocations) {
-		return nil, nil, format.Range{}, false
-	}
-	return pages, spans, f.DictionaryRange(rg, leaf, oi), true
-}
-
 // firstRows is the first n rows of rs.
 func firstRows(rs []rowRange, n int64) []rowRange {
 	var out []rowRange
@@ -929,24 +902,6 @@ func firstRows(rs []rowRange, n int64) []rowRange {
 		end := min(r.End, r.First+n)
 		out = append(out, rowRange{First: r.First, End: end})
 		n -= end - r.First
-	}
-	return out
-}
-
-// pagesWith keeps the pages that hold a row of survivors. A page runs to
-// the next listed page (or the row group's end): the rows in between lie
-// in pages the plan left out, which hold no kept row.
-func pagesWith(pages []format.PageRef, survivors []rowRange, numRows int64) []format.PageRef {
-	var out []format.PageRef
-	rs := pushdown.RowRanges(survivors)
-	for j, pg := range pages {
-		end := numRows
-		if j+1 < len(pages) {
-			end = pages[j+1].FirstRow
-		}
-		if rs.Overlaps(pg.FirstRow, end) {
-			out = append(out, pg)
-		}
 	}
 	return out
 }

@@ -20,6 +20,15 @@ type Settings struct {
 	// Progress, when set, counts the bytes the running statement reads of
 	// those its plans will read, for a progress bar.
 	Progress *Progress
+	// Optimizer rewrites plans before they run (package optimizer); off,
+	// queries run as planned, and EXPLAIN shows that plan.
+	Optimizer bool
+	// JoinFilters lets an inner join rule out probe rows, and the pages
+	// holding them, with its build side's keys.
+	JoinFilters bool
+	// MemoryLimit bounds a join's hash table, in bytes; 0 means the
+	// default (defaultMemoryLimit).
+	MemoryLimit int64
 }
 
 // A Session holds what lives between statements: views and settings.
@@ -34,7 +43,7 @@ type Session struct {
 // NewSession returns a session with default settings.
 func NewSession() *Session {
 	return &Session{
-		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true},
+		Settings: Settings{Statistics: true, PageIndex: true, Bloom: true, Dictionary: true, Optimizer: true, JoinFilters: true},
 		views:    map[string]string{},
 		store:    storage.NewStore(),
 	}

@@ -8,9 +8,9 @@ import (
 )
 
 // virtualSource reports whether a scan's rows come from neither files nor
-// a subquery but from a set operation or a table function.
+// a subquery but from a set operation, a join or a table function.
 func virtualSource(s *planner.Scan) bool {
-	return s.Subquery == nil && (s.SetOp != nil || s.Function != nil)
+	return s.Subquery == nil && (s.SetOp != nil || s.Function != nil || s.Join != nil)
 }
 
 // virtualBatches produces the rows of a set operation or a table function,
@@ -21,6 +21,8 @@ func (x *executor) virtualBatches(ctx context.Context, s *planner.Scan) ([]*batc
 		return x.setOp(ctx, s.SetOp)
 	case s.Function != nil:
 		return x.tableFunction(ctx, s.Function)
+	case s.Join != nil:
+		return x.join(ctx, s.Join)
 	}
 	return nil, fmt.Errorf("%w: scan of %s", ErrNotImplemented, s.Source)
 }

@@ -18,6 +18,9 @@ type binder struct {
 	agg *aggState
 	// sel holds the parser's side tables (FILTER clauses, cast spellings).
 	sel *sql.Select
+	// plan plans a subquery expression's query (subquery.go); nil where
+	// none may appear.
+	plan func(sqlparser.SelectStatement) (*Plan, error)
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -54,12 +57,12 @@ func hasAgg(e sqlparser.Expr) bool {
 // lookup finds a column by name, case-insensitively.
 func (b *binder) lookup(name string) int {
 	for i, c := range b.cols {
-		if c.Name == name {
+		if c.Name == name && !c.Hidden {
 			return i
 		}
 	}
 	for i, c := range b.cols {
-		if strings.EqualFold(c.Name, name) {
+		if strings.EqualFold(c.Name, name) && !c.Hidden {
 			return i
 		}
 	}
@@ -111,6 +114,10 @@ func fold(x Expr) (Expr, error) {
 	if _, ok := x.(*ColRef); ok {
 		return x, nil
 	}
+	if hasSubquery(x) {
+		// Known only once the executor has run it.
+		return x, nil
+	}
 	for _, c := range Children(x) {
 		if _, ok := c.(*Const); !ok {
 			return x, nil
@@ -160,12 +167,19 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		}
 	}
 	switch e := e.(type) {
+	case *sqlparser.Subquery:
+		return b.scalarSubquery(e)
+	case *sqlparser.ExistsExpr:
+		return b.existsSubquery(e)
 	case *sqlparser.ColName:
 		name := e.Name.String()
 		if b.agg != nil {
 			return nil, binderError("column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", name, name, name)
 		}
-		i := b.lookup(name)
+		i, err := b.resolveColumn(e)
+		if err != nil {
+			return nil, err
+		}
 		if i < 0 {
 			return nil, b.unknownColumn(name)
 		}
@@ -569,8 +583,11 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 	switch e.Operator {
 	case sqlparser.InStr, sqlparser.NotInStr:
 		tuple, ok := e.Right.(sqlparser.ValTuple)
+		if sq, isSub := e.Right.(*sqlparser.Subquery); isSub {
+			return b.inSubquery(l, sq, e.Operator == sqlparser.NotInStr)
+		}
 		if !ok {
-			return nil, fmt.Errorf("%w: IN with a subquery", ErrNotImplemented)
+			return nil, fmt.Errorf("%w: IN with %s", ErrNotImplemented, sqlparser.String(e.Right))
 		}
 		xs := []Expr{l}
 		for _, v := range tuple {

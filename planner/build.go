@@ -115,18 +115,49 @@ func build(sel *sql.Select, stmt sqlparser.SelectStatement, c buildCtx) (*Plan, 
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, stmt)
 }
 
-// source plans the FROM clause.
+// source plans the FROM clause: one source, or the joins of several (a
+// comma join is a cross join the WHERE may turn into an inner one).
 func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, error) {
-	if len(s.From) != 1 {
-		return nil, nil, fmt.Errorf("%w: joins (more than one FROM source)", ErrNotImplemented)
+	if len(s.From) == 1 {
+		if at, ok := s.From[0].(*sqlparser.AliasedTableExpr); ok {
+			return aliasedSource(sel, at, c)
+		}
 	}
-	at, ok := s.From[0].(*sqlparser.AliasedTableExpr)
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: joins", ErrNotImplemented)
+	p, err := fromItems(sel, s.From, c)
+	if err != nil {
+		return nil, nil, err
 	}
+	if p.Scan.Join == nil {
+		// A join wrapped in a projection (RIGHT JOIN ... USING).
+		return &Scan{Subquery: p, Source: "(join)"}, p.Columns, nil
+	}
+	return p.Scan, p.Columns, nil
+}
+
+// aliasedSource plans one FROM item that is not a join; its columns carry
+// the name the item is known by.
+func aliasedSource(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
+	scan, cols, err := aliasedSource1(sel, at, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	table := at.As.String()
+	if table == "" {
+		table = tableName(sel, at)
+	}
+	out := make([]Column, len(cols))
+	for i, col := range cols {
+		out[i] = Column{Name: col.Name, Type: col.Type, Table: table}
+	}
+	return scan, out, nil
+}
+
+func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
 	switch t := at.Expr.(type) {
 	case *sqlparser.Subquery:
-		sub, err := build(sel, t.Select, c.deeper())
+		// A subquery nests as deep as its text does; only views and CTEs
+		// count towards maxViewDepth, as only they can refer to themselves.
+		sub, err := build(sel, t.Select, c)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -203,15 +234,18 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
-	return finishSelect(sel, s, scan, cols)
+	return finishSelect(sel, s, scan, cols, c)
 }
 
 // finishSelect plans everything of a SELECT after its FROM clause, whose
 // rows have the layout cols.
-func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column) (*Plan, error) {
+func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column, c buildCtx) (*Plan, error) {
 	p := &Plan{Scan: scan, Input: cols, Limit: -1}
 	needed := make([]bool, len(cols))
-	in := &binder{cols: cols, needed: needed, sel: sel}
+	// A subquery expression sees the query's views and CTEs, not its
+	// columns (correlation is not supported).
+	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.deeper()) }
+	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub}
 
 	if s.Where != nil {
 		if hasAgg(s.Where.Expr) {
@@ -233,8 +267,17 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	for _, se := range s.SelectExprs {
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
+			n := len(items)
 			for _, c := range cols {
-				items = append(items, item{&sqlparser.ColName{Name: sqlparser.NewColIdent(c.Name)}, c.Name})
+				// * leaves out a USING column's duplicates; t.* has all of
+				// t's columns.
+				if se.TableName.IsEmpty() && c.Hidden || !se.TableName.IsEmpty() && !strings.EqualFold(c.Table, se.TableName.Name.String()) {
+					continue
+				}
+				items = append(items, item{columnName(c), c.Name})
+			}
+			if len(items) == n && !se.TableName.IsEmpty() {
+				return nil, binderError("Referenced table \"%s\" not found!", se.TableName.Name.String())
 			}
 		case *sqlparser.AliasedExpr:
 			name := se.As.String()
@@ -298,7 +341,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			st.keys = append(st.keys, k)
 			st.keyStr = append(st.keyStr, k.String())
 		}
-		post = &binder{agg: st, sel: sel}
+		post = &binder{agg: st, sel: sel, plan: sub}
 	}
 
 	for _, it := range items {
@@ -420,6 +463,57 @@ func (s *Scan) fileFields() []*format.Field {
 	return fields
 }
 
+// PrepareScan sets what a files scan reads from the plan's expressions as
+// they stand: the needed columns, the pruning predicate of the WHERE, the
+// hive partitions it rules out and whether metadata alone counts the rows.
+// The optimizer calls it after rewriting a plan; other scans are left as
+// they are.
+func (p *Plan) PrepareScan() {
+	scan := p.Scan
+	if scan == nil || scan.Subquery != nil || scan.SetOp != nil || scan.Function != nil || scan.Needed == nil {
+		return
+	}
+	needed := make([]bool, len(scan.Needed))
+	for _, x := range p.InputExprs() {
+		markNeeded(x, needed)
+	}
+	copy(scan.Needed, needed)
+	scan.Pushdown = nil
+	if p.Where != nil {
+		if len(scan.Partitions) > 0 {
+			prunePartitions(scan, p.Where, len(p.Input))
+		}
+		scan.Pushdown = Pushdown(p.Where, scan.fileFields())
+	}
+	scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
+	for _, a := range p.Aggs {
+		scan.CountOnly = scan.CountOnly && a.Func == "count_star"
+	}
+	if scan.CountOnly {
+		clear(scan.Needed)
+	}
+}
+
+// InputExprs returns the expressions of p over its input rows: the WHERE,
+// the group keys and aggregate arguments, and for a plan without
+// aggregates the projection (hidden sort keys included).
+func (p *Plan) InputExprs() []Expr {
+	var xs []Expr
+	if p.Where != nil {
+		xs = append(xs, p.Where)
+	}
+	xs = append(xs, p.GroupBy...)
+	for _, a := range p.Aggs {
+		if a.Arg != nil {
+			xs = append(xs, a.Arg)
+		}
+	}
+	if !p.Aggregate {
+		xs = append(xs, p.Project...)
+	}
+	return xs
+}
+
 // markNeeded marks the input columns x reads.
 func markNeeded(x Expr, needed []bool) {
 	set := map[int]bool{}
@@ -526,6 +620,49 @@ func LiteralOf(c *Const) (pushdown.Literal, bool) {
 
 var pushOps = map[string]pushdown.Op{"=": pushdown.Eq, "!=": pushdown.Ne, "<": pushdown.Lt, "<=": pushdown.Le, ">": pushdown.Gt, ">=": pushdown.Ge}
 
+// maxPushList is the longest IN list pushdown judges value by value (an IN
+// (subquery) can bring millions); a longer one is judged by its range.
+const maxPushList = 1024
+
+// pushRange is what pushdown judges of a long x [NOT] IN (list): the
+// list itself as a residual (it never prunes, and it keeps a metadata
+// answer from counting a row group as matching), and for IN also its
+// range, x BETWEEN least AND greatest, which x IN (list) implies. The AND
+// of the two is exactly the IN.
+func pushRange(e *InList, col pushdown.Column, fields []*format.Field) pushdown.Expr {
+	op := "IN"
+	if e.Not {
+		op = "NOT IN"
+	}
+	res := residual(e.X, fields).(*pushdown.Residual)
+	res.Text = fmt.Sprintf("(%s %s (%d values))", e.X, op, len(e.List))
+	var lo, hi *Const
+	for _, y := range e.List {
+		c, ok := y.(*Const)
+		if !ok {
+			return res
+		}
+		if c.Value.Null {
+			continue
+		}
+		if lo == nil || Compare(c.Value, lo.Value, c.T) < 0 {
+			lo = c
+		}
+		if hi == nil || Compare(c.Value, hi.Value, c.T) > 0 {
+			hi = c
+		}
+	}
+	if e.Not || lo == nil {
+		return res
+	}
+	l1, ok1 := LiteralOf(lo)
+	l2, ok2 := LiteralOf(hi)
+	if !ok1 || !ok2 {
+		return res
+	}
+	return &pushdown.And{Xs: []pushdown.Expr{&pushdown.Between{Col: col, Low: l1, High: l2}, res}}
+}
+
 // pushExpr converts one bound predicate to a pushdown tree; what it cannot
 // express becomes a Residual.
 func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
@@ -578,6 +715,9 @@ func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
 		col, ok := column(e.X, fields)
 		if !ok {
 			break
+		}
+		if len(e.List) > maxPushList {
+			return pushRange(e, col, fields)
 		}
 		var lits []pushdown.Literal
 		for _, y := range e.List {

@@ -42,6 +42,20 @@
 // DuckDB); the operation's ORDER BY and LIMIT belong to the plan scanning
 // it.
 //
+// Joins (INNER, LEFT, RIGHT, FULL, CROSS, comma joins, USING, NATURAL) are
+// planned as a Scan of a Join of two plans whose rows are the left's
+// columns then the right's, each column carrying the name its FROM item is
+// known by (Column.Table) so that qualified names resolve; a USING or
+// NATURAL column's duplicate is Hidden from * and from unqualified names.
+// The condition's equalities between the sides become JoinKeys, the rest
+// the Residual. Uncorrelated subquery expressions (scalar, IN, EXISTS) are
+// Subquery nodes that the executor runs once before the query.
+//
+// The plan is as written: package optimizer rewrites it (inlining views,
+// pushing filters into subqueries and join sides, pruning columns) and
+// then calls Plan.PrepareScan to derive each scan's columns and pruning
+// predicate again.
+//
 // parquet_metadata(...) and parquet_schema(...) are planned as a Scan of a
 // TableFunction with DuckDB's columns; exec reads the files' footers.
 //

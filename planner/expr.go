@@ -258,6 +258,10 @@ func Children(e Expr) []Expr {
 		return e.Args
 	case *pairExpr:
 		return []Expr{e.X, e.Y}
+	case *Subquery:
+		if e.X != nil {
+			return []Expr{e.X}
+		}
 	}
 	return nil
 }

@@ -9,10 +9,17 @@ import (
 	"github.com/pqsql/pqsql/storage"
 )
 
-// A Column is one column of a stage's rows: a name and a type.
+// A Column is one column of a stage's rows: a name and a type, and in the
+// rows of a FROM clause the table (alias) it comes from.
 type Column struct {
 	Name string
 	Type Type
+	// Table is the name a FROM item is known by (its alias, view or CTE
+	// name, or a file's name without extension); empty in results.
+	Table string
+	// Hidden marks a column that only a qualified name reaches: the
+	// duplicate of a USING or NATURAL join column, which * leaves out.
+	Hidden bool
 }
 
 // A Plan is a logical plan for one SELECT, as a fixed pipeline of stages:
@@ -70,6 +77,9 @@ type Scan struct {
 	// Function, when set, replaces the files: the rows are those of a
 	// metadata table function (parquet_metadata, parquet_schema).
 	Function *TableFunction
+	// Join, when set, replaces the files: the rows are those of a join of
+	// two plans, the left's columns then the right's.
+	Join *Join
 	// Partitions are the hive partition columns of a files scan; Needed
 	// covers them too (it has one entry per input column). Their values
 	// come from the paths, not from the files.
@@ -247,6 +257,12 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		line("FILTER %s", p.Where)
 	}
 	s := p.Scan
+	if s.Join != nil {
+		line("%s", s.Join)
+		s.Join.Left.explain(b, ind)
+		s.Join.Right.explain(b, ind)
+		return
+	}
 	if s.SetOp != nil {
 		all := ""
 		if s.SetOp.All {

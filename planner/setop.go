@@ -27,11 +27,13 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 	if !ok {
 		return nil, fmt.Errorf("%w: set operation %s", ErrNotImplemented, u.Type)
 	}
-	left, err := build(sel, u.Left, c.deeper())
+	// The branches of a set operation nest as deep as the text does (a
+	// UNION of n queries is n-1 levels), so they do not count as views.
+	left, err := build(sel, u.Left, c)
 	if err != nil {
 		return nil, err
 	}
-	right, err := build(sel, u.Right, c.deeper())
+	right, err := build(sel, u.Right, c)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +75,7 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 		OrderBy:     u.OrderBy,
 		Limit:       u.Limit,
 	}
-	return finishSelect(sel, outer, scan, cols)
+	return finishSelect(sel, outer, scan, cols, c)
 }
 
 // setOpType is the type a column of a set operation takes when its two

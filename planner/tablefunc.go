@@ -37,36 +37,36 @@ var metadataColumns = func() []Column {
 		bbox[i] = f + " DOUBLE"
 	}
 	return []Column{
-		{"file_name", tVarchar}, {"row_group_id", tBigInt}, {"row_group_num_rows", tBigInt},
-		{"row_group_num_columns", tBigInt}, {"row_group_bytes", tBigInt}, {"column_id", tBigInt},
-		{"file_offset", tBigInt}, {"num_values", tBigInt}, {"path_in_schema", tVarchar},
-		{"type", tVarchar}, {"stats_min", tVarchar}, {"stats_max", tVarchar},
-		{"stats_null_count", tBigInt}, {"stats_distinct_count", tBigInt},
-		{"stats_min_value", tVarchar}, {"stats_max_value", tVarchar}, {"compression", tVarchar},
-		{"encodings", tVarchar}, {"index_page_offset", tBigInt}, {"dictionary_page_offset", tBigInt},
-		{"data_page_offset", tBigInt}, {"total_compressed_size", tBigInt},
-		{"total_uncompressed_size", tBigInt},
-		{"key_value_metadata", Type{ID: TypeNested, Name: "MAP(BLOB, BLOB)"}},
-		{"bloom_filter_offset", tBigInt}, {"bloom_filter_length", tBigInt},
-		{"min_is_exact", tBool}, {"max_is_exact", tBool}, {"row_group_compressed_bytes", tBigInt},
-		{"geo_bbox", Type{ID: TypeNested, Name: "STRUCT(" + strings.Join(bbox, ", ") + ")"}},
-		{"geo_types", Type{ID: TypeNested, Name: "VARCHAR[]"}},
+		{Name: "file_name", Type: tVarchar}, {Name: "row_group_id", Type: tBigInt}, {Name: "row_group_num_rows", Type: tBigInt},
+		{Name: "row_group_num_columns", Type: tBigInt}, {Name: "row_group_bytes", Type: tBigInt}, {Name: "column_id", Type: tBigInt},
+		{Name: "file_offset", Type: tBigInt}, {Name: "num_values", Type: tBigInt}, {Name: "path_in_schema", Type: tVarchar},
+		{Name: "type", Type: tVarchar}, {Name: "stats_min", Type: tVarchar}, {Name: "stats_max", Type: tVarchar},
+		{Name: "stats_null_count", Type: tBigInt}, {Name: "stats_distinct_count", Type: tBigInt},
+		{Name: "stats_min_value", Type: tVarchar}, {Name: "stats_max_value", Type: tVarchar}, {Name: "compression", Type: tVarchar},
+		{Name: "encodings", Type: tVarchar}, {Name: "index_page_offset", Type: tBigInt}, {Name: "dictionary_page_offset", Type: tBigInt},
+		{Name: "data_page_offset", Type: tBigInt}, {Name: "total_compressed_size", Type: tBigInt},
+		{Name: "total_uncompressed_size", Type: tBigInt},
+		{Name: "key_value_metadata", Type: Type{ID: TypeNested, Name: "MAP(BLOB, BLOB)"}},
+		{Name: "bloom_filter_offset", Type: tBigInt}, {Name: "bloom_filter_length", Type: tBigInt},
+		{Name: "min_is_exact", Type: tBool}, {Name: "max_is_exact", Type: tBool}, {Name: "row_group_compressed_bytes", Type: tBigInt},
+		{Name: "geo_bbox", Type: Type{ID: TypeNested, Name: "STRUCT(" + strings.Join(bbox, ", ") + ")"}},
+		{Name: "geo_types", Type: Type{ID: TypeNested, Name: "VARCHAR[]"}},
 	}
 }()
 
 // secretsColumns are duckdb_secrets()'s columns, as DuckDB 1.5.6 binds
 // them.
 var secretsColumns = []Column{
-	{"name", tVarchar}, {"type", tVarchar}, {"provider", tVarchar}, {"persistent", tBool},
-	{"storage", tVarchar}, {"scope", Type{ID: TypeNested, Name: "VARCHAR[]"}}, {"secret_string", tVarchar},
+	{Name: "name", Type: tVarchar}, {Name: "type", Type: tVarchar}, {Name: "provider", Type: tVarchar}, {Name: "persistent", Type: tBool},
+	{Name: "storage", Type: tVarchar}, {Name: "scope", Type: Type{ID: TypeNested, Name: "VARCHAR[]"}}, {Name: "secret_string", Type: tVarchar},
 }
 
 // schemaColumns are parquet_schema's columns, as DuckDB 1.5.6 binds them.
 var schemaColumns = []Column{
-	{"file_name", tVarchar}, {"name", tVarchar}, {"type", tVarchar}, {"type_length", tVarchar},
-	{"repetition_type", tVarchar}, {"num_children", tBigInt}, {"converted_type", tVarchar},
-	{"scale", tBigInt}, {"precision", tBigInt}, {"field_id", tBigInt}, {"logical_type", tVarchar},
-	{"duckdb_type", tVarchar}, {"column_id", tBigInt},
+	{Name: "file_name", Type: tVarchar}, {Name: "name", Type: tVarchar}, {Name: "type", Type: tVarchar}, {Name: "type_length", Type: tVarchar},
+	{Name: "repetition_type", Type: tVarchar}, {Name: "num_children", Type: tBigInt}, {Name: "converted_type", Type: tVarchar},
+	{Name: "scale", Type: tBigInt}, {Name: "precision", Type: tBigInt}, {Name: "field_id", Type: tBigInt}, {Name: "logical_type", Type: tVarchar},
+	{Name: "duckdb_type", Type: tVarchar}, {Name: "column_id", Type: tBigInt},
 }
 
 // functionSource plans FROM parquet_metadata(...) or parquet_schema(...).

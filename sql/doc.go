@@ -36,7 +36,8 @@
 // Table aliases (FROM 'f.parquet' AS o, FROM 'f.parquet' o) stay in the AST
 // (AliasedTableExpr.As) and are copied to Source.Alias. Joins, comma joins
 // and subqueries are kept as sqlparser parses them; the planner decides what
-// it supports. A FROM counts only where a SELECT is at the same nesting, so
+// it supports; FULL [OUTER] JOIN ... ON, which the grammar lacks, is a
+// JoinTableExpr whose Join is FullJoinStr. A FROM counts only where a SELECT is at the same nesting, so
 // EXTRACT(YEAR FROM d) is untouched.
 //
 // # What the AST means

@@ -418,6 +418,14 @@ func (p *parser) lowerSources(out []otok) ([]otok, map[string]*Source, error) {
 				if err := p.checkJoinKind(out, i); err != nil {
 					return nil, nil, err
 				}
+				if n := fullJoinWords(out, i); n > 0 {
+					// The grammar lacks FULL JOIN: it reaches the AST as
+					// STRAIGHT_JOIN, which DuckDB lacks (a user's
+					// straight_join is a backquoted name by now).
+					res = append(res[:len(res)-n], invented(FullJoinStr, o.orig))
+					expect = true
+					continue
+				}
 			}
 			expect = true
 		case clauseEnds[o.kw]:
@@ -442,10 +450,25 @@ func (p *parser) checkJoinKind(out []otok, i int) error {
 		j--
 	}
 	switch k := kwAt(out, j); k {
-	case "asof", "positional", "semi", "anti", "full":
+	case "asof", "positional", "semi", "anti":
 		return p.errOut(out, j, ErrUnsupported, strings.ToUpper(k)+" JOIN is not supported")
 	}
 	return nil
+}
+
+// FullJoinStr is the JoinTableExpr.Join of FULL [OUTER] JOIN.
+const FullJoinStr = "straight_join"
+
+// fullJoinWords returns how many words before the JOIN at i make it a FULL
+// [OUTER] JOIN: 2, 1, or 0 for another join.
+func fullJoinWords(out []otok, i int) int {
+	switch {
+	case kwAt(out, i-1) == "full":
+		return 1
+	case kwAt(out, i-1) == "outer" && kwAt(out, i-2) == "full":
+		return 2
+	}
+	return 0
 }
 
 // lowerILike turns ILIKE into REGEXP, an operator of the same precedence

@@ -1,0 +1,456 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pqsql/pqsql/optimizer"
+	"github.com/pqsql/pqsql/planner"
+)
+
+// defaultMemoryLimit bounds a join's hash table when SET memory_limit was
+// not used.
+const defaultMemoryLimit = 4 << 30
+
+// join runs both sides of a join and pairs their rows: a hash join on the
+// keys, building a table on one side and probing it with the other, or a
+// nested loop when the condition has no equality. Rows come out in
+// batches of the left columns then the right ones; a row without a match
+// on a side that keeps all its rows gets NULLs for the other side.
+func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) {
+	nl, nr := len(j.Left.Columns), len(j.Right.Columns)
+	jn := &joiner{j: j, nl: nl, nr: nr, limit: x.settings.MemoryLimit, buildLeft: j.BuildLeft}
+	switch j.Kind {
+	case planner.JoinLeft, planner.JoinFull:
+		jn.buildLeft = false
+	case planner.JoinRight:
+		jn.buildLeft = true
+	}
+	if jn.limit <= 0 {
+		jn.limit = defaultMemoryLimit
+	}
+	// The build side runs first, as one batch: its keys may rule out
+	// probe rows before the probe side is read. The probe side's batches
+	// are joined one by one.
+	buildPlan, bn := j.Right, nr
+	if jn.buildLeft {
+		buildPlan, bn = j.Left, nl
+	}
+	bs, err := x.run(ctx, buildPlan)
+	if err != nil {
+		return nil, err
+	}
+	jn.build = concatSide(bs, projTypes(buildPlan)[:bn])
+	if j.Kind == planner.JoinInner && x.settings.JoinFilters {
+		if c := jn.joinFilter(); c != nil {
+			j.Filter = c
+			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
+		}
+	}
+	probePlan := j.Left
+	if jn.buildLeft {
+		probePlan = j.Right
+	}
+	if jn.probes, err = x.run(ctx, probePlan); err != nil {
+		return nil, err
+	}
+	if j.Residual != nil {
+		jn.residual = newFilter(j.Residual, nl+nr)
+	}
+	return jn.run(ctx)
+}
+
+// A joiner holds one join's inputs while it pairs them: the build side as
+// one batch, the probe side as the batches it came in.
+type joiner struct {
+	j        *planner.Join
+	nl, nr   int
+	build    *batch
+	probes   []*batch
+	residual *filter
+	limit    int64
+	// buildLeft: the hash table holds the left side's rows.
+	buildLeft bool
+	// The hash table: ints when the one key is held as integers (all
+	// integer, date, time, timestamp and narrow decimal types), keys
+	// (planner.AppendKey bytes) otherwise.
+	ints map[int64][]int32
+	keys map[string][]int32
+	// matchedBuild marks build rows that found a partner, for a join that
+	// keeps the build side's unmatched rows.
+	matchedBuild []bool
+	// probe is the probe batch being joined.
+	probe *batch
+	out   []*batch
+}
+
+func (jn *joiner) run(ctx context.Context) ([]*batch, error) {
+	build := jn.build
+	if jn.keepsUnmatched(true) {
+		jn.matchedBuild = make([]bool, build.n)
+	}
+	hashed := len(jn.j.Keys) > 0
+	if hashed {
+		kb, err := jn.keyColumns(build, jn.buildLeft)
+		if err != nil {
+			return nil, err
+		}
+		if err := jn.buildTable(kb); err != nil {
+			return nil, err
+		}
+	} else if err := jn.account(batchBytes(build)); err != nil {
+		return nil, err
+	}
+	all := make([]int32, build.n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	var key []byte
+	for _, pb := range jn.probes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		jn.probe = pb
+		var kb *batch
+		if hashed {
+			var err error
+			if kb, err = jn.keyColumns(pb, !jn.buildLeft); err != nil {
+				return nil, err
+			}
+		}
+		// Pairs are gathered probe row by probe row and flushed in
+		// batches; a probe row's candidates never straddle two flushes,
+		// so its match is known when its flush ends.
+		var probeRows, buildRows []int32
+		start := 0
+		for i := range pb.n {
+			cands := all
+			if hashed {
+				cands = nil
+				if jn.ints != nil {
+					if v := kb.cols[0]; !v.IsNull(i) {
+						cands = jn.ints[v.Int[i]]
+					}
+				} else if k, ok := appendJoinKey(key[:0], kb, i, jn.j.Keys); ok {
+					key = k
+					cands = jn.keys[string(key)]
+				}
+			}
+			for _, b := range cands {
+				probeRows = append(probeRows, int32(i))
+				buildRows = append(buildRows, b)
+			}
+			if len(probeRows) >= BatchSize || i == pb.n-1 {
+				if err := jn.flush(start, i+1, probeRows, buildRows); err != nil {
+					return nil, err
+				}
+				probeRows, buildRows = probeRows[:0], buildRows[:0]
+				start = i + 1
+			}
+		}
+	}
+	if jn.matchedBuild != nil {
+		var rest []int32
+		for b, m := range jn.matchedBuild {
+			if !m {
+				rest = append(rest, int32(b))
+			}
+		}
+		for len(rest) > 0 {
+			n := min(len(rest), BatchSize)
+			jn.emitUnmatched(rest[:n], true)
+			rest = rest[n:]
+		}
+	}
+	return jn.out, nil
+}
+
+// keepsUnmatched reports whether the join keeps the rows without a match
+// of its build side (build) or of its probe side (!build).
+func (jn *joiner) keepsUnmatched(build bool) bool {
+	leftSide := build == jn.buildLeft
+	switch jn.j.Kind {
+	case planner.JoinFull:
+		return true
+	case planner.JoinLeft:
+		return leftSide
+	case planner.JoinRight:
+		return !leftSide
+	}
+	return false
+}
+
+// keyColumns computes the join keys of a batch of one side's rows, as
+// columns.
+func (jn *joiner) keyColumns(b *batch, leftSide bool) (*batch, error) {
+	width := jn.nl + jn.nr
+	padded := &batch{cols: make([]*Vector, width), n: b.n}
+	exprs := make([]planner.Expr, len(jn.j.Keys))
+	if leftSide {
+		copy(padded.cols, b.cols)
+		for i, k := range jn.j.Keys {
+			exprs[i] = k.L
+		}
+	} else {
+		copy(padded.cols[jn.nl:], b.cols)
+		for i, k := range jn.j.Keys {
+			exprs[i] = k.R
+		}
+	}
+	kb, err := newProjector(exprs, width).apply(padded)
+	if err == nil && kb.n != b.n {
+		err = fmt.Errorf("exec: join keys of %d rows for %d", kb.n, b.n)
+	}
+	return kb, err
+}
+
+// appendJoinKey appends row r's keys as bytes; ok is false when one is
+// NULL, which matches nothing.
+func appendJoinKey(dst []byte, kb *batch, r int, keys []planner.JoinKey) ([]byte, bool) {
+	for c, v := range kb.cols {
+		d := datumAt(v, r)
+		if d.Null {
+			return dst, false
+		}
+		dst = planner.AppendKey(dst, d, keys[c].L.Type())
+	}
+	return dst, true
+}
+
+// buildTable maps each build row's key to its rows, accounting the table's
+// memory against the limit.
+func (jn *joiner) buildTable(kb *batch) error {
+	used := batchBytes(jn.build)
+	if len(kb.cols) == 1 && kb.cols[0].Int != nil {
+		jn.ints = make(map[int64][]int32)
+		v := kb.cols[0]
+		for r := range kb.n {
+			if v.IsNull(r) {
+				continue
+			}
+			rows, ok := jn.ints[v.Int[r]]
+			if !ok {
+				used += 48
+			}
+			used += 4
+			jn.ints[v.Int[r]] = append(rows, int32(r))
+			if r%4096 == 0 {
+				if err := jn.account(used); err != nil {
+					return err
+				}
+			}
+		}
+		return jn.account(used)
+	}
+	jn.keys = make(map[string][]int32)
+	var key []byte
+	for r := range kb.n {
+		k, ok := appendJoinKey(key[:0], kb, r, jn.j.Keys)
+		key = k
+		if !ok {
+			continue
+		}
+		rows, ok := jn.keys[string(key)]
+		if !ok {
+			used += int64(len(key)) + 48
+		}
+		used += 4
+		jn.keys[string(key)] = append(rows, int32(r))
+		if r%4096 == 0 {
+			if err := jn.account(used); err != nil {
+				return err
+			}
+		}
+	}
+	return jn.account(used)
+}
+
+// account fails once the hash table's memory passes the limit.
+func (jn *joiner) account(used int64) error {
+	if used > jn.limit {
+		return fmt.Errorf("%w: the hash table of a join needs more than memory_limit (%s); raise it with SET memory_limit = '...'",
+			ErrOutOfMemory, formatBytes(jn.limit))
+	}
+	return nil
+}
+
+// flush pairs the candidate rows, keeps those the residual accepts and,
+// for a join keeping the probe side's unmatched rows, adds the rows among
+// probe rows [from, to) left without a partner.
+func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
+	li, ri := probeRows, buildRows
+	if jn.buildLeft {
+		li, ri = buildRows, probeRows
+	}
+	var matched []int32 // positions of probeRows/buildRows kept
+	if len(li) > 0 {
+		b := jn.pairs(li, ri)
+		if jn.residual != nil {
+			sel, err := jn.residual.apply(b)
+			if err != nil {
+				return err
+			}
+			b = b.take(sel)
+			matched = sel
+		} else {
+			matched = make([]int32, len(li))
+			for i := range matched {
+				matched[i] = int32(i)
+			}
+		}
+		if b.n > 0 {
+			jn.out = append(jn.out, b)
+		}
+	}
+	keepProbe := jn.keepsUnmatched(false)
+	if jn.matchedBuild == nil && !keepProbe {
+		return nil
+	}
+	found := make([]bool, to-from)
+	for _, m := range matched {
+		found[int(probeRows[m])-from] = true
+		if jn.matchedBuild != nil {
+			jn.matchedBuild[buildRows[m]] = true
+		}
+	}
+	if keepProbe {
+		var rest []int32
+		for i, f := range found {
+			if !f {
+				rest = append(rest, int32(from+i))
+			}
+		}
+		if len(rest) > 0 {
+			jn.emitUnmatched(rest, false)
+		}
+	}
+	return nil
+}
+
+// sides are the batches of the left and the right rows being joined.
+func (jn *joiner) sides() (left, right *batch) {
+	if jn.buildLeft {
+		return jn.build, jn.probe
+	}
+	return jn.probe, jn.build
+}
+
+// pairs is the batch of joined rows left[li[k]] ++ right[ri[k]].
+func (jn *joiner) pairs(li, ri []int32) *batch {
+	left, right := jn.sides()
+	b := &batch{cols: make([]*Vector, 0, jn.nl+jn.nr), n: len(li)}
+	for _, v := range left.cols {
+		b.cols = append(b.cols, v.take(li))
+	}
+	for _, v := range right.cols {
+		b.cols = append(b.cols, v.take(ri))
+	}
+	return b
+}
+
+// emitUnmatched adds the given rows of the build side (build) or the probe
+// side, with NULLs for the other side's columns.
+func (jn *joiner) emitUnmatched(rows []int32, build bool) {
+	leftRows := build == jn.buildLeft
+	left, right := jn.sides()
+	b := &batch{cols: make([]*Vector, 0, jn.nl+jn.nr), n: len(rows)}
+	nulls := func(types []Type) {
+		for _, t := range types {
+			b.cols = append(b.cols, nullVector(t, len(rows)))
+		}
+	}
+	if leftRows {
+		for _, v := range left.cols {
+			b.cols = append(b.cols, v.take(rows))
+		}
+		nulls(projTypes(jn.j.Right)[:jn.nr])
+	} else {
+		nulls(projTypes(jn.j.Left)[:jn.nl])
+		for _, v := range right.cols {
+			b.cols = append(b.cols, v.take(rows))
+		}
+	}
+	jn.out = append(jn.out, b)
+}
+
+// nullVector is n NULLs of type t.
+func nullVector(t Type, n int) *Vector {
+	v := newResultVector(t, n)
+	for range n {
+		v.appendNull()
+	}
+	return v
+}
+
+// concatSide makes one batch of a side's batches, so that a row is an
+// index into its vectors.
+func concatSide(bs []*batch, types []Type) *batch {
+	out := &batch{cols: make([]*Vector, len(types))}
+	total := 0
+	for _, b := range bs {
+		total += b.n
+	}
+	if len(bs) == 1 {
+		return bs[0]
+	}
+	for c, t := range types {
+		var v *Vector
+		for _, b := range bs {
+			if b.n > 0 && b.cols[c] != nil {
+				v = emptyLike(b.cols[c], total)
+				break
+			}
+		}
+		if v == nil {
+			v = newResultVector(t, total)
+		}
+		for _, b := range bs {
+			src := b.cols[c]
+			for i := range b.n {
+				if src == nil {
+					v.appendNull()
+				} else {
+					v.appendRow(src, i)
+				}
+			}
+		}
+		out.cols[c] = v
+	}
+	out.n = total
+	return out
+}
+
+// batchBytes estimates the memory b's values take.
+func batchBytes(b *batch) int64 {
+	var n int64
+	for _, v := range b.cols {
+		if v == nil {
+			continue
+		}
+		n += int64(len(v.Nulls))
+		n += 8 * int64(len(v.Int)+len(v.Float)+len(v.Big))
+		n += int64(len(v.Bool))
+		for _, s := range v.Str {
+			n += 16 + int64(len(s))
+		}
+		for _, s := range v.Bytes {
+			n += 24 + int64(len(s))
+		}
+		n += 64 * int64(len(v.Nested))
+	}
+	return n
+}
+
+// formatBytes writes n as DuckDB writes memory sizes.
+func formatBytes(n int64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
+	f, u := float64(n), 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f %s", f, units[u])
+}

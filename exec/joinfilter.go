@@ -1,0 +1,111 @@
+package exec
+
+import (
+	"sort"
+
+	"github.com/pqsql/pqsql/planner"
+)
+
+// joinFilterValues is the most distinct build keys a join filter lists as
+// an IN list, which statistics, the page index, Bloom filters and
+// dictionaries can all judge; with more, it is their range (BETWEEN).
+// DuckDB's threshold.
+const joinFilterValues = 50
+
+// joinFilter returns the condition on the probe side's keys that the build
+// side's keys imply: every probe row failing it matches no build row, so
+// an inner join may drop it before reading it. It is over the joined row
+// and reads the probe side only; nil when no key's type allows one.
+//
+// Floating-point keys get none: NaN and -0.0 make ranges and equality
+// differ from the join's, and skipping must be certain.
+func (jn *joiner) joinFilter() planner.Expr {
+	build := jn.build
+	width := jn.nl + jn.nr
+	padded := &batch{cols: make([]*Vector, width), n: build.n}
+	if jn.buildLeft {
+		copy(padded.cols, build.cols)
+	} else {
+		copy(padded.cols[jn.nl:], build.cols)
+	}
+	var bexprs, pexprs []planner.Expr
+	for _, k := range jn.j.Keys {
+		b, p := k.R, k.L
+		if jn.buildLeft {
+			b, p = k.L, k.R
+		}
+		if filterable(p.Type()) {
+			bexprs, pexprs = append(bexprs, b), append(pexprs, p)
+		}
+	}
+	if len(bexprs) == 0 {
+		return nil
+	}
+	kb, err := newProjector(bexprs, width).apply(padded)
+	if err != nil || kb.n != build.n {
+		// The join itself reports the error.
+		return nil
+	}
+	var conds []planner.Expr
+	for i, p := range pexprs {
+		t := p.Type()
+		var lo, hi planner.Datum
+		seen := map[string]bool{}
+		var distinct []planner.Datum
+		any := false
+		var key []byte
+		for r := range kb.n {
+			d := datumAt(kb.cols[i], r)
+			if d.Null {
+				continue
+			}
+			if !any {
+				lo, hi, any = d, d, true
+			} else {
+				if planner.Compare(d, lo, t) < 0 {
+					lo = d
+				}
+				if planner.Compare(d, hi, t) > 0 {
+					hi = d
+				}
+			}
+			if len(distinct) <= joinFilterValues {
+				key = planner.AppendKey(key[:0], d, t)
+				if !seen[string(key)] {
+					seen[string(key)] = true
+					distinct = append(distinct, d)
+				}
+			}
+		}
+		if !any {
+			// No build row has a non-NULL key: nothing can match.
+			return &planner.Const{Value: planner.Datum{B: false}, T: planner.Type{ID: planner.TypeBoolean}}
+		}
+		if len(distinct) <= joinFilterValues {
+			sort.Slice(distinct, func(a, b int) bool { return planner.Compare(distinct[a], distinct[b], t) < 0 })
+			list := make([]planner.Expr, len(distinct))
+			for k, d := range distinct {
+				list[k] = &planner.Const{Value: d, T: t}
+			}
+			conds = append(conds, &planner.InList{X: p, List: list})
+			continue
+		}
+		conds = append(conds, &planner.Between{X: p, Lo: &planner.Const{Value: lo, T: t}, Hi: &planner.Const{Value: hi, T: t}})
+	}
+	if len(conds) == 1 {
+		return conds[0]
+	}
+	return &planner.Logic{And: true, Xs: conds}
+}
+
+// filterable reports whether a join filter on keys of type t is exact:
+// integers, decimals, strings, dates and timestamps compare as the join
+// compares them.
+func filterable(t Type) bool {
+	switch {
+	case t.IsInteger(), t.ID == TypeDecimal, t.ID == TypeVarchar, t.ID == TypeDate,
+		t.ID == TypeTimestamp, t.ID == TypeTimestampTZ, t.ID == TypeTimestampNS:
+		return true
+	}
+	return false
+}

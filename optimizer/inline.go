@@ -1,0 +1,61 @@
+package optimizer
+
+import "github.com/pqsql/pqsql/planner"
+
+// inlineSubqueries merges a subquery (a view, a CTE, a FROM subquery, the
+// wrapper of a set operation) that only filters and projects into the plan
+// reading it: the outer expressions read the inner projections directly and
+// the two WHEREs become one, so the plan of a query through a view is the
+// plan of the same query written against the view's source.
+func inlineSubqueries(root *planner.Plan) *planner.Plan {
+	var visit func(p *planner.Plan)
+	visit = func(p *planner.Plan) {
+		for _, c := range children(p) {
+			visit(c)
+		}
+		for p.Scan != nil && p.Scan.Subquery != nil && inlinable(p.Scan.Subquery) {
+			merge(p, p.Scan.Subquery)
+		}
+	}
+	visit(root)
+	return root
+}
+
+// inlinable reports whether q's rows are its input's, filtered and
+// projected, with nothing that depends on their order or number: no
+// aggregate, DISTINCT, ORDER BY, LIMIT or OFFSET, and no projection that
+// would be evaluated more than once if read twice.
+func inlinable(q *planner.Plan) bool {
+	if q.Single || q.Aggregate || q.Distinct || q.Limit >= 0 || q.Offset > 0 || len(q.Order) > 0 {
+		return false
+	}
+	if len(q.Project) != len(q.Columns) {
+		return false
+	}
+	for _, x := range q.Project {
+		if isVolatile(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// merge makes p read q's input in place of q's rows. q's WHERE runs first
+// as before; p's conditions follow, over q's projections.
+func merge(p, q *planner.Plan) {
+	r := func(x planner.Expr) planner.Expr { return replaceColumns(x, q.Project) }
+	p.Where = and(q.Where, r(p.Where))
+	for i, x := range p.GroupBy {
+		p.GroupBy[i] = r(x)
+	}
+	for _, a := range p.Aggs {
+		a.Arg = r(a.Arg)
+		a.Filter = r(a.Filter)
+	}
+	if !p.Aggregate {
+		for i, x := range p.Project {
+			p.Project[i] = r(x)
+		}
+	}
+	p.Scan, p.Input = q.Scan, q.Input
+}

@@ -1,0 +1,124 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/xwb1989/sqlparser"
+)
+
+// A SubqueryKind says how a subquery expression uses its rows.
+type SubqueryKind int
+
+const (
+	// ScalarSubquery is the value of its one row (NULL without rows).
+	ScalarSubquery SubqueryKind = iota
+	// InSubquery is X [NOT] IN (subquery).
+	InSubquery
+	// ExistsSubquery is EXISTS (subquery).
+	ExistsSubquery
+)
+
+// A Subquery is an uncorrelated subquery used as an expression. The
+// executor runs its plan once, before the query, and puts its result in
+// its place (optimizer.Materialize): a constant, or an IN list.
+type Subquery struct {
+	Kind SubqueryKind
+	Plan *Plan
+	// X is the value an IN looks for, cast to the type of the plan's one
+	// column; nil for the other kinds.
+	X   Expr
+	Not bool
+	T   Type
+}
+
+// Type is the scalar's type, or BOOLEAN.
+func (e *Subquery) Type() Type {
+	if e.Kind == ScalarSubquery {
+		return e.T
+	}
+	return Type{ID: TypeBoolean}
+}
+
+func (e *Subquery) String() string {
+	switch e.Kind {
+	case InSubquery:
+		op := " IN "
+		if e.Not {
+			op = " NOT IN "
+		}
+		return "(" + e.X.String() + op + "(SUBQUERY))"
+	case ExistsSubquery:
+		return "EXISTS(SUBQUERY)"
+	}
+	return "(SUBQUERY)"
+}
+
+// subqueryPlan plans the query of a subquery expression in the scope of the
+// query it appears in (its views and CTEs).
+func (b *binder) subqueryPlan(s *sqlparser.Subquery) (*Plan, error) {
+	if b.plan == nil {
+		return nil, fmt.Errorf("%w: a subquery in this clause", ErrNotImplemented)
+	}
+	return b.plan(s.Select)
+}
+
+// oneColumn checks that a subquery used as a value or an IN list has one
+// column.
+func oneColumn(p *Plan) error {
+	if len(p.Columns) != 1 {
+		return binderError("Subquery returns %d columns - expected 1", len(p.Columns))
+	}
+	return nil
+}
+
+func (b *binder) scalarSubquery(s *sqlparser.Subquery) (Expr, error) {
+	p, err := b.subqueryPlan(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := oneColumn(p); err != nil {
+		return nil, err
+	}
+	return &Subquery{Kind: ScalarSubquery, Plan: p, T: p.Columns[0].Type}, nil
+}
+
+func (b *binder) existsSubquery(e *sqlparser.ExistsExpr) (Expr, error) {
+	p, err := b.subqueryPlan(e.Subquery)
+	if err != nil {
+		return nil, err
+	}
+	return &Subquery{Kind: ExistsSubquery, Plan: p}, nil
+}
+
+// inSubquery binds x [NOT] IN (subquery): x and the subquery's column meet
+// in their common type, as x = value would.
+func (b *binder) inSubquery(x Expr, s *sqlparser.Subquery, not bool) (Expr, error) {
+	p, err := b.subqueryPlan(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := oneColumn(p); err != nil {
+		return nil, err
+	}
+	xs, err := unify(x, &ColRef{Name: p.Columns[0].Name, T: p.Columns[0].Type})
+	if err != nil {
+		return nil, err
+	}
+	if p, err = castColumns(p, []Column{{Name: p.Columns[0].Name, Type: xs[1].Type()}}); err != nil {
+		return nil, err
+	}
+	return &Subquery{Kind: InSubquery, Plan: p, X: xs[0], Not: not}, nil
+}
+
+// hasSubquery reports whether x holds a subquery expression.
+func hasSubquery(x Expr) bool {
+	if _, ok := x.(*Subquery); ok {
+		return true
+	}
+	for _, c := range Children(x) {
+		if hasSubquery(c) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,2 @@
+-- Above a LEFT JOIN, a filter on the left side goes down and one on the right side stays (it sees the NULLs of unmatched rows); in ON, a condition on the right side goes down and one on the left side stays.
+SELECT a.order_id, b.coupon FROM 'fixtures/statistics.parquet' a LEFT JOIN 'fixtures/statistics.parquet' b ON a.order_id = b.order_id AND b.coupon IS NOT NULL AND a.delta > 0 WHERE a.order_id < 10 AND b.note IS NULL
