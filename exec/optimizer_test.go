@@ -110,13 +110,13 @@ func TestSetOptimizer(t *testing.T) {
 		}
 	}
 	q := "EXPLAIN (FORMAT JSON) SELECT count(*) FROM v WHERE order_id < 1000"
-	if p := explainJSON(t, s, q).Plan; !strings.Contains(p, "SUBQUERY v") || !strings.Contains(p, "columns [order_id, customer_id,") {
+	if p := planLines(explainJSON(t, s, q).Plan); !strings.Contains(p, "SUBQUERY v") || !strings.Contains(p, "columns [order_id, customer_id,") {
 		t.Errorf("optimizer off:\n%s", p)
 	}
 	if _, err := s.Execute(context.Background(), "SET optimizer = true"); err != nil {
 		t.Fatal(err)
 	}
-	if p := explainJSON(t, s, q).Plan; strings.Contains(p, "SUBQUERY") || !strings.Contains(p, "columns [order_id]") {
+	if p := planLines(explainJSON(t, s, q).Plan); strings.Contains(p, "SUBQUERY") || !strings.Contains(p, "columns [order_id]") {
 		t.Errorf("optimizer on:\n%s", p)
 	}
 	if _, err := s.Execute(context.Background(), "SET optimizer = maybe"); !errors.Is(err, ErrBadSetting) {

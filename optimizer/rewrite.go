@@ -8,49 +8,7 @@ func transform(e planner.Expr, f func(planner.Expr) planner.Expr) planner.Expr {
 	if e == nil {
 		return nil
 	}
-	sub := func(x planner.Expr) planner.Expr { return transform(x, f) }
-	subs := func(xs []planner.Expr) []planner.Expr {
-		out := make([]planner.Expr, len(xs))
-		for i, x := range xs {
-			out[i] = sub(x)
-		}
-		return out
-	}
-	var n planner.Expr
-	switch e := e.(type) {
-	case *planner.Binary:
-		n = &planner.Binary{Op: e.Op, L: sub(e.L), R: sub(e.R), T: e.T}
-	case *planner.Logic:
-		n = &planner.Logic{And: e.And, Xs: subs(e.Xs)}
-	case *planner.Not:
-		n = &planner.Not{X: sub(e.X)}
-	case *planner.Neg:
-		n = &planner.Neg{X: sub(e.X)}
-	case *planner.IsNull:
-		n = &planner.IsNull{X: sub(e.X), Not: e.Not}
-	case *planner.InList:
-		n = &planner.InList{X: sub(e.X), List: subs(e.List), Not: e.Not}
-	case *planner.Between:
-		n = &planner.Between{X: sub(e.X), Lo: sub(e.Lo), Hi: sub(e.Hi), Not: e.Not}
-	case *planner.Like:
-		n = &planner.Like{X: sub(e.X), Pattern: sub(e.Pattern), Not: e.Not, Fold: e.Fold}
-	case *planner.Case:
-		c := &planner.Case{Else: sub(e.Else), T: e.T}
-		for _, w := range e.Whens {
-			c.Whens = append(c.Whens, planner.When{Cond: sub(w.Cond), Val: sub(w.Val)})
-		}
-		n = c
-	case *planner.Cast:
-		n = &planner.Cast{X: sub(e.X), T: e.T}
-	case *planner.Call:
-		n = &planner.Call{Name: e.Name, Args: subs(e.Args), T: e.T}
-	case *planner.Subquery:
-		n = &planner.Subquery{Kind: e.Kind, Plan: e.Plan, X: sub(e.X), Not: e.Not, T: e.T}
-	default:
-		// ColRef, Const: leaves.
-		n = e
-	}
-	return f(n)
+	return f(planner.Map(e, func(x planner.Expr) planner.Expr { return transform(x, f) }))
 }
 
 // substitute returns e with every column reference replaced by f's
