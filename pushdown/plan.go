@@ -41,11 +41,15 @@ const (
 	BloomFilter
 	PageIndex
 	Dictionary
+	// BoundingBox: a spatial predicate's query box misses the geospatial
+	// statistics' box or the GeoParquet file bbox. It decides with the
+	// statistics and is switched with them.
+	BoundingBox
 	numMechanisms
 )
 
 var mechanismNames = [...]string{NoMechanism: "none", Constant: "predicate", Statistics: "statistics",
-	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary"}
+	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary", BoundingBox: "spatial"}
 
 // String names the mechanism as EXPLAIN prints it.
 func (m Mechanism) String() string {
@@ -168,7 +172,8 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 	if pred == nil {
 		pred = &Const{True}
 	}
-	resolved, notes, err := resolve(f.Schema, pred)
+	geo := readGeo(f)
+	resolved, notes, err := resolve(f.Schema, withCovering(geo, pred))
 	if err != nil {
 		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
@@ -176,7 +181,7 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 	if err != nil {
 		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
-	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}}
+	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}, geo: geo}
 	p.plan = &FilePlan{File: f.Name, Predicate: resolved, Options: opt, Columns: cols,
 		Skipped: map[Mechanism]int64{}, Notes: notes}
 	sc, err := stats.Columns(f.Meta)
@@ -240,6 +245,8 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 			}
 		case *Cond:
 			seen[n.Col.Leaf.Index] = true
+		case *Spatial:
+			seen[n.Col.Leaf.Index] = true
 		case *Residual:
 			for _, path := range n.Columns {
 				l := f.Schema.LeafByPath(path)
@@ -271,6 +278,7 @@ type planner struct {
 	plan  *FilePlan
 	trust map[string][]int // trust report line -> row groups
 	noted map[string]bool
+	geo   *geoInfo
 }
 
 // note records a plan-level note once.
@@ -291,17 +299,18 @@ func (p *planner) note(s string) {
 const (
 	lvConst = iota
 	lvStats
+	lvSpatial
 	lvBloom
 	lvPage
 	lvDict
 	numLevels
 )
 
-var levelMechanism = [numLevels]Mechanism{Constant, Statistics, BloomFilter, PageIndex, Dictionary}
+var levelMechanism = [numLevels]Mechanism{Constant, Statistics, BoundingBox, BloomFilter, PageIndex, Dictionary}
 
 func (p *planner) enabled(level int) bool {
 	switch level {
-	case lvStats:
+	case lvStats, lvSpatial:
 		return p.opt.Statistics
 	case lvPage:
 		return p.opt.PageIndex
@@ -430,6 +439,11 @@ func (s *rgState) node(e Expr, level int) RowRanges {
 		r = s.all
 	case *Cond:
 		r = s.leaf(n, level).rows
+	case *Spatial:
+		r = s.all
+		if level >= lvSpatial && s.p.enabled(lvSpatial) {
+			r, _ = s.spatialLeaf(n)
+		}
 	case *And:
 		if level > lvConst && s.node(e, s.below(level)).Empty() {
 			break
@@ -495,6 +509,8 @@ func (s *rgState) leaf(c *Cond, level int) *leafResult {
 				allowed, why = s.bloomLeaf(c)
 			case lvDict:
 				allowed, why = s.dictLeaf(c)
+			default:
+				allowed = s.all // lvSpatial judges only Spatial leaves
 			}
 			if rows := prev.rows.Intersect(allowed); !rows.Equal(prev.rows) {
 				out = &leafResult{rows: rows, mech: levelMechanism[level], reason: why}
@@ -512,6 +528,9 @@ func (s *rgState) why(e Expr, level int) string {
 		return "the predicate is " + n.Value.String() + " for every row"
 	case *Cond:
 		return s.leaf(n, level).reason
+	case *Spatial:
+		_, w := s.spatialLeaf(n)
+		return w
 	case *And:
 		for _, x := range n.Xs {
 			if s.node(x, level).Empty() {

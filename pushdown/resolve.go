@@ -60,6 +60,10 @@ func bind(s *format.Schema, e Expr) (Expr, error) {
 		c := *n
 		c.Col, err = bindCol(n.Col)
 		return &c, err
+	case *Spatial:
+		c := *n
+		c.Col, err = bindCol(n.Col)
+		return &c, err
 	case *Not:
 		x, err := bind(s, n.X)
 		return &Not{X: x}, err
@@ -277,6 +281,8 @@ func (r *resolver) resolve(e Expr, negate bool) (Expr, error) {
 			}
 			return ci.cond(op, []byte(n.Prefix)), nil
 		})
+	case *Spatial:
+		return r.resolveSpatial(n, negate)
 	case *Cond:
 		c, err := r.col(n.Col)
 		if err != nil {
