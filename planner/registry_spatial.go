@@ -38,14 +38,14 @@ func init() {
 		&ScalarFunc{Name: "st_ymax", Bind: spatialBind(tDouble, g), Eval: extent(func(_, hi geom.XY) float64 { return hi.Y })},
 		&ScalarFunc{Name: "st_geometrytype", Bind: spatialBind(tVarchar, g), Eval: evalGeometryType},
 		&ScalarFunc{Name: "st_isempty", Bind: spatialBind(tBool, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{B: x.IsEmpty()}, nil })},
-		&ScalarFunc{Name: "st_intersects", Bind: spatialBind(tBool, g, g), Eval: binaryPred(func(a, b geom.Geometry) (bool, error) { return geom.Intersects(a, b), nil })},
-		&ScalarFunc{Name: "st_within", Bind: spatialBind(tBool, g, g), Eval: binaryPred(geom.Within)},
-		&ScalarFunc{Name: "st_contains", Bind: spatialBind(tBool, g, g), Eval: binaryPred(geom.Contains)},
-		&ScalarFunc{Name: "st_covers", Bind: spatialBind(tBool, g, g), Eval: binaryPred(geom.Covers)},
-		&ScalarFunc{Name: "st_coveredby", Bind: spatialBind(tBool, g, g), Eval: binaryPred(geom.CoveredBy)},
-		&ScalarFunc{Name: "st_disjoint", Bind: spatialBind(tBool, g, g), Eval: binaryPred(geom.Disjoint)},
-		&ScalarFunc{Name: "st_equals", Bind: spatialBind(tBool, g, g), Eval: binaryPred(geom.Equals)},
-		&ScalarFunc{Name: "st_intersects_extent", Bind: spatialBind(tBool, g, g), Eval: binaryPred(extentsMeet)},
+		&ScalarFunc{Name: "st_intersects", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxesMeet, func(a, b geom.Geometry) (bool, error) { return geom.Intersects(a, b), nil })},
+		&ScalarFunc{Name: "st_within", Bind: spatialBind(tBool, g, g), Eval: binaryPred(flip(boxCovers), geom.Within)},
+		&ScalarFunc{Name: "st_contains", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxCovers, geom.Contains)},
+		&ScalarFunc{Name: "st_covers", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxCovers, geom.Covers)},
+		&ScalarFunc{Name: "st_coveredby", Bind: spatialBind(tBool, g, g), Eval: binaryPred(flip(boxCovers), geom.CoveredBy)},
+		&ScalarFunc{Name: "st_disjoint", Bind: spatialBind(tBool, g, g), Eval: binaryPred(nil, geom.Disjoint)},
+		&ScalarFunc{Name: "st_equals", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxEquals, geom.Equals)},
+		&ScalarFunc{Name: "st_intersects_extent", Bind: spatialBind(tBool, g, g), Eval: binaryPred(nil, extentsMeet)},
 		&ScalarFunc{Name: "st_dwithin", Bind: spatialBind(tBool, g, g, d), Eval: evalDWithin},
 		&ScalarFunc{Name: "st_distance", Bind: spatialBind(tDouble, g, g), Eval: evalDistance},
 		&ScalarFunc{Name: "st_area", Bind: spatialBind(tDouble, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{F: x.Area()}, nil })},
@@ -108,8 +108,13 @@ func unary(fn func(geom.Geometry) (Datum, error)) func(*Call, []Datum) (Datum, e
 	}
 }
 
-func binaryPred(fn func(a, b geom.Geometry) (bool, error)) func(*Call, []Datum) (Datum, error) {
-	return func(c *Call, a []Datum) (Datum, error) {
+// binaryPred is a predicate on two geometries. When need is set and the
+// geometries' boxes fail it, the predicate is false without asking fn: the
+// short cut GEOS takes too, which keeps answers on invalid geometries (a
+// ring collapsed to a line) consistent with pruning on boxes. A panic of
+// the library on input it cannot handle (NaN coordinates) is an error.
+func binaryPred(need func(a, b box) bool, fn func(a, b geom.Geometry) (bool, error)) func(*Call, []Datum) (Datum, error) {
+	return func(c *Call, a []Datum) (d Datum, err error) {
 		x, err := geometryOf(a[0].Bytes)
 		if err != nil {
 			return Datum{}, err
@@ -118,6 +123,18 @@ func binaryPred(fn func(a, b geom.Geometry) (bool, error)) func(*Call, []Datum) 
 		if err != nil {
 			return Datum{}, err
 		}
+		if need != nil {
+			bx, okx := boxOf(x)
+			by, oky := boxOf(y)
+			if okx && oky && !need(bx, by) {
+				return Datum{B: false}, nil
+			}
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				d, err = Datum{}, fmt.Errorf("%w: %s cannot evaluate %s: %v", ErrInvalidInput, c.Name, x.AsText(), r)
+			}
+		}()
 		ok, err := fn(x, y)
 		if err != nil {
 			return Datum{}, fmt.Errorf("%w: %s: %v", ErrInvalidInput, c.Name, err)
@@ -125,6 +142,28 @@ func binaryPred(fn func(a, b geom.Geometry) (bool, error)) func(*Call, []Datum) 
 		return Datum{B: ok}, nil
 	}
 }
+
+// A box is a geometry's extent.
+type box struct{ lo, hi geom.XY }
+
+// boxOf is g's box; false for an empty geometry or NaN coordinates.
+func boxOf(g geom.Geometry) (box, bool) {
+	lo, hi, ok := g.Envelope().MinMaxXYs()
+	b := box{lo, hi}
+	return b, ok && !math.IsNaN(lo.X+lo.Y+hi.X+hi.Y)
+}
+
+func boxesMeet(a, b box) bool {
+	return a.lo.X <= b.hi.X && b.lo.X <= a.hi.X && a.lo.Y <= b.hi.Y && b.lo.Y <= a.hi.Y
+}
+
+func boxCovers(a, b box) bool {
+	return a.lo.X <= b.lo.X && a.lo.Y <= b.lo.Y && a.hi.X >= b.hi.X && a.hi.Y >= b.hi.Y
+}
+
+func boxEquals(a, b box) bool { return a == b }
+
+func flip(f func(a, b box) bool) func(a, b box) bool { return func(a, b box) bool { return f(b, a) } }
 
 // extentsMeet is ST_Intersects_Extent (&&): the bounding boxes share a
 // point. An empty geometry has no box and meets nothing.
