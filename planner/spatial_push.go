@@ -51,4 +51,3 @@ func spatialPush(e *Call, fields []*format.Field) pushdown.Expr {
 	}
 	return out
 }
-
