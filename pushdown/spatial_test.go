@@ -1,6 +1,7 @@
 package pushdown
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand"
 	"strings"
@@ -373,4 +374,113 @@ func TestSpatialSoundnessProperty(t *testing.T) {
 	if skipped == 0 || hits == 0 {
 		t.Fatalf("the property test proves nothing: %d row groups skipped, %d rows true", skipped, hits)
 	}
+}
+
+// geoParquetFile is an in-memory GeoParquet 1.1 file: a WKB column "geom",
+// a covering struct "bbox" of four DOUBLE leaves whose row-group statistics
+// are boxes[i] (with a zero nan_count when nanCounts), and a "geo" entry
+// with the file bbox fileBox.
+func geoParquetFile(t testing.TB, boxes []Box, fileBox string, nanCounts bool) *format.File {
+	t.Helper()
+	four := int32(4)
+	two := int32(2)
+	blob, dbl, opt := meta.ByteArray, meta.Double, meta.Optional
+	elems := []meta.SchemaElement{{Name: "schema", NumChildren: &two},
+		{Name: "geom", Type: &blob, RepetitionType: &opt},
+		{Name: "bbox", RepetitionType: &opt, NumChildren: &four}}
+	names := []string{"xmin", "ymin", "xmax", "ymax"}
+	for _, n := range names {
+		elems = append(elems, meta.SchemaElement{Name: n, Type: &dbl, RepetitionType: &opt})
+	}
+	geo := `{"version":"1.1.0","primary_column":"geom","columns":{"geom":{"encoding":"WKB","geometry_types":[],` +
+		fileBox + `"covering":{"bbox":{"xmin":["bbox","xmin"],"ymin":["bbox","ymin"],"xmax":["bbox","xmax"],"ymax":["bbox","ymax"]}}}}}`
+	md := &meta.FileMetaData{Version: 2, Schema: elems, KeyValueMetadata: []meta.KeyValue{{Key: "geo", Value: &geo}}}
+	for range 5 {
+		md.ColumnOrders = append(md.ColumnOrders, meta.ColumnOrder{Kind: meta.TypeDefinedOrder})
+	}
+	f64 := func(v float64) []byte { return binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)) }
+	const chunk, rows = 100, 10
+	off := int64(4)
+	for _, b := range boxes {
+		rg := meta.RowGroup{NumRows: rows}
+		for c := range 5 {
+			cm := &meta.ColumnMetaData{NumValues: rows, TotalCompressedSize: chunk, TotalUncompressedSize: chunk, DataPageOffset: off}
+			off += chunk
+			if c == 0 {
+				cm.Type, cm.PathInSchema = meta.ByteArray, []string{"geom"}
+			} else {
+				// a row's box lies in the row group's: xmin and ymin range
+				// over [b.min, b.max], and so do xmax and ymax
+				lo, hi := b.XMin, b.XMax
+				if c == 2 || c == 4 {
+					lo, hi = b.YMin, b.YMax
+				}
+				zero := int64(0)
+				cm.Type, cm.PathInSchema = meta.Double, []string{"bbox", names[c-1]}
+				cm.Statistics = &meta.Statistics{MinValue: f64(lo), MaxValue: f64(hi), NullCount: &zero,
+					HasMinValue: true, HasMaxValue: true}
+				if nanCounts {
+					cm.Statistics.NanCount = &zero
+				}
+			}
+			rg.Columns = append(rg.Columns, meta.ColumnChunk{MetaData: cm})
+		}
+		md.RowGroups = append(md.RowGroups, rg)
+		md.NumRows += rows
+	}
+	s, err := format.NewSchema(md.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &format.File{Name: "geoparquet.parquet", Source: format.BytesSource(make([]byte, off+8)), Meta: md, Schema: s, FooterSize: 8}
+}
+
+func TestSpatialGeoParquet(t *testing.T) {
+	boxes := []Box{{0, 1, 0, 1}, {10, 11, 0, 1}, {0, 1, 10, 11}, {10, 11, 10, 11}}
+	q := spatialLeafOf(STIntersects, mustWKT(t, "POLYGON((9 9, 9 12, 12 12, 12 9, 9 9))"), 0, false)
+	t.Run("covering statistics", func(t *testing.T) {
+		f := geoParquetFile(t, boxes, "", true)
+		p, err := Plan(f, q, []int{0}, AllMechanisms())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdicts(p); got != "sssk" {
+			t.Fatalf("verdicts %s, want sssk\n%q %q", got, p.TrustNotes, p.Notes)
+		}
+		if !strings.Contains(p.RowGroups[0].Reason, "bbox.xmax max 1 < 9") {
+			t.Errorf("row group 0 reason %q does not name the covering column", p.RowGroups[0].Reason)
+		}
+		// Without nan_count a NaN may hide in a covering column, and a row
+		// whose box is NaN proves nothing: keep.
+		if p, _ := Plan(geoParquetFile(t, boxes, "", false), q, []int{0}, AllMechanisms()); verdicts(p) != "kkkk" {
+			t.Errorf("without nan_count: verdicts %s, want kkkk", verdicts(p))
+		}
+		// NOT of the predicate is never judged on the covering.
+		if p, _ := Plan(f, &Not{X: q}, []int{0}, AllMechanisms()); verdicts(p) != "kkkk" {
+			t.Errorf("NOT: verdicts %s, want kkkk", verdicts(p))
+		}
+	})
+	t.Run("file bbox", func(t *testing.T) {
+		f := geoParquetFile(t, boxes, `"bbox":[100,100,101,101],`, false)
+		p, err := Plan(f, q, []int{0}, AllMechanisms())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdicts(p); got != "ssss" {
+			t.Fatalf("verdicts %s, want ssss", got)
+		}
+		if r := p.RowGroups[3]; r.Mechanism != BoundingBox || r.Reason != "spatial: file bbox x[100, 101] y[100, 101] is disjoint from query box x[9, 12] y[9, 12]" {
+			t.Errorf("row group 3: %s %q", r.Mechanism, r.Reason)
+		}
+	})
+	t.Run("spherical edges", func(t *testing.T) {
+		f := geoParquetFile(t, boxes, `"edges":"spherical","bbox":[100,100,101,101],`, true)
+		p, err := Plan(f, q, []int{0}, AllMechanisms())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdicts(p); got != "kkkk" {
+			t.Fatalf("verdicts %s, want kkkk: spherical boxes do not bound planar predicates", got)
+		}
+	})
 }
