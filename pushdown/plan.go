@@ -296,17 +296,19 @@ func (p *planner) note(s string) {
 // cheapest first. Statistics come with the footer; a Bloom probe costs a
 // small header and one 32-byte block and can rule out a whole row group; a
 // column index costs more but can narrow rows; a dictionary page costs most.
+// Spatial boxes come with the footer too and go first, so that a GeoParquet
+// covering's comparisons do not take the credit for what the box proves.
 const (
 	lvConst = iota
-	lvStats
 	lvSpatial
+	lvStats
 	lvBloom
 	lvPage
 	lvDict
 	numLevels
 )
 
-var levelMechanism = [numLevels]Mechanism{Constant, Statistics, BoundingBox, BloomFilter, PageIndex, Dictionary}
+var levelMechanism = [numLevels]Mechanism{Constant, BoundingBox, Statistics, BloomFilter, PageIndex, Dictionary}
 
 func (p *planner) enabled(level int) bool {
 	switch level {
