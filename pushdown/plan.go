@@ -442,10 +442,7 @@ func (s *rgState) node(e Expr, level int) RowRanges {
 	case *Cond:
 		r = s.leaf(n, level).rows
 	case *Spatial:
-		r = s.all
-		if level >= lvSpatial && s.p.enabled(lvSpatial) {
-			r, _ = s.spatialLeaf(n)
-		}
+		r = s.spatialRows(n, level)
 	case *And:
 		if level > lvConst && s.node(e, s.below(level)).Empty() {
 			break
@@ -531,8 +528,7 @@ func (s *rgState) why(e Expr, level int) string {
 	case *Cond:
 		return s.leaf(n, level).reason
 	case *Spatial:
-		_, w := s.spatialLeaf(n)
-		return w
+		return s.spatialWhy(n, level)
 	case *And:
 		for _, x := range n.Xs {
 			if s.node(x, level).Empty() {
@@ -570,6 +566,10 @@ func (s *rgState) narrowed(e Expr, level int) string {
 		case *Or:
 			for _, x := range n.Xs {
 				walk(x)
+			}
+		case *Spatial:
+			if n.cover != nil {
+				walk(n.cover)
 			}
 		case *Cond:
 			r := s.leaf(n, level)

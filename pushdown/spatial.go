@@ -98,6 +98,11 @@ type Spatial struct {
 	Text string
 	// Row, when set, evaluates the exact predicate on one row (for Eval).
 	Row func(Row) Truth
+
+	// covering is what the predicate implies of a GeoParquet covering's
+	// columns (see withCovering); cover is it resolved. Neither is part of
+	// the predicate's columns: they are judged on metadata, never read.
+	covering, cover Expr
 }
 
 func (*Spatial) expr() {}
@@ -141,7 +146,43 @@ func (r *resolver) resolveSpatial(n *Spatial, negate bool) (Expr, error) {
 	}
 	out := *n
 	out.Col = c
+	if n.covering != nil {
+		cover, err := r.resolve(n.covering, false)
+		if err != nil {
+			return nil, err
+		}
+		out.cover = simplify(cover)
+	}
 	return &out, nil
+}
+
+// spatialRows is what a spatial leaf allows at level: the boxes of the
+// geospatial statistics and the file bbox, then what the covering columns'
+// statistics and page index allow.
+func (s *rgState) spatialRows(e *Spatial, level int) RowRanges {
+	r := s.all
+	if level >= lvSpatial && s.p.enabled(lvSpatial) {
+		if r, _ = s.spatialLeaf(e); r.Empty() {
+			return r
+		}
+	}
+	if e.cover != nil {
+		r = r.Intersect(s.node(e.cover, level))
+	}
+	return r
+}
+
+// spatialWhy says why a spatial leaf allows no row at level.
+func (s *rgState) spatialWhy(e *Spatial, level int) string {
+	if level >= lvSpatial && s.p.enabled(lvSpatial) {
+		if _, why := s.spatialLeaf(e); why != "" {
+			return why
+		}
+	}
+	if e.cover != nil {
+		return "spatial covering: " + s.why(e.cover, level)
+	}
+	return ""
 }
 
 // spatialLeaf judges a spatial leaf on one row group's geospatial

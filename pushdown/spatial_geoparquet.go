@@ -113,12 +113,13 @@ func (p *planner) fileBoxes() map[string]Box {
 	return p.geo.boxes
 }
 
-// withCovering adds, next to every spatial leaf on a column with a
-// GeoParquet covering, the comparisons its row boxes must pass: a row whose
-// box cannot meet the query box cannot satisfy the predicate. A NULL or NaN
-// covering value proves nothing, so each comparison admits both. Only leaves
-// outside any NOT are rewritten; the rewrite is exact there because the
-// predicate implies the comparisons.
+// withCovering gives every spatial leaf on a column with a GeoParquet
+// covering the comparisons its row boxes must pass: a row whose box cannot
+// meet the query box cannot satisfy the predicate. A NULL or NaN covering
+// value proves nothing, so each comparison admits both. The comparisons are
+// judged on the covering columns' statistics and page index only; the
+// columns are not read. Leaves under a NOT are left alone (their negation
+// never prunes).
 func withCovering(g *geoInfo, e Expr) Expr {
 	if len(g.covering) == 0 {
 		return e
@@ -156,7 +157,9 @@ func withCovering(g *geoInfo, e Expr) Expr {
 				// NaN >= v holds already.
 				return &Or{Xs: []Expr{&Compare{Col: Column{Path: path}, Op: Ge, Lit: FloatLiteral(v)}, isNull(path)}}
 			}
-			return &And{Xs: []Expr{n, le(paths[0], q.XMax), le(paths[1], q.YMax), ge(paths[2], q.XMin), ge(paths[3], q.YMin)}}
+			out := *n
+			out.covering = &And{Xs: []Expr{le(paths[0], q.XMax), le(paths[1], q.YMax), ge(paths[2], q.XMin), ge(paths[3], q.YMin)}}
+			return &out
 		}
 		return e
 	}
