@@ -23,38 +23,42 @@ func isGeometry(t Type) bool { return t.ID == TypeBlob && t.Name == "GEOMETRY" }
 
 func init() {
 	g, d := 'g', 'd'
-	registerScalar(
-		&ScalarFunc{Name: "st_geomfromtext", Bind: spatialBind(tGeometry, 'v'), Eval: evalGeomFromText},
-		&ScalarFunc{Name: "st_geomfromwkb", Bind: spatialBind(tGeometry, 'b'), Eval: evalGeomFromWKB},
-		&ScalarFunc{Name: "st_astext", Bind: spatialBind(tVarchar, g), Eval: evalAsText},
-		&ScalarFunc{Name: "st_aswkb", Bind: spatialBind(Type{ID: TypeBlob}, g), Eval: evalAsWKB},
-		&ScalarFunc{Name: "st_point", Bind: spatialBind(tGeometry, d, d), Eval: evalPoint},
-		&ScalarFunc{Name: "st_makeenvelope", Bind: spatialBind(tGeometry, d, d, d, d), Eval: evalMakeEnvelope},
-		&ScalarFunc{Name: "st_x", Bind: spatialBind(tDouble, g), Eval: pointCoord(0)},
-		&ScalarFunc{Name: "st_y", Bind: spatialBind(tDouble, g), Eval: pointCoord(1)},
-		&ScalarFunc{Name: "st_xmin", Bind: spatialBind(tDouble, g), Eval: extent(func(lo, _ geom.XY) float64 { return lo.X })},
-		&ScalarFunc{Name: "st_xmax", Bind: spatialBind(tDouble, g), Eval: extent(func(_, hi geom.XY) float64 { return hi.X })},
-		&ScalarFunc{Name: "st_ymin", Bind: spatialBind(tDouble, g), Eval: extent(func(lo, _ geom.XY) float64 { return lo.Y })},
-		&ScalarFunc{Name: "st_ymax", Bind: spatialBind(tDouble, g), Eval: extent(func(_, hi geom.XY) float64 { return hi.Y })},
-		&ScalarFunc{Name: "st_geometrytype", Bind: spatialBind(tVarchar, g), Eval: evalGeometryType},
-		&ScalarFunc{Name: "st_isempty", Bind: spatialBind(tBool, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{B: x.IsEmpty()}, nil })},
-		&ScalarFunc{Name: "st_intersects", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxesMeet, func(a, b geom.Geometry) (bool, error) { return geom.Intersects(a, b), nil })},
-		&ScalarFunc{Name: "st_within", Bind: spatialBind(tBool, g, g), Eval: binaryPred(flip(boxCovers), geom.Within)},
-		&ScalarFunc{Name: "st_contains", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxCovers, geom.Contains)},
-		&ScalarFunc{Name: "st_covers", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxCovers, geom.Covers)},
-		&ScalarFunc{Name: "st_coveredby", Bind: spatialBind(tBool, g, g), Eval: binaryPred(flip(boxCovers), geom.CoveredBy)},
-		&ScalarFunc{Name: "st_disjoint", Bind: spatialBind(tBool, g, g), Eval: binaryPred(nil, geom.Disjoint)},
-		&ScalarFunc{Name: "st_equals", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxEquals, geom.Equals)},
-		&ScalarFunc{Name: "st_intersects_extent", Bind: spatialBind(tBool, g, g), Eval: binaryPred(nil, extentsMeet)},
-		&ScalarFunc{Name: "st_dwithin", Bind: spatialBind(tBool, g, g, d), Eval: evalDWithin},
-		&ScalarFunc{Name: "st_distance", Bind: spatialBind(tDouble, g, g), Eval: evalDistance},
-		&ScalarFunc{Name: "st_area", Bind: spatialBind(tDouble, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{F: x.Area()}, nil })},
-		&ScalarFunc{Name: "st_length", Bind: spatialBind(tDouble, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{F: x.Length()}, nil })},
-		&ScalarFunc{Name: "st_envelope", Bind: spatialBind(tGeometry, g), Eval: evalEnvelope},
-		&ScalarFunc{Name: "st_centroid", Bind: spatialBind(tGeometry, g), Eval: unary(func(x geom.Geometry) (Datum, error) {
+	fs := []*ScalarFunc{
+		{Name: "st_geomfromtext", Bind: spatialBind(tGeometry, 'v'), Eval: evalGeomFromText},
+		{Name: "st_geomfromwkb", Bind: spatialBind(tGeometry, 'b'), Eval: evalGeomFromWKB},
+		{Name: "st_astext", Bind: spatialBind(tVarchar, g), Eval: evalAsText},
+		{Name: "st_aswkb", Bind: spatialBind(Type{ID: TypeBlob}, g), Eval: evalAsWKB},
+		{Name: "st_point", Bind: spatialBind(tGeometry, d, d), Eval: evalPoint},
+		{Name: "st_makeenvelope", Bind: spatialBind(tGeometry, d, d, d, d), Eval: evalMakeEnvelope},
+		{Name: "st_x", Bind: spatialBind(tDouble, g), Eval: pointCoord(0)},
+		{Name: "st_y", Bind: spatialBind(tDouble, g), Eval: pointCoord(1)},
+		{Name: "st_xmin", Bind: spatialBind(tDouble, g), Eval: extent(func(lo, _ geom.XY) float64 { return lo.X })},
+		{Name: "st_xmax", Bind: spatialBind(tDouble, g), Eval: extent(func(_, hi geom.XY) float64 { return hi.X })},
+		{Name: "st_ymin", Bind: spatialBind(tDouble, g), Eval: extent(func(lo, _ geom.XY) float64 { return lo.Y })},
+		{Name: "st_ymax", Bind: spatialBind(tDouble, g), Eval: extent(func(_, hi geom.XY) float64 { return hi.Y })},
+		{Name: "st_geometrytype", Bind: spatialBind(tVarchar, g), Eval: evalGeometryType},
+		{Name: "st_isempty", Bind: spatialBind(tBool, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{B: x.IsEmpty()}, nil })},
+		{Name: "st_intersects", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxesMeet, func(a, b geom.Geometry) (bool, error) { return geom.Intersects(a, b), nil })},
+		{Name: "st_within", Bind: spatialBind(tBool, g, g), Eval: binaryPred(flip(boxCovers), geom.Within)},
+		{Name: "st_contains", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxCovers, geom.Contains)},
+		{Name: "st_covers", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxCovers, geom.Covers)},
+		{Name: "st_coveredby", Bind: spatialBind(tBool, g, g), Eval: binaryPred(flip(boxCovers), geom.CoveredBy)},
+		{Name: "st_disjoint", Bind: spatialBind(tBool, g, g), Eval: binaryPred(nil, geom.Disjoint)},
+		{Name: "st_equals", Bind: spatialBind(tBool, g, g), Eval: binaryPred(boxEquals, geom.Equals)},
+		{Name: "st_intersects_extent", Bind: spatialBind(tBool, g, g), Eval: binaryPred(nil, extentsMeet)},
+		{Name: "st_dwithin", Bind: spatialBind(tBool, g, g, d), Eval: evalDWithin},
+		{Name: "st_distance", Bind: spatialBind(tDouble, g, g), Eval: evalDistance},
+		{Name: "st_area", Bind: spatialBind(tDouble, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{F: x.Area()}, nil })},
+		{Name: "st_length", Bind: spatialBind(tDouble, g), Eval: unary(func(x geom.Geometry) (Datum, error) { return Datum{F: x.Length()}, nil })},
+		{Name: "st_envelope", Bind: spatialBind(tGeometry, g), Eval: evalEnvelope},
+		{Name: "st_centroid", Bind: spatialBind(tGeometry, g), Eval: unary(func(x geom.Geometry) (Datum, error) {
 			return Datum{Bytes: x.Centroid().AsGeometry().AsBinary()}, nil
 		})},
-	)
+	}
+	for _, f := range fs {
+		f.Extension = "spatial"
+	}
+	registerScalar(fs...)
 }
 
 // spatialBind binds a spatial function whose arguments are, in order, 'g'
