@@ -19,9 +19,10 @@ type geoMeta struct {
 }
 
 type geoColumn struct {
-	Encoding string    `json:"encoding"`
-	Edges    string    `json:"edges"`
-	BBox     []float64 `json:"bbox"`
+	Encoding string          `json:"encoding"`
+	CRS      json.RawMessage `json:"crs"`
+	Edges    string          `json:"edges"`
+	BBox     []float64       `json:"bbox"`
 	Covering *struct {
 		BBox map[string][]string `json:"bbox"`
 	} `json:"covering"`
@@ -31,13 +32,16 @@ type geoColumn struct {
 type geoInfo struct {
 	boxes    map[string]Box
 	covering map[string][4]string // xmin, ymin, xmax, ymax leaf paths
+	// projected marks columns whose CRS is not geographic, whose row boxes
+	// therefore never wrap around the antimeridian.
+	projected map[string]bool
 }
 
 // readGeo parses f's "geo" entry. An entry that is missing or cannot be
 // read proves nothing; only planar columns with WKB values are used, since
 // a spherical-edge box does not bound planar predicates.
 func readGeo(f *format.File) *geoInfo {
-	g := &geoInfo{boxes: map[string]Box{}, covering: map[string][4]string{}}
+	g := &geoInfo{boxes: map[string]Box{}, covering: map[string][4]string{}, projected: map[string]bool{}}
 	var raw *string
 	for _, kv := range f.Meta.KeyValueMetadata {
 		if kv.Key == "geo" {
@@ -89,9 +93,26 @@ func readGeo(f *format.File) *geoInfo {
 		}
 		if ok {
 			g.covering[name] = paths
+			g.projected[name] = isProjected(c.CRS)
 		}
 	}
 	return g
+}
+
+// isProjected reports whether a GeoParquet crs entry names a CRS that is
+// not geographic: an explicit null (unknown, so not a longitude) or a
+// PROJJSON ProjectedCRS. An absent crs means OGC:CRS84, which is geographic.
+func isProjected(crs json.RawMessage) bool {
+	if len(crs) == 0 {
+		return false
+	}
+	if string(crs) == "null" {
+		return true
+	}
+	var p struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(crs, &p) == nil && p.Type == "ProjectedCRS"
 }
 
 func joinPath(p []string) string {
@@ -158,7 +179,14 @@ func withCovering(g *geoInfo, e Expr) Expr {
 				return &Or{Xs: []Expr{&Compare{Col: Column{Path: path}, Op: Ge, Lit: FloatLiteral(v)}, isNull(path)}}
 			}
 			out := *n
-			out.covering = &And{Xs: []Expr{le(paths[0], q.XMax), le(paths[1], q.YMax), ge(paths[2], q.XMin), ge(paths[3], q.YMin)}}
+			conds := []Expr{le(paths[1], q.YMax), ge(paths[3], q.YMin)}
+			if g.projected[n.Col.Path] {
+				// In a geographic CRS a row's box may cross the antimeridian
+				// (xmin > xmax) while the planar geometry spans the gap, so
+				// only the latitudes bound it.
+				conds = append(conds, le(paths[0], q.XMax), ge(paths[2], q.XMin))
+			}
+			out.covering = &And{Xs: conds}
 			return &out
 		}
 		return e
