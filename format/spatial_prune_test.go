@@ -140,6 +140,8 @@ func TestSpatialPruningOnCraftedStatistics(t *testing.T) {
 	if r.Verdict != pushdown.Select || r.Rows.Count() >= r.NumRows {
 		t.Errorf("row group 1: %s, %d of %d rows: the covering's page index should narrow it", r.Verdict, r.Rows.Count(), r.NumRows)
 	}
+	t.Logf("kept %d of %d rows of row group 1; bytes skipped: spatial %d, page index %d of %d", r.Rows.Count(), r.NumRows,
+		p.Skipped[pushdown.BoundingBox], p.Skipped[pushdown.PageIndex], p.ChunkBytes)
 	if p.Skipped[pushdown.BoundingBox] == 0 || p.Skipped[pushdown.PageIndex] == 0 {
 		t.Errorf("bytes skipped: spatial %d, page index %d; want both > 0", p.Skipped[pushdown.BoundingBox], p.Skipped[pushdown.PageIndex])
 	}
