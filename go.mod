@@ -17,6 +17,7 @@ require (
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/klauspost/compress v1.20.4
 	github.com/mattn/go-runewidth v0.0.31
+	github.com/peterstace/simplefeatures v0.50.0
 	github.com/pierrec/lz4/v4 v4.1.33
 	github.com/xwb1989/sqlparser v0.0.0-20180606152119-120387863bf2
 	golang.org/x/term v0.48.0

@@ -752,6 +752,9 @@ func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
 			return &pushdown.Like{Col: col, Pattern: p.Value.S, Escape: esc, Not: e.Not}
 		}
 	case *Call:
+		if sp := spatialPush(e, fields); sp != nil {
+			return sp
+		}
 		if e.Name == "starts_with" {
 			col, ok := column(e.Args[0], fields)
 			p, ok1 := e.Args[1].(*Const)

@@ -28,6 +28,10 @@ type ScalarFunc struct {
 	// Lazy, when set, replaces Eval for functions that evaluate only some
 	// of their arguments (coalesce, if), so the others cannot fail.
 	Lazy func(c *Call, row []Datum) (Datum, error)
+	// Extension names the DuckDB extension that defines the function
+	// ("spatial"), when DuckDB's core lacks it: records of such functions
+	// may be derived by hand where the oracle cannot load the extension.
+	Extension string
 }
 
 // An AggregateFunc is one aggregate function: its names and DuckDB's

@@ -77,8 +77,10 @@ func uncovered(records []string, names []string, pat string) []string {
 func TestEveryFunctionHasOracleRecords(t *testing.T) {
 	records := oracleRecords(t)
 	var names []string
-	for n := range scalarFuncs {
-		names = append(names, n)
+	for n, f := range scalarFuncs {
+		if f.Extension == "" { // see TestExtensionFunctionsHaveRecords
+			names = append(names, n)
+		}
 	}
 	for n := range aggregateFuncs {
 		names = append(names, n)

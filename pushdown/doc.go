@@ -20,7 +20,8 @@
 //
 // A predicate is an [Expr] tree as the planner builds it from SQL:
 // comparisons between a column and a [Literal], IN lists, BETWEEN, IS NULL,
-// LIKE and starts_with, under NOT, AND and OR to any depth. Anything else is
+// LIKE, starts_with and [Spatial] predicates between a geometry column and
+// a constant geometry, under NOT, AND and OR to any depth. Anything else is
 // a [Residual], which never prunes. [Resolve] binds the tree to one file's
 // schema, pushes negations to the leaves (De Morgan, exact under SQL's
 // three-valued logic) and [Coerce]s every literal to the column's physical
@@ -41,6 +42,15 @@
 // for =, !=, IN, NOT IN and LIKE when encoding stats prove every data page
 // of a chunk is dictionary-encoded. AND intersects row ranges and OR unites
 // them, so predicates across columns prune as well as predicates on one.
+//
+// A fifth mechanism, spatial, judges [Spatial] leaves, switched with the
+// statistics and tried before them: a row group is skipped when the query
+// geometry's box (grown by ST_DWithin's distance) misses the chunk's
+// geospatial statistics box or the GeoParquet file bbox. Missing, NaN or
+// reversed boxes prove nothing; a GEOGRAPHY box that crosses the
+// antimeridian proves nothing for planar predicates; NOT of a spatial leaf
+// is never judged on boxes. A GeoParquet covering's columns are judged on
+// their statistics and page index (never read), which can narrow pages.
 //
 // [TopK] applies the same contract to ORDER BY key LIMIT n: given the key
 // of the n-th row held, a row group is skipped only when its trusted

@@ -52,6 +52,11 @@ func Eval(e Expr, row Row) Truth {
 			return Unknown
 		}
 		return n.Func(row)
+	case *Spatial:
+		if n.Row == nil {
+			return Unknown
+		}
+		return n.Row(row)
 	case *Cond:
 		if n.Col.Leaf == nil {
 			return Unknown

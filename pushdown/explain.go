@@ -299,7 +299,7 @@ func skippedBy(m Mechanism) string {
 // constants and empty row groups need no mechanism.
 func (o Options) Enables(m Mechanism) bool {
 	switch m {
-	case Statistics:
+	case Statistics, BoundingBox:
 		return o.Statistics
 	case BloomFilter:
 		return o.Bloom
@@ -591,6 +591,11 @@ func predicateColumns(e Expr) (leaves map[int]bool, paths map[string]bool) {
 		case *Not:
 			walk(n.X)
 		case *Cond:
+			if n.Col.Leaf != nil {
+				leaves[n.Col.Leaf.Index] = true
+			}
+			paths[n.Col.Path] = true
+		case *Spatial:
 			if n.Col.Leaf != nil {
 				leaves[n.Col.Leaf.Index] = true
 			}

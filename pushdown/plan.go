@@ -41,11 +41,15 @@ const (
 	BloomFilter
 	PageIndex
 	Dictionary
+	// BoundingBox: a spatial predicate's query box misses the geospatial
+	// statistics' box or the GeoParquet file bbox. It decides with the
+	// statistics and is switched with them.
+	BoundingBox
 	numMechanisms
 )
 
 var mechanismNames = [...]string{NoMechanism: "none", Constant: "predicate", Statistics: "statistics",
-	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary"}
+	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary", BoundingBox: "spatial"}
 
 // String names the mechanism as EXPLAIN prints it.
 func (m Mechanism) String() string {
@@ -173,7 +177,8 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 	if pred == nil {
 		pred = &Const{True}
 	}
-	resolved, notes, err := resolve(f.Schema, pred)
+	geo := readGeo(f)
+	resolved, notes, err := resolve(f.Schema, withCovering(geo, pred))
 	if err != nil {
 		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
@@ -181,7 +186,7 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 	if err != nil {
 		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
-	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}}
+	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}, geo: geo}
 	p.plan = &FilePlan{File: f.Name, Predicate: resolved, Options: opt, Columns: cols,
 		Skipped: map[Mechanism]int64{}, Notes: notes}
 	sc, err := stats.Columns(f.Meta)
@@ -245,6 +250,8 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 			}
 		case *Cond:
 			seen[n.Col.Leaf.Index] = true
+		case *Spatial:
+			seen[n.Col.Leaf.Index] = true
 		case *Residual:
 			for _, path := range n.Columns {
 				l := f.Schema.LeafByPath(path)
@@ -276,6 +283,7 @@ type planner struct {
 	plan  *FilePlan
 	trust map[string][]int // trust report line -> row groups
 	noted map[string]bool
+	geo   *geoInfo
 }
 
 // note records a plan-level note once.
@@ -293,8 +301,11 @@ func (p *planner) note(s string) {
 // cheapest first. Statistics come with the footer; a Bloom probe costs a
 // small header and one 32-byte block and can rule out a whole row group; a
 // column index costs more but can narrow rows; a dictionary page costs most.
+// Spatial boxes come with the footer too and go first, so that a GeoParquet
+// covering's comparisons do not take the credit for what the box proves.
 const (
 	lvConst = iota
+	lvSpatial
 	lvStats
 	lvBloom
 	lvPage
@@ -302,11 +313,11 @@ const (
 	numLevels
 )
 
-var levelMechanism = [numLevels]Mechanism{Constant, Statistics, BloomFilter, PageIndex, Dictionary}
+var levelMechanism = [numLevels]Mechanism{Constant, BoundingBox, Statistics, BloomFilter, PageIndex, Dictionary}
 
 func (p *planner) enabled(level int) bool {
 	switch level {
-	case lvStats:
+	case lvStats, lvSpatial:
 		return p.opt.Statistics
 	case lvPage:
 		return p.opt.PageIndex
@@ -435,6 +446,8 @@ func (s *rgState) node(e Expr, level int) RowRanges {
 		r = s.all
 	case *Cond:
 		r = s.leaf(n, level).rows
+	case *Spatial:
+		r = s.spatialRows(n, level)
 	case *And:
 		if level > lvConst && s.node(e, s.below(level)).Empty() {
 			break
@@ -500,6 +513,8 @@ func (s *rgState) leaf(c *Cond, level int) *leafResult {
 				allowed, why = s.bloomLeaf(c)
 			case lvDict:
 				allowed, why = s.dictLeaf(c)
+			default:
+				allowed = s.all // lvSpatial judges only Spatial leaves
 			}
 			if rows := prev.rows.Intersect(allowed); !rows.Equal(prev.rows) {
 				out = &leafResult{rows: rows, mech: levelMechanism[level], reason: why}
@@ -517,6 +532,8 @@ func (s *rgState) why(e Expr, level int) string {
 		return "the predicate is " + n.Value.String() + " for every row"
 	case *Cond:
 		return s.leaf(n, level).reason
+	case *Spatial:
+		return s.spatialWhy(n, level)
 	case *And:
 		for _, x := range n.Xs {
 			if s.node(x, level).Empty() {
@@ -554,6 +571,10 @@ func (s *rgState) narrowed(e Expr, level int) string {
 		case *Or:
 			for _, x := range n.Xs {
 				walk(x)
+			}
+		case *Spatial:
+			if n.cover != nil {
+				walk(n.cover)
 			}
 		case *Cond:
 			r := s.leaf(n, level)

@@ -60,6 +60,10 @@ func bind(s *format.Schema, e Expr) (Expr, error) {
 		c := *n
 		c.Col, err = bindCol(n.Col)
 		return &c, err
+	case *Spatial:
+		c := *n
+		c.Col, err = bindCol(n.Col)
+		return &c, err
 	case *Not:
 		x, err := bind(s, n.X)
 		return &Not{X: x}, err
@@ -97,7 +101,8 @@ func bindAll(s *format.Schema, xs []Expr) ([]Expr, error) {
 // Resolve prepares a predicate for one file: it binds columns to schema s,
 // pushes every NOT down to the leaves (De Morgan; exact in three-valued
 // logic), coerces literals to the columns' physical types, and folds
-// constants. The result holds only And, Or, Const, Residual and Cond nodes.
+// constants. The result holds only And, Or, Const, Residual, Cond and
+// Spatial nodes.
 // A leaf pushdown cannot judge (ErrUnsupported) becomes a Residual, and
 // notes say why; unknown columns and type mismatches are errors.
 func Resolve(s *format.Schema, e Expr) (Expr, []string, error) {
@@ -277,6 +282,8 @@ func (r *resolver) resolve(e Expr, negate bool) (Expr, error) {
 			}
 			return ci.cond(op, []byte(n.Prefix)), nil
 		})
+	case *Spatial:
+		return r.resolveSpatial(n, negate)
 	case *Cond:
 		c, err := r.col(n.Col)
 		if err != nil {
