@@ -9,14 +9,23 @@ import (
 	"github.com/pqsql/pqsql/planner"
 )
 
-// aggState accumulates one aggregate of one group.
+// aggState accumulates one aggregate of one group. It is small because a
+// GROUP BY may make a group per row: what only min, max, DISTINCT and sums
+// of big integers need lives in the aggExtra, present for those alone.
 type aggState struct {
 	n int64
-	// acc is an integer sum, exact (int128.go); isum adds what comes as
-	// big integers (HUGEINT, DECIMAL wider than 18 digits).
+	// acc is an integer sum, exact (int128.go).
 	acc  int128
-	isum *big.Int
 	fsum float64
+	*aggExtra
+}
+
+// An aggExtra is the part of an aggState that count and plain sums do
+// without.
+type aggExtra struct {
+	// isum adds what comes as big integers (HUGEINT, DECIMAL wider than
+	// 18 digits).
+	isum *big.Int
 	best planner.Datum
 	has  bool
 	// bestI, bestF and bestS shadow best for the typed comparisons.
@@ -32,11 +41,32 @@ type aggState struct {
 	seenAt *[256]string
 }
 
+// needsExtra reports whether a's states need their aggExtra from the start:
+// min, max and DISTINCT use it on every row. A big-integer sum makes its
+// own when it first meets one (addBig).
+func needsExtra(a *planner.AggCall) bool {
+	return a.Distinct || a.Func == "min" || a.Func == "max"
+}
+
+// newStates makes the states of one group of the aggregates aggs.
+func newStates(aggs []*planner.AggCall) []aggState {
+	sts := make([]aggState, len(aggs))
+	for i, a := range aggs {
+		if needsExtra(a) {
+			sts[i].aggExtra = new(aggExtra)
+		}
+	}
+	return sts
+}
+
 // addInt adds v to the sum.
 func (s *aggState) addInt(v int64) { s.acc = s.acc.addInt(v) }
 
 // addBig adds v to the sum.
 func (s *aggState) addBig(v *big.Int) {
+	if s.aggExtra == nil {
+		s.aggExtra = new(aggExtra)
+	}
 	if s.isum == nil {
 		s.isum = new(big.Int)
 	}
@@ -46,7 +76,7 @@ func (s *aggState) addBig(v *big.Int) {
 // sum is the integer sum so far.
 func (s *aggState) sum() *big.Int {
 	out := s.acc.big()
-	if s.isum != nil {
+	if s.aggExtra != nil && s.isum != nil {
 		out.Add(out, s.isum)
 	}
 	return out
@@ -257,7 +287,10 @@ type aggregator struct {
 		groups []group
 		keys   []planner.Datum
 		aggs   []aggState
+		extras []aggExtra
 	}
+	// extras is the number of aggregates whose states need an aggExtra.
+	extras int
 }
 
 func newAggregator(p *planner.Plan) *aggregator {
@@ -266,6 +299,11 @@ func newAggregator(p *planner.Plan) *aggregator {
 	ag.exprs = append(ag.exprs, p.GroupBy...)
 	for _, a := range p.Aggs {
 		ag.exprs = append(ag.exprs, a.Arg)
+	}
+	for _, a := range p.Aggs {
+		if needsExtra(a) {
+			ag.extras++
+		}
 	}
 	ag.rb = newRowBuffer(ag.width, ag.exprs...)
 	ag.vx = make([]vexpr, len(ag.exprs))
@@ -315,7 +353,7 @@ func (ag *aggregator) consume(m scanMsg) (bool, error) {
 // single is the one group of an aggregate without GROUP BY.
 func (ag *aggregator) single() *group {
 	if len(ag.groups) == 0 {
-		ag.groups = append(ag.groups, &group{aggs: make([]aggState, len(ag.p.Aggs))})
+		ag.groups = append(ag.groups, &group{aggs: newStates(ag.p.Aggs)})
 	}
 	return ag.groups[0]
 }
@@ -544,11 +582,18 @@ func (ag *aggregator) newGroup(keys []source, i int) *group {
 		ag.slab.groups = make([]group, slab)
 		ag.slab.keys = make([]planner.Datum, slab*nk)
 		ag.slab.aggs = make([]aggState, slab*na)
+		ag.slab.extras = make([]aggExtra, slab*ag.extras)
 	}
 	g := &ag.slab.groups[0]
 	ag.slab.groups = ag.slab.groups[1:]
 	g.keys, ag.slab.keys = ag.slab.keys[:nk:nk], ag.slab.keys[nk:]
 	g.aggs, ag.slab.aggs = ag.slab.aggs[:na:na], ag.slab.aggs[na:]
+	for k, a := range ag.p.Aggs {
+		if needsExtra(a) {
+			g.aggs[k].aggExtra = &ag.slab.extras[0]
+			ag.slab.extras = ag.slab.extras[1:]
+		}
+	}
 	for k, src := range keys {
 		g.keys[k] = src.datum(i)
 	}
@@ -764,7 +809,7 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 	p := ag.p
 	groups := ag.groups
 	if len(groups) == 0 && len(p.GroupBy) == 0 {
-		groups = append(groups, &group{aggs: make([]aggState, len(p.Aggs))})
+		groups = append(groups, &group{aggs: newStates(p.Aggs)})
 	}
 	var rows [][]planner.Datum
 	for _, g := range groups {
@@ -889,7 +934,7 @@ func mergeState(a *planner.AggCall, dst, src *aggState) {
 	dst.n += src.n
 	switch a.Func {
 	case "sum", "avg":
-		if src.isum != nil {
+		if src.aggExtra != nil && src.isum != nil {
 			dst.addBig(src.isum)
 		}
 		dst.acc = dst.acc.add(src.acc)
