@@ -264,7 +264,7 @@ type aggregator struct {
 	// Groups are found by the single key's integer or string, or by the
 	// encoded keys.
 	kind      keyKind
-	byInt     map[int64]int32
+	byInt     intGroups
 	byStr     map[string]int32
 	byKey     map[string]int32
 	nullGroup int32
@@ -295,7 +295,7 @@ type aggregator struct {
 
 func newAggregator(p *planner.Plan) *aggregator {
 	ag := &aggregator{p: p, width: len(p.Input), nullGroup: -1, kind: keyKindOf(p.GroupBy),
-		byInt: map[int64]int32{}, byStr: map[string]int32{}, byKey: map[string]int32{}}
+		byStr: map[string]int32{}, byKey: map[string]int32{}}
 	ag.exprs = append(ag.exprs, p.GroupBy...)
 	for _, a := range p.Aggs {
 		ag.exprs = append(ag.exprs, a.Arg)
@@ -487,7 +487,8 @@ func (ag *aggregator) lookup(k groupKey) int32 {
 	case k.null:
 		return ag.nullGroup
 	case ag.kind == keyInt:
-		g, ok = ag.byInt[k.i]
+		g = ag.byInt.find(k.i)
+		ok = g >= 0
 	default:
 		g, ok = ag.byStr[k.s]
 	}
@@ -505,7 +506,7 @@ func (ag *aggregator) add(k groupKey, g *group) int32 {
 	case k.null:
 		ag.nullGroup = id
 	case ag.kind == keyInt:
-		ag.byInt[k.i] = id
+		ag.byInt.put(k.i, id)
 	default:
 		ag.byStr[strings.Clone(k.s)] = id
 	}
@@ -811,10 +812,14 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 	if len(groups) == 0 && len(p.GroupBy) == 0 {
 		groups = append(groups, &group{aggs: newStates(p.Aggs)})
 	}
-	var rows [][]planner.Datum
+	// arow is reused from group to group: Eval copies what it keeps. The
+	// output rows are cut from one slab, as a GROUP BY may make a group per
+	// row.
+	rows := make([][]planner.Datum, 0, len(groups))
+	slab := make([]planner.Datum, len(groups)*len(p.Project))
+	var arow []planner.Datum
 	for _, g := range groups {
-		arow := make([]planner.Datum, 0, len(g.keys)+len(p.Aggs))
-		arow = append(arow, g.keys...)
+		arow = append(arow[:0], g.keys...)
 		for i, a := range p.Aggs {
 			arow = append(arow, finish(a, &g.aggs[i]))
 		}
@@ -827,7 +832,8 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 				continue
 			}
 		}
-		out := make([]planner.Datum, len(p.Project))
+		out := slab[:len(p.Project):len(p.Project)]
+		slab = slab[len(p.Project):]
 		for i, e := range p.Project {
 			d, err := planner.Eval(e, arow)
 			if err != nil {
