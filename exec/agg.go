@@ -276,8 +276,9 @@ type aggregator struct {
 	rb    *rowBuffer
 	// consumed counts the rows consumed.
 	consumed int64
-	// stBuf backs states.
+	// stBuf backs states; zeros, zeroIDs.
 	stBuf []*aggState
+	zeros []int32
 	// strCache maps a string key's address to its group (groupIDs).
 	strCache [256]struct {
 		s string
@@ -614,30 +615,35 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		}
 		return
 	}
-	// sts[i] is row i's state, found once per row rather than through the
-	// group in every loop below.
-	sts := ag.states(ai, n, gids)
+	// Row i's state is &groups[gids[i]].aggs[ai]: found by index rather
+	// than through a slice of pointers, whose writes would each pass the
+	// garbage collector's write barrier. Without groups, gids is all 0.
+	single := gids == nil
+	if single {
+		gids = ag.zeroIDs(n)
+	}
+	groups := ag.groups
 	t := a.Arg.Type()
 	v := src.vec
 	if v == nil {
 		for i := range n {
-			updateDatum(a, sts[i], src.datum(i), t, a.Distinct)
+			updateDatum(a, &groups[gids[i]].aggs[ai], src.datum(i), t, a.Distinct)
 		}
 		return
 	}
 	if a.Distinct {
 		// Keep the rows whose value is new to its group, then fold them
 		// in as any other rows.
-		sel := firstSeen(v, t, n, sts, gids == nil)
+		sel := firstSeen(v, t, n, ag.states(ai, n, gids), single)
 		v = v.take(sel)
-		sts = takeSlice(sts, sel)
+		gids = takeSlice(gids, sel)
 		n = len(sel)
 	}
 	switch a.Func {
 	case "count":
 		for i := range n {
 			if !v.IsNull(i) {
-				sts[i].n++
+				groups[gids[i]].aggs[ai].n++
 			}
 		}
 		return
@@ -646,7 +652,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Float != nil && (t.ID == TypeFloat || t.ID == TypeDouble):
 			for i, x := range v.Float {
 				if !v.IsNull(i) {
-					s := sts[i]
+					s := &groups[gids[i]].aggs[ai]
 					s.n++
 					s.fsum += x
 				}
@@ -655,7 +661,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Int != nil && t.ID != TypeUBigInt && cmpKindOf(t) == cmpInt:
 			for i, x := range v.Int {
 				if !v.IsNull(i) {
-					s := sts[i]
+					s := &groups[gids[i]].aggs[ai]
 					s.n++
 					s.addInt(x)
 				}
@@ -664,7 +670,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Int != nil && t.ID == TypeUBigInt:
 			for i, x := range v.Int {
 				if !v.IsNull(i) {
-					s := sts[i]
+					s := &groups[gids[i]].aggs[ai]
 					s.n++
 					s.acc = s.acc.addUint(uint64(x))
 				}
@@ -679,7 +685,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := sts[i]; !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
+				if s := &groups[gids[i]].aggs[ai]; !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -690,7 +696,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 					continue
 				}
 				u := uint64(x)
-				if s := sts[i]; !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
+				if s := &groups[gids[i]].aggs[ai]; !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -700,7 +706,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				s := sts[i]
+				s := &groups[gids[i]].aggs[ai]
 				if !s.has {
 					s.best, s.has, s.bestF = datumAt(v, i), true, x
 					continue
@@ -715,7 +721,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := sts[i]; !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
+				if s := &groups[gids[i]].aggs[ai]; !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
 					s.best, s.has, s.bestS = datumAt(v, i), true, x
 				}
 			}
@@ -723,7 +729,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		}
 	}
 	for i := range n {
-		updateDatum(a, sts[i], datumAt(v, i), t, false)
+		updateDatum(a, &groups[gids[i]].aggs[ai], datumAt(v, i), t, false)
 	}
 }
 
@@ -782,6 +788,15 @@ func firstSeenStr(v *Vector, n int, s *aggState) []int32 {
 		*slot = x
 	}
 	return sel
+}
+
+// zeroIDs returns n group ids of the one group of an aggregate without
+// GROUP BY, from a buffer reused from batch to batch.
+func (ag *aggregator) zeroIDs(n int) []int32 {
+	if cap(ag.zeros) < n {
+		ag.zeros = make([]int32, n)
+	}
+	return ag.zeros[:n]
 }
 
 // states returns each row's state of aggregate ai, in a buffer reused
