@@ -578,8 +578,17 @@ func (ag *aggregator) groupOf(keys []source, i int) int32 {
 // newGroup makes the group of row i's keys, from slabs: a GROUP BY may make
 // a group per row.
 func (ag *aggregator) newGroup(keys []source, i int) *group {
+	g := ag.slabGroup()
+	for k, src := range keys {
+		g.keys[k] = src.datum(i)
+	}
+	return g
+}
+
+// slabGroup takes a group with empty states from the slabs.
+func (ag *aggregator) slabGroup() *group {
 	const slab = 256
-	nk, na := len(keys), len(ag.p.Aggs)
+	nk, na := len(ag.p.GroupBy), len(ag.p.Aggs)
 	if len(ag.slab.groups) == 0 {
 		ag.slab.groups = make([]group, slab)
 		ag.slab.keys = make([]planner.Datum, slab*nk)
@@ -596,8 +605,22 @@ func (ag *aggregator) newGroup(keys []source, i int) *group {
 			ag.slab.extras = ag.slab.extras[1:]
 		}
 	}
-	for k, src := range keys {
-		g.keys[k] = src.datum(i)
+	return g
+}
+
+// adopt copies a group of a partial aggregate into this one's slabs rather
+// than keeping it where it is: a slab of the partial stays whole in memory
+// while any one of its groups is referenced.
+func (ag *aggregator) adopt(og *group) *group {
+	g := ag.slabGroup()
+	copy(g.keys, og.keys)
+	for i := range g.aggs {
+		ext := g.aggs[i].aggExtra
+		g.aggs[i] = og.aggs[i]
+		if ext != nil && og.aggs[i].aggExtra != nil {
+			*ext = *og.aggs[i].aggExtra
+			g.aggs[i].aggExtra = ext
+		}
 	}
 	return g
 }
@@ -899,7 +922,7 @@ func (ag *aggregator) merge(o *aggregator) {
 		if ag.kind != keyEncoded {
 			k := ag.keyOf(og.keys[0])
 			if gi = ag.lookup(k); gi < 0 {
-				ag.add(k, og)
+				ag.add(k, ag.adopt(og))
 				continue
 			}
 		} else {
@@ -909,7 +932,7 @@ func (ag *aggregator) merge(o *aggregator) {
 			}
 			var ok bool
 			if gi, ok = ag.byKey[string(ag.keyBuf)]; !ok {
-				ag.groups = append(ag.groups, og)
+				ag.groups = append(ag.groups, ag.adopt(og))
 				ag.byKey[string(ag.keyBuf)] = int32(len(ag.groups) - 1)
 				continue
 			}
