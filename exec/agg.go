@@ -845,43 +845,93 @@ func (ag *aggregator) states(ai, n int, gids []int32) []*aggState {
 // rows finishes the groups into the aggregate stage's rows, HAVING applied,
 // and projects them.
 func (ag *aggregator) rows() ([][]planner.Datum, error) {
-	p := ag.p
-	groups := ag.groups
-	if len(groups) == 0 && len(p.GroupBy) == 0 {
-		groups = append(groups, &group{aggs: newStates(p.Aggs)})
-	}
-	// arow is reused from group to group: Eval copies what it keeps. The
-	// output rows are cut from one slab, as a GROUP BY may make a group per
-	// row.
+	groups := ag.finalGroups()
+	w := len(ag.p.Project)
+	// The output rows are cut from one slab, as a GROUP BY may make a
+	// group per row.
 	rows := make([][]planner.Datum, 0, len(groups))
-	slab := make([]planner.Datum, len(groups)*len(p.Project))
+	slab := make([]planner.Datum, len(groups)*w)
 	var arow []planner.Datum
 	for _, g := range groups {
-		arow = append(arow[:0], g.keys...)
-		for i, a := range p.Aggs {
-			arow = append(arow, finish(a, &g.aggs[i]))
+		out := slab[:w:w]
+		kept, err := ag.project(g, &arow, out)
+		if err != nil {
+			return nil, err
 		}
-		if p.Having != nil {
-			d, err := planner.Eval(p.Having, arow)
-			if err != nil {
-				return nil, err
-			}
-			if !planner.IsTrue(d) {
-				continue
-			}
+		if kept {
+			slab = slab[w:]
+			rows = append(rows, out)
 		}
-		out := slab[:len(p.Project):len(p.Project)]
-		slab = slab[len(p.Project):]
-		for i, e := range p.Project {
-			d, err := planner.Eval(e, arow)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = d
-		}
-		rows = append(rows, out)
 	}
 	return rows, nil
+}
+
+// batches is rows as batches of the first n columns of types, for a plan
+// that neither sorts nor limits nor deduplicates its groups: the rows pass
+// through one batch's worth of datums rather than all being made at once.
+func (ag *aggregator) batches(types []Type, n int) ([]*batch, error) {
+	groups := ag.finalGroups()
+	w := len(ag.p.Project)
+	buf := make([]planner.Datum, BatchSize*w)
+	chunk := make([][]planner.Datum, 0, BatchSize)
+	var out []*batch
+	var arow []planner.Datum
+	for _, g := range groups {
+		row := buf[len(chunk)*w : (len(chunk)+1)*w : (len(chunk)+1)*w]
+		kept, err := ag.project(g, &arow, row)
+		if err != nil {
+			return nil, err
+		}
+		if !kept {
+			continue
+		}
+		if chunk = append(chunk, row); len(chunk) == BatchSize {
+			out = append(out, batchOfRows(chunk, types[:n]))
+			chunk = chunk[:0]
+		}
+	}
+	if len(chunk) > 0 {
+		out = append(out, batchOfRows(chunk, types[:n]))
+	}
+	return out, nil
+}
+
+// finalGroups is the groups to finish: an aggregate without GROUP BY has
+// its one row even over no input.
+func (ag *aggregator) finalGroups() []*group {
+	if len(ag.groups) == 0 && len(ag.p.GroupBy) == 0 {
+		return []*group{{aggs: newStates(ag.p.Aggs)}}
+	}
+	return ag.groups
+}
+
+// project finishes g into out, one datum per projected column, and reports
+// whether HAVING keeps it. arow is a buffer reused from group to group:
+// Eval copies what it keeps.
+func (ag *aggregator) project(g *group, arow *[]planner.Datum, out []planner.Datum) (bool, error) {
+	p := ag.p
+	r := append((*arow)[:0], g.keys...)
+	for i, a := range p.Aggs {
+		r = append(r, finish(a, &g.aggs[i]))
+	}
+	*arow = r
+	if p.Having != nil {
+		d, err := planner.Eval(p.Having, r)
+		if err != nil {
+			return false, err
+		}
+		if !planner.IsTrue(d) {
+			return false, nil
+		}
+	}
+	for i, e := range p.Project {
+		d, err := planner.Eval(e, r)
+		if err != nil {
+			return false, err
+		}
+		out[i] = d
+	}
+	return true, nil
 }
 
 // mergeable reports whether a plan's aggregates can be computed per row
