@@ -86,6 +86,52 @@ func (s *aggState) sum() *big.Int {
 type group struct {
 	keys []planner.Datum
 	aggs []aggState
+	// A compact group's one key is a plain integer (or NULL) held in ikey
+	// (inull) rather than keys: a datum is 88 bytes, and a GROUP BY on an
+	// integer column may make a group per row.
+	compact bool
+	inull   bool
+	ikey    int64
+}
+
+// keyDatums appends g's keys to dst.
+func (g *group) keyDatums(dst []planner.Datum) []planner.Datum {
+	if !g.compact {
+		return append(dst, g.keys...)
+	}
+	if g.inull {
+		return append(dst, planner.NullDatum)
+	}
+	return append(dst, planner.Datum{I: g.ikey})
+}
+
+// key0 is g's first key.
+func (g *group) key0() planner.Datum {
+	if !g.compact {
+		return g.keys[0]
+	}
+	if g.inull {
+		return planner.NullDatum
+	}
+	return planner.Datum{I: g.ikey}
+}
+
+// isPlainInt reports whether d is NULL or exactly Datum{I: d.I}, so that
+// ikey and inull give it back as it was.
+func isPlainInt(d planner.Datum) bool {
+	if d.Null {
+		return !d.B && d.I == 0 && math.Float64bits(d.F) == 0 && d.S == "" && d.Big == nil && d.Bytes == nil && d.N == nil
+	}
+	return !d.B && math.Float64bits(d.F) == 0 && d.S == "" && d.Big == nil && d.Bytes == nil && d.N == nil
+}
+
+// setKey0 makes d the one key of g, compact when it can be.
+func (ag *aggregator) setKey0(g *group, d planner.Datum) {
+	if ag.kind == keyInt && isPlainInt(d) {
+		g.keys, g.compact, g.ikey, g.inull = nil, true, d.I, d.Null
+		return
+	}
+	g.keys, g.compact = []planner.Datum{d}, false
 }
 
 // A distinctKind is the set a DISTINCT aggregate keeps its values in: by
@@ -579,6 +625,10 @@ func (ag *aggregator) groupOf(keys []source, i int) int32 {
 // a group per row.
 func (ag *aggregator) newGroup(keys []source, i int) *group {
 	g := ag.slabGroup()
+	if ag.kind == keyInt {
+		ag.setKey0(g, keys[0].datum(i))
+		return g
+	}
 	for k, src := range keys {
 		g.keys[k] = src.datum(i)
 	}
@@ -589,6 +639,10 @@ func (ag *aggregator) newGroup(keys []source, i int) *group {
 func (ag *aggregator) slabGroup() *group {
 	const slab = 256
 	nk, na := len(ag.p.GroupBy), len(ag.p.Aggs)
+	if ag.kind == keyInt {
+		// setKey0 gives the key.
+		nk = 0
+	}
 	if len(ag.slab.groups) == 0 {
 		ag.slab.groups = make([]group, slab)
 		ag.slab.keys = make([]planner.Datum, slab*nk)
@@ -597,7 +651,9 @@ func (ag *aggregator) slabGroup() *group {
 	}
 	g := &ag.slab.groups[0]
 	ag.slab.groups = ag.slab.groups[1:]
-	g.keys, ag.slab.keys = ag.slab.keys[:nk:nk], ag.slab.keys[nk:]
+	if nk > 0 {
+		g.keys, ag.slab.keys = ag.slab.keys[:nk:nk], ag.slab.keys[nk:]
+	}
 	g.aggs, ag.slab.aggs = ag.slab.aggs[:na:na], ag.slab.aggs[na:]
 	for k, a := range ag.p.Aggs {
 		if needsExtra(a) {
@@ -613,7 +669,11 @@ func (ag *aggregator) slabGroup() *group {
 // while any one of its groups is referenced.
 func (ag *aggregator) adopt(og *group) *group {
 	g := ag.slabGroup()
-	copy(g.keys, og.keys)
+	if ag.kind == keyInt {
+		ag.setKey0(g, og.key0())
+	} else {
+		copy(g.keys, og.keys)
+	}
 	for i := range g.aggs {
 		ext := g.aggs[i].aggExtra
 		g.aggs[i] = og.aggs[i]
@@ -910,7 +970,7 @@ func (ag *aggregator) finalGroups() []*group {
 // Eval copies what it keeps.
 func (ag *aggregator) project(g *group, arow *[]planner.Datum, out []planner.Datum) (bool, error) {
 	p := ag.p
-	r := append((*arow)[:0], g.keys...)
+	r := g.keyDatums((*arow)[:0])
 	for i, a := range p.Aggs {
 		r = append(r, finish(a, &g.aggs[i]))
 	}
@@ -970,7 +1030,7 @@ func (ag *aggregator) merge(o *aggregator) {
 	for _, og := range o.groups {
 		var gi int32
 		if ag.kind != keyEncoded {
-			k := ag.keyOf(og.keys[0])
+			k := ag.keyOf(og.key0())
 			if gi = ag.lookup(k); gi < 0 {
 				ag.add(k, ag.adopt(og))
 				continue
