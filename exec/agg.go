@@ -9,14 +9,23 @@ import (
 	"github.com/pqsql/pqsql/planner"
 )
 
-// aggState accumulates one aggregate of one group.
+// aggState accumulates one aggregate of one group. It is small because a
+// GROUP BY may make a group per row: what only min, max, DISTINCT and sums
+// of big integers need lives in the aggExtra, present for those alone.
 type aggState struct {
 	n int64
-	// acc is an integer sum, exact (int128.go); isum adds what comes as
-	// big integers (HUGEINT, DECIMAL wider than 18 digits).
+	// acc is an integer sum, exact (int128.go).
 	acc  int128
-	isum *big.Int
 	fsum float64
+	*aggExtra
+}
+
+// An aggExtra is the part of an aggState that count and plain sums do
+// without.
+type aggExtra struct {
+	// isum adds what comes as big integers (HUGEINT, DECIMAL wider than
+	// 18 digits).
+	isum *big.Int
 	best planner.Datum
 	has  bool
 	// bestI, bestF and bestS shadow best for the typed comparisons.
@@ -34,11 +43,32 @@ type aggState struct {
 	ext planner.Accumulator
 }
 
+// needsExtra reports whether a's states need their aggExtra from the start:
+// min, max, DISTINCT and the registry's accumulators use it on every row.
+// A big-integer sum makes its own when it first meets one (addBig).
+func needsExtra(a *planner.AggCall) bool {
+	return a.Distinct || a.Func == "min" || a.Func == "max" || a.Accumulates()
+}
+
+// newStates makes the states of one group of the aggregates aggs.
+func newStates(aggs []*planner.AggCall) []aggState {
+	sts := make([]aggState, len(aggs))
+	for i, a := range aggs {
+		if needsExtra(a) {
+			sts[i].aggExtra = new(aggExtra)
+		}
+	}
+	return sts
+}
+
 // addInt adds v to the sum.
 func (s *aggState) addInt(v int64) { s.acc = s.acc.addInt(v) }
 
 // addBig adds v to the sum.
 func (s *aggState) addBig(v *big.Int) {
+	if s.aggExtra == nil {
+		s.aggExtra = new(aggExtra)
+	}
 	if s.isum == nil {
 		s.isum = new(big.Int)
 	}
@@ -48,7 +78,7 @@ func (s *aggState) addBig(v *big.Int) {
 // sum is the integer sum so far.
 func (s *aggState) sum() *big.Int {
 	out := s.acc.big()
-	if s.isum != nil {
+	if s.aggExtra != nil && s.isum != nil {
 		out.Add(out, s.isum)
 	}
 	return out
@@ -58,6 +88,52 @@ func (s *aggState) sum() *big.Int {
 type group struct {
 	keys []planner.Datum
 	aggs []aggState
+	// A compact group's one key is a plain integer (or NULL) held in ikey
+	// (inull) rather than keys: a datum is 88 bytes, and a GROUP BY on an
+	// integer column may make a group per row.
+	compact bool
+	inull   bool
+	ikey    int64
+}
+
+// keyDatums appends g's keys to dst.
+func (g *group) keyDatums(dst []planner.Datum) []planner.Datum {
+	if !g.compact {
+		return append(dst, g.keys...)
+	}
+	if g.inull {
+		return append(dst, planner.NullDatum)
+	}
+	return append(dst, planner.Datum{I: g.ikey})
+}
+
+// key0 is g's first key.
+func (g *group) key0() planner.Datum {
+	if !g.compact {
+		return g.keys[0]
+	}
+	if g.inull {
+		return planner.NullDatum
+	}
+	return planner.Datum{I: g.ikey}
+}
+
+// isPlainInt reports whether d is NULL or exactly Datum{I: d.I}, so that
+// ikey and inull give it back as it was.
+func isPlainInt(d planner.Datum) bool {
+	if d.Null {
+		return !d.B && d.I == 0 && math.Float64bits(d.F) == 0 && d.S == "" && d.Big == nil && d.Bytes == nil && d.N == nil
+	}
+	return !d.B && math.Float64bits(d.F) == 0 && d.S == "" && d.Big == nil && d.Bytes == nil && d.N == nil
+}
+
+// setKey0 makes d the one key of g, compact when it can be.
+func (ag *aggregator) setKey0(g *group, d planner.Datum) {
+	if ag.kind == keyInt && isPlainInt(d) {
+		g.keys, g.compact, g.ikey, g.inull = nil, true, d.I, d.Null
+		return
+	}
+	g.keys, g.compact = []planner.Datum{d}, false
 }
 
 // A distinctKind is the set a DISTINCT aggregate keeps its values in: by
@@ -253,7 +329,7 @@ type aggregator struct {
 	// Groups are found by the single key's integer or string, or by the
 	// encoded keys.
 	kind      keyKind
-	byInt     map[int64]int32
+	byInt     intGroups
 	byStr     map[string]int32
 	byKey     map[string]int32
 	nullGroup int32
@@ -265,8 +341,9 @@ type aggregator struct {
 	rb    *rowBuffer
 	// consumed counts the rows consumed.
 	consumed int64
-	// stBuf backs states.
+	// stBuf backs states; zeros, zeroIDs.
 	stBuf []*aggState
+	zeros []int32
 	// strCache maps a string key's address to its group (groupIDs).
 	strCache [256]struct {
 		s string
@@ -276,15 +353,23 @@ type aggregator struct {
 		groups []group
 		keys   []planner.Datum
 		aggs   []aggState
+		extras []aggExtra
 	}
+	// extras is the number of aggregates whose states need an aggExtra.
+	extras int
 }
 
 func newAggregator(p *planner.Plan) *aggregator {
 	ag := &aggregator{p: p, width: len(p.Input), nullGroup: -1, kind: keyKindOf(p.GroupBy),
-		byInt: map[int64]int32{}, byStr: map[string]int32{}, byKey: map[string]int32{}}
+		byStr: map[string]int32{}, byKey: map[string]int32{}}
 	ag.exprs = append(ag.exprs, p.GroupBy...)
 	for _, a := range p.Aggs {
 		ag.exprs = append(ag.exprs, a.Arg)
+	}
+	for _, a := range p.Aggs {
+		if needsExtra(a) {
+			ag.extras++
+		}
 	}
 	ag.rb = newRowBuffer(ag.width, ag.exprs...)
 	ag.vx = make([]vexpr, len(ag.exprs))
@@ -334,7 +419,7 @@ func (ag *aggregator) consume(m scanMsg) (bool, error) {
 // single is the one group of an aggregate without GROUP BY.
 func (ag *aggregator) single() *group {
 	if len(ag.groups) == 0 {
-		ag.groups = append(ag.groups, &group{aggs: make([]aggState, len(ag.p.Aggs))})
+		ag.groups = append(ag.groups, &group{aggs: newStates(ag.p.Aggs)})
 	}
 	return ag.groups[0]
 }
@@ -468,7 +553,8 @@ func (ag *aggregator) lookup(k groupKey) int32 {
 	case k.null:
 		return ag.nullGroup
 	case ag.kind == keyInt:
-		g, ok = ag.byInt[k.i]
+		g = ag.byInt.find(k.i)
+		ok = g >= 0
 	default:
 		g, ok = ag.byStr[k.s]
 	}
@@ -486,7 +572,7 @@ func (ag *aggregator) add(k groupKey, g *group) int32 {
 	case k.null:
 		ag.nullGroup = id
 	case ag.kind == keyInt:
-		ag.byInt[k.i] = id
+		ag.byInt.put(k.i, id)
 	default:
 		ag.byStr[strings.Clone(k.s)] = id
 	}
@@ -557,19 +643,63 @@ func (ag *aggregator) groupOf(keys []source, i int) int32 {
 // newGroup makes the group of row i's keys, from slabs: a GROUP BY may make
 // a group per row.
 func (ag *aggregator) newGroup(keys []source, i int) *group {
+	g := ag.slabGroup()
+	if ag.kind == keyInt {
+		ag.setKey0(g, keys[0].datum(i))
+		return g
+	}
+	for k, src := range keys {
+		g.keys[k] = src.datum(i)
+	}
+	return g
+}
+
+// slabGroup takes a group with empty states from the slabs.
+func (ag *aggregator) slabGroup() *group {
 	const slab = 256
-	nk, na := len(keys), len(ag.p.Aggs)
+	nk, na := len(ag.p.GroupBy), len(ag.p.Aggs)
+	if ag.kind == keyInt {
+		// setKey0 gives the key.
+		nk = 0
+	}
 	if len(ag.slab.groups) == 0 {
 		ag.slab.groups = make([]group, slab)
 		ag.slab.keys = make([]planner.Datum, slab*nk)
 		ag.slab.aggs = make([]aggState, slab*na)
+		ag.slab.extras = make([]aggExtra, slab*ag.extras)
 	}
 	g := &ag.slab.groups[0]
 	ag.slab.groups = ag.slab.groups[1:]
-	g.keys, ag.slab.keys = ag.slab.keys[:nk:nk], ag.slab.keys[nk:]
+	if nk > 0 {
+		g.keys, ag.slab.keys = ag.slab.keys[:nk:nk], ag.slab.keys[nk:]
+	}
 	g.aggs, ag.slab.aggs = ag.slab.aggs[:na:na], ag.slab.aggs[na:]
-	for k, src := range keys {
-		g.keys[k] = src.datum(i)
+	for k, a := range ag.p.Aggs {
+		if needsExtra(a) {
+			g.aggs[k].aggExtra = &ag.slab.extras[0]
+			ag.slab.extras = ag.slab.extras[1:]
+		}
+	}
+	return g
+}
+
+// adopt copies a group of a partial aggregate into this one's slabs rather
+// than keeping it where it is: a slab of the partial stays whole in memory
+// while any one of its groups is referenced.
+func (ag *aggregator) adopt(og *group) *group {
+	g := ag.slabGroup()
+	if ag.kind == keyInt {
+		ag.setKey0(g, og.key0())
+	} else {
+		copy(g.keys, og.keys)
+	}
+	for i := range g.aggs {
+		ext := g.aggs[i].aggExtra
+		g.aggs[i] = og.aggs[i]
+		if ext != nil && og.aggs[i].aggExtra != nil {
+			*ext = *og.aggs[i].aggExtra
+			g.aggs[i].aggExtra = ext
+		}
 	}
 	return g
 }
@@ -587,30 +717,35 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		}
 		return
 	}
-	// sts[i] is row i's state, found once per row rather than through the
-	// group in every loop below.
-	sts := ag.states(ai, n, gids)
+	// Row i's state is &groups[gids[i]].aggs[ai]: found by index rather
+	// than through a slice of pointers, whose writes would each pass the
+	// garbage collector's write barrier. Without groups, gids is all 0.
+	single := gids == nil
+	if single {
+		gids = ag.zeroIDs(n)
+	}
+	groups := ag.groups
 	t := a.Arg.Type()
 	v := src.vec
 	if v == nil {
 		for i := range n {
-			updateDatum(a, sts[i], src.datum(i), t, a.Distinct)
+			updateDatum(a, &groups[gids[i]].aggs[ai], src.datum(i), t, a.Distinct)
 		}
 		return
 	}
 	if a.Distinct {
 		// Keep the rows whose value is new to its group, then fold them
 		// in as any other rows.
-		sel := firstSeen(v, t, n, sts, gids == nil)
+		sel := firstSeen(v, t, n, ag.states(ai, n, gids), single)
 		v = v.take(sel)
-		sts = takeSlice(sts, sel)
+		gids = takeSlice(gids, sel)
 		n = len(sel)
 	}
 	switch a.Func {
 	case "count":
 		for i := range n {
 			if !v.IsNull(i) {
-				sts[i].n++
+				groups[gids[i]].aggs[ai].n++
 			}
 		}
 		return
@@ -619,7 +754,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Float != nil && (t.ID == TypeFloat || t.ID == TypeDouble):
 			for i, x := range v.Float {
 				if !v.IsNull(i) {
-					s := sts[i]
+					s := &groups[gids[i]].aggs[ai]
 					s.n++
 					s.fsum += x
 				}
@@ -628,7 +763,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Int != nil && t.ID != TypeUBigInt && cmpKindOf(t) == cmpInt:
 			for i, x := range v.Int {
 				if !v.IsNull(i) {
-					s := sts[i]
+					s := &groups[gids[i]].aggs[ai]
 					s.n++
 					s.addInt(x)
 				}
@@ -637,7 +772,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		case v.Int != nil && t.ID == TypeUBigInt:
 			for i, x := range v.Int {
 				if !v.IsNull(i) {
-					s := sts[i]
+					s := &groups[gids[i]].aggs[ai]
 					s.n++
 					s.acc = s.acc.addUint(uint64(x))
 				}
@@ -652,7 +787,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := sts[i]; !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
+				if s := &groups[gids[i]].aggs[ai]; !s.has || (isMin && x < s.bestI) || (!isMin && x > s.bestI) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -663,7 +798,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 					continue
 				}
 				u := uint64(x)
-				if s := sts[i]; !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
+				if s := &groups[gids[i]].aggs[ai]; !s.has || (isMin && u < uint64(s.bestI)) || (!isMin && u > uint64(s.bestI)) {
 					s.best, s.has, s.bestI = datumAt(v, i), true, x
 				}
 			}
@@ -673,7 +808,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				s := sts[i]
+				s := &groups[gids[i]].aggs[ai]
 				if !s.has {
 					s.best, s.has, s.bestF = datumAt(v, i), true, x
 					continue
@@ -688,7 +823,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				if v.IsNull(i) {
 					continue
 				}
-				if s := sts[i]; !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
+				if s := &groups[gids[i]].aggs[ai]; !s.has || (isMin && x < s.bestS) || (!isMin && x > s.bestS) {
 					s.best, s.has, s.bestS = datumAt(v, i), true, x
 				}
 			}
@@ -696,7 +831,7 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		}
 	}
 	for i := range n {
-		updateDatum(a, sts[i], datumAt(v, i), t, false)
+		updateDatum(a, &groups[gids[i]].aggs[ai], datumAt(v, i), t, false)
 	}
 }
 
@@ -757,6 +892,15 @@ func firstSeenStr(v *Vector, n int, s *aggState) []int32 {
 	return sel
 }
 
+// zeroIDs returns n group ids of the one group of an aggregate without
+// GROUP BY, from a buffer reused from batch to batch.
+func (ag *aggregator) zeroIDs(n int) []int32 {
+	if cap(ag.zeros) < n {
+		ag.zeros = make([]int32, n)
+	}
+	return ag.zeros[:n]
+}
+
 // states returns each row's state of aggregate ai, in a buffer reused
 // from batch to batch.
 func (ag *aggregator) states(ai, n int, gids []int32) []*aggState {
@@ -780,42 +924,97 @@ func (ag *aggregator) states(ai, n int, gids []int32) []*aggState {
 // rows finishes the groups into the aggregate stage's rows, HAVING applied,
 // and projects them.
 func (ag *aggregator) rows() ([][]planner.Datum, error) {
-	p := ag.p
-	groups := ag.groups
-	if len(groups) == 0 && len(p.GroupBy) == 0 {
-		groups = append(groups, &group{aggs: make([]aggState, len(p.Aggs))})
-	}
-	var rows [][]planner.Datum
+	groups := ag.finalGroups()
+	w := len(ag.p.Project)
+	// The output rows are cut from one slab, as a GROUP BY may make a
+	// group per row.
+	rows := make([][]planner.Datum, 0, len(groups))
+	slab := make([]planner.Datum, len(groups)*w)
+	var arow []planner.Datum
 	for _, g := range groups {
-		arow := make([]planner.Datum, 0, len(g.keys)+len(p.Aggs))
-		arow = append(arow, g.keys...)
-		for i, a := range p.Aggs {
-			d, err := finish(a, &g.aggs[i])
-			if err != nil {
-				return nil, err
-			}
-			arow = append(arow, d)
+		out := slab[:w:w]
+		kept, err := ag.project(g, &arow, out)
+		if err != nil {
+			return nil, err
 		}
-		if p.Having != nil {
-			d, err := planner.Eval(p.Having, arow)
-			if err != nil {
-				return nil, err
-			}
-			if !planner.IsTrue(d) {
-				continue
-			}
+		if kept {
+			slab = slab[w:]
+			rows = append(rows, out)
 		}
-		out := make([]planner.Datum, len(p.Project))
-		for i, e := range p.Project {
-			d, err := planner.Eval(e, arow)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = d
-		}
-		rows = append(rows, out)
 	}
 	return rows, nil
+}
+
+// batches is rows as batches of the first n columns of types, for a plan
+// that neither sorts nor limits nor deduplicates its groups: the rows pass
+// through one batch's worth of datums rather than all being made at once.
+func (ag *aggregator) batches(types []Type, n int) ([]*batch, error) {
+	groups := ag.finalGroups()
+	w := len(ag.p.Project)
+	buf := make([]planner.Datum, BatchSize*w)
+	chunk := make([][]planner.Datum, 0, BatchSize)
+	var out []*batch
+	var arow []planner.Datum
+	for _, g := range groups {
+		row := buf[len(chunk)*w : (len(chunk)+1)*w : (len(chunk)+1)*w]
+		kept, err := ag.project(g, &arow, row)
+		if err != nil {
+			return nil, err
+		}
+		if !kept {
+			continue
+		}
+		if chunk = append(chunk, row); len(chunk) == BatchSize {
+			out = append(out, batchOfRows(chunk, types[:n]))
+			chunk = chunk[:0]
+		}
+	}
+	if len(chunk) > 0 {
+		out = append(out, batchOfRows(chunk, types[:n]))
+	}
+	return out, nil
+}
+
+// finalGroups is the groups to finish: an aggregate without GROUP BY has
+// its one row even over no input.
+func (ag *aggregator) finalGroups() []*group {
+	if len(ag.groups) == 0 && len(ag.p.GroupBy) == 0 {
+		return []*group{{aggs: newStates(ag.p.Aggs)}}
+	}
+	return ag.groups
+}
+
+// project finishes g into out, one datum per projected column, and reports
+// whether HAVING keeps it. arow is a buffer reused from group to group:
+// Eval copies what it keeps.
+func (ag *aggregator) project(g *group, arow *[]planner.Datum, out []planner.Datum) (bool, error) {
+	p := ag.p
+	r := g.keyDatums((*arow)[:0])
+	for i, a := range p.Aggs {
+		d, err := finish(a, &g.aggs[i])
+		if err != nil {
+			return false, err
+		}
+		r = append(r, d)
+	}
+	*arow = r
+	if p.Having != nil {
+		d, err := planner.Eval(p.Having, r)
+		if err != nil {
+			return false, err
+		}
+		if !planner.IsTrue(d) {
+			return false, nil
+		}
+	}
+	for i, e := range p.Project {
+		d, err := planner.Eval(e, r)
+		if err != nil {
+			return false, err
+		}
+		out[i] = d
+	}
+	return true, nil
 }
 
 // mergeable reports whether a plan's aggregates can be computed per row
@@ -854,9 +1053,9 @@ func (ag *aggregator) merge(o *aggregator) {
 	for _, og := range o.groups {
 		var gi int32
 		if ag.kind != keyEncoded {
-			k := ag.keyOf(og.keys[0])
+			k := ag.keyOf(og.key0())
 			if gi = ag.lookup(k); gi < 0 {
-				ag.add(k, og)
+				ag.add(k, ag.adopt(og))
 				continue
 			}
 		} else {
@@ -866,7 +1065,7 @@ func (ag *aggregator) merge(o *aggregator) {
 			}
 			var ok bool
 			if gi, ok = ag.byKey[string(ag.keyBuf)]; !ok {
-				ag.groups = append(ag.groups, og)
+				ag.groups = append(ag.groups, ag.adopt(og))
 				ag.byKey[string(ag.keyBuf)] = int32(len(ag.groups) - 1)
 				continue
 			}
@@ -910,7 +1109,7 @@ func mergeState(a *planner.AggCall, dst, src *aggState) {
 		}
 	}
 	dst.n += src.n
-	if src.ext != nil {
+	if src.aggExtra != nil && src.ext != nil {
 		if dst.ext == nil {
 			dst.ext = src.ext
 		} else {
@@ -920,7 +1119,7 @@ func mergeState(a *planner.AggCall, dst, src *aggState) {
 	}
 	switch a.Func {
 	case "sum", "avg":
-		if src.isum != nil {
+		if src.aggExtra != nil && src.isum != nil {
 			dst.addBig(src.isum)
 		}
 		dst.acc = dst.acc.add(src.acc)

@@ -2,6 +2,9 @@ package exec
 
 import (
 	"context"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -167,29 +170,82 @@ func BenchmarkPeakHeap(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
-				runtime.GC()
-				done := make(chan struct{})
-				sampled := make(chan uint64)
-				go func() {
-					sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-					var max uint64
-					for {
-						metrics.Read(sample)
-						max = maxOf(max, sample[0].Value.Uint64())
-						select {
-						case <-done:
-							sampled <- max
-							return
-						case <-time.After(200 * time.Microsecond):
-						}
-					}
-				}()
-				if err := run[name](); err != nil {
-					b.Fatal(err)
-				}
-				close(done)
-				peak = maxOf(peak, <-sampled)
+				peak = maxOf(peak, peakHeap(b, run[name]))
 			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
+}
+
+// peakHeap runs f and returns the largest live heap seen meanwhile.
+func peakHeap(b *testing.B, f func() error) uint64 {
+	runtime.GC()
+	done := make(chan struct{})
+	sampled := make(chan uint64)
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		var max uint64
+		for {
+			metrics.Read(sample)
+			max = maxOf(max, sample[0].Value.Uint64())
+			select {
+			case <-done:
+				sampled <- max
+				return
+			case <-time.After(200 * time.Microsecond):
+			}
+		}
+	}()
+	err := f()
+	close(done)
+	peak := <-sampled
+	if err != nil {
+		b.Fatal(err)
+	}
+	return peak
+}
+
+// manyCustomersFile returns a shuffled 1M-row orders file whose customer
+// pool makes GROUP BY customer_id about half a million groups, written once
+// into the temp directory; the benchmark skips when it cannot be made.
+func manyCustomersFile(b *testing.B) string {
+	b.Helper()
+	path := filepath.Join(os.TempDir(), "pqsql-bench-orders-1m-800k-customers.parquet")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	sorted := path + ".sorted"
+	cmd := osexec.Command("go", "run", ".", "-big", "1000000", "-big-out", sorted, "-big-shuffled-out", path,
+		"-big-page-rows", "2000", "-big-customers", "800000")
+	cmd.Dir = filepath.Join(testcorpus.ModuleRoot(b), "fixtures", "gen")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Skipf("cannot generate the benchmark file with fixtures/gen: %v\n%s", err, out)
+	}
+	os.Remove(sorted)
+	return path
+}
+
+// BenchmarkManyGroups runs aggregates of about half a million groups and
+// reports CPU time and the largest live heap of a query.
+func BenchmarkManyGroups(b *testing.B) {
+	path := manyCustomersFile(b)
+	for _, bq := range []struct{ name, q string }{
+		{"CountSum", "SELECT customer_id, count(*), sum(amount) FROM {f} GROUP BY customer_id"},
+		{"SumMax", "SELECT customer_id, sum(amount), max(city) FROM {f} GROUP BY customer_id"},
+	} {
+		q := strings.ReplaceAll(bq.q, "{f}", "'"+path+"'")
+		b.Run(bq.name, func(b *testing.B) {
+			b.ReportAllocs()
+			s := NewSession()
+			var peak uint64
+			cpu0 := cpuTime()
+			for b.Loop() {
+				peak = maxOf(peak, peakHeap(b, func() error {
+					_, err := s.Execute(context.Background(), q)
+					return err
+				}))
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
 	}

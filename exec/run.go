@@ -97,6 +97,9 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 				return nil, err
 			}
 		}
+		if !p.Distinct && len(p.Order) == 0 && p.Offset == 0 && p.Limit < 0 {
+			return ag.batches(projTypes(p), len(p.Columns))
+		}
 		rows, err := ag.rows()
 		if err != nil {
 			return nil, err

@@ -1,0 +1,70 @@
+package exec
+
+// An intGroups maps int64 keys to dense group ids: an open-addressing table
+// with linear probing, keys and ids in parallel arrays. A GROUP BY on one
+// integer column looks every row up here; against a Go map it saves the
+// map's per-entry overhead and its generic probing.
+type intGroups struct {
+	keys []int64
+	ids  []int32 // id+1; 0 marks an empty slot
+	mask uint64
+	n    int
+}
+
+// hashInt spreads an integer key over the table (the 64-bit finalizer of
+// MurmurHash3): customer ids and the like are dense, and their low bits
+// alone would cluster.
+func hashInt(k int64) uint64 {
+	h := uint64(k)
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// find returns k's id, or -1 when k has none.
+func (t *intGroups) find(k int64) int32 {
+	if t.n == 0 {
+		return -1
+	}
+	for i := hashInt(k) & t.mask; ; i = (i + 1) & t.mask {
+		id := t.ids[i]
+		if id == 0 {
+			return -1
+		}
+		if t.keys[i] == k {
+			return id - 1
+		}
+	}
+}
+
+// put gives k the id; k must not have one.
+func (t *intGroups) put(k int64, id int32) {
+	// At most half full, so that probes stay short.
+	if 2*(t.n+1) > len(t.ids) {
+		t.grow()
+	}
+	i := hashInt(k) & t.mask
+	for t.ids[i] != 0 {
+		i = (i + 1) & t.mask
+	}
+	t.keys[i], t.ids[i] = k, id+1
+	t.n++
+}
+
+// grow doubles the table and places every key again.
+func (t *intGroups) grow() {
+	size := max(2*len(t.ids), 64)
+	keys, ids := t.keys, t.ids
+	t.keys, t.ids, t.mask, t.n = make([]int64, size), make([]int32, size), uint64(size-1), 0
+	for i, id := range ids {
+		if id != 0 {
+			t.put(keys[i], id-1)
+		}
+	}
+}
+
+// len is the number of keys.
+func (t *intGroups) len() int { return t.n }
