@@ -104,6 +104,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if out, err = p.lowerFilter(out); err != nil {
 		return nil, err
 	}
+	if out, err = p.lowerWindows(out); err != nil {
+		return nil, err
+	}
 	if out, err = p.lowerSetOps(out); err != nil {
 		return nil, err
 	}

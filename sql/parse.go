@@ -22,6 +22,7 @@ type parser struct {
 	end   int      // token index errOut reports for "past the last lowered token"
 	nsrc  int      // sources numbered so far
 	casts []castType
+	overs []string // the OVER clauses as written, numbered by lowerOver
 }
 
 func parseAt(text string, base Position) (st Statement, err error) {

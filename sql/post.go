@@ -47,6 +47,23 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			if len(n.Comments) > 0 {
 				return fail("", ErrInternal, "set operation marker left in the query")
 			}
+			if k := len(n.SelectExprs) - 1; k >= 0 {
+				ae, ok := n.SelectExprs[k].(*sqlparser.AliasedExpr)
+				if f, isF := funcOf(ae, ok); isF && f.Name.Lowered() == qualifyMarker && len(f.Exprs) == 1 {
+					cond, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+					if !ok {
+						return fail("qualify", ErrSyntax, "expected a condition in QUALIFY")
+					}
+					n.SelectExprs = n.SelectExprs[:k]
+					if sel.Qualify == nil {
+						sel.Qualify = map[*sqlparser.Select]sqlparser.Expr{}
+					}
+					sel.Qualify[n] = cond.Expr
+					if err := sqlparser.Walk(visit, cond.Expr); err != nil {
+						return false, err
+					}
+				}
+			}
 		case *sqlparser.Order:
 			if f, ok := n.Expr.(*sqlparser.FuncExpr); ok && f.Qualifier.IsEmpty() && len(f.Exprs) == 1 {
 				marker := f.Name.Lowered()
@@ -70,6 +87,18 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 				return fail("filter", ErrInternal, "FILTER marker outside a function call")
 			case strings.HasPrefix(name, reservedPrefix):
 				return fail("nulls", ErrSyntax, "NULLS FIRST/LAST is only allowed after an ORDER BY item")
+			}
+			if k := len(n.Exprs) - 1; k >= 0 {
+				ae, ok := n.Exprs[k].(*sqlparser.AliasedExpr)
+				if f, isF := funcOf(ae, ok); isF && f.Name.Lowered() == overMarker {
+					walk := func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }
+					if err := p.fixWindow(sel, n, f, walk); err != nil {
+						if ferr != nil {
+							return false, ferr
+						}
+						return fail("over", ErrInternal, err.Error())
+					}
+				}
 			}
 			if k := len(n.Exprs) - 1; k >= 0 {
 				ae, ok := n.Exprs[k].(*sqlparser.AliasedExpr)

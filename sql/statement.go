@@ -45,6 +45,12 @@ type Select struct {
 	// keyed by the call's node in AST (see FilterOf). The condition is not
 	// part of the call's Exprs.
 	Filters map[*sqlparser.FuncExpr]sqlparser.Expr
+	// Windows holds the OVER clause of each window function call, keyed by
+	// the call's node in AST, whose Qualifier is WindowQualifier (see
+	// WindowOf).
+	Windows map[*sqlparser.FuncExpr]*Window
+	// Qualify holds the QUALIFY condition of each SELECT that has one.
+	Qualify map[*sqlparser.Select]sqlparser.Expr
 	// With lists the common table expressions of a leading WITH clause, in
 	// the order written. FROM refers to them by name, as SourceView sources.
 	With []*CTE
