@@ -18,6 +18,8 @@ type binder struct {
 	agg *aggState
 	// sel holds the parser's side tables (FILTER clauses, cast spellings).
 	sel *sql.Select
+	// win collects window calls where the SELECT allows them (window.go).
+	win *windowState
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -39,7 +41,9 @@ func hasAgg(e sqlparser.Expr) bool {
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch n := n.(type) {
 		case *sqlparser.FuncExpr:
-			if IsAggregate(n.Name.Lowered()) {
+			// An aggregate used as a window function is not an aggregate
+			// of the query (its arguments may hold some).
+			if IsAggregate(n.Name.Lowered()) && n.Qualifier.String() != sql.WindowQualifier {
 				found = true
 				return false, nil
 			}
@@ -270,6 +274,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
 	case *sqlparser.FuncExpr:
 		name := e.Name.Lowered()
+		if e.Qualifier.String() == sql.WindowQualifier {
+			return b.window(e)
+		}
 		if IsAggregate(name) {
 			return b.aggregate(e)
 		}

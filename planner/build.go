@@ -295,6 +295,9 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		}
 		post = &binder{agg: st, sel: sel}
 	}
+	// Window functions may appear in the select list, QUALIFY and ORDER BY.
+	ws := &windowState{}
+	post.win = ws
 
 	for _, it := range items {
 		x, err := post.bind(it.expr)
@@ -305,11 +308,22 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		p.Columns = append(p.Columns, Column{Name: it.name, Type: x.Type()})
 	}
 	if s.Having != nil {
+		post.win = nil
 		h, err := post.boolean(s.Having.Expr)
+		post.win = ws
 		if err != nil {
 			return nil, err
 		}
 		p.Having = h
+	}
+	itemOf := func(name string) sqlparser.Expr {
+		if i := aliasOf(name); i >= 0 {
+			return items[i].expr
+		}
+		return nil
+	}
+	if err := ws.qualify(p, sel.QualifyOf(s), post, in, itemOf); err != nil {
+		return nil, err
 	}
 	p.Distinct = s.Distinct != ""
 
@@ -358,6 +372,9 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 
 	if st != nil {
 		p.GroupBy, p.Aggs = st.keys, st.aggs
+	}
+	if err := ws.attach(p); err != nil {
+		return nil, err
 	}
 
 	if s.Limit != nil {

@@ -55,6 +55,9 @@ func (n namer) expr(e sqlparser.Expr) string {
 		}
 		return "CAST('f' AS BOOLEAN)"
 	case *sqlparser.FuncExpr:
+		if e.Qualifier.String() == sql.WindowQualifier {
+			return n.windowCall(e) // window.go
+		}
 		return n.call(e)
 	case *sqlparser.BinaryExpr:
 		op := e.Operator

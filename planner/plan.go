@@ -33,6 +33,11 @@ type Plan struct {
 	GroupBy   []Expr
 	Aggs      []*AggCall
 	Having    Expr
+	// Windows are computed over the rows after Having (input or
+	// aggregate rows, WindowWidth columns); their values are appended to
+	// those rows, which Qualify filters and Project reads.
+	Windows []*WindowCall
+	Qualify Expr
 	// Project computes the output columns over the input (or aggregate)
 	// rows; the first len(Columns) are the result, the rest hidden sort keys.
 	Project []Expr
