@@ -96,7 +96,7 @@ func (b *binder) window(e *sqlparser.FuncExpr) (Expr, error) {
 		return nil, binderError("window call without OVER clause")
 	}
 	if b.win == nil {
-		return nil, binderError("window functions are not allowed here")
+		return nil, binderError("WHERE, GROUP BY and HAVING clauses cannot contain window functions!")
 	}
 	in := *b
 	in.win = nil
