@@ -569,6 +569,9 @@ func exactIn(t, f Type, v float64) bool {
 var cmpOps = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
+	if e.Operator == sql.IsDistinctFromStr || e.Operator == sql.IsNotDistinctFromStr {
+		return b.distinctFrom(e) // friendly.go
+	}
 	l, err := b.bind(e.Left)
 	if err != nil {
 		return nil, err

@@ -209,6 +209,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	in := &binder{cols: cols, needed: needed, sel: sel}
 
 	if s.Where != nil {
+		s.Where.Expr = substituteAliases(s.Where.Expr, in, explicitAliases(s))
 		if hasAgg(s.Where.Expr) {
 			return nil, binderError("WHERE clause cannot contain aggregates!")
 		}
@@ -228,8 +229,12 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	for _, se := range s.SelectExprs {
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
-			for _, c := range cols {
-				items = append(items, item{&sqlparser.ColName{Name: sqlparser.NewColIdent(c.Name)}, c.Name})
+			exprs, names, err := starColumns(sel, se, cols)
+			if err != nil {
+				return nil, err
+			}
+			for i, e := range exprs {
+				items = append(items, item{e, names[i]})
 			}
 		case *sqlparser.AliasedExpr:
 			name := se.As.String()
@@ -257,6 +262,19 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		return -1
 	}
 
+	if len(s.GroupBy) == 1 && isAll(s.GroupBy[0]) {
+		var exprs []sqlparser.Expr
+		for _, it := range items {
+			exprs = append(exprs, it.expr)
+		}
+		s.GroupBy = groupByAll(exprs)
+	}
+	if len(s.OrderBy) == 1 && isAll(s.OrderBy[0].Expr) {
+		s.OrderBy = orderByAll(sel, s.OrderBy[0], len(items))
+	}
+	if s.Having != nil {
+		s.Having.Expr = substituteAliases(s.Having.Expr, in, explicitAliases(s))
+	}
 	aggregate := len(s.GroupBy) > 0 || s.Having != nil
 	for _, it := range items {
 		aggregate = aggregate || hasAgg(it.expr)

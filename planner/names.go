@@ -202,6 +202,12 @@ func (n namer) comparison(e *sqlparser.ComparisonExpr, not bool) string {
 		}
 		return "(" + l + " " + strings.ToUpper(op) + " " + r + ")"
 	}
+	if op == sql.IsDistinctFromStr || op == sql.IsNotDistinctFromStr {
+		if not {
+			return "(NOT (" + l + " " + strings.ToUpper(op) + " " + n.expr(e.Right) + "))"
+		}
+		return "(" + l + " " + strings.ToUpper(op) + " " + n.expr(e.Right) + ")"
+	}
 	if like, ok := likeOps[op]; ok {
 		return "(" + l + " " + like + " " + n.expr(e.Right) + ")"
 	}

@@ -428,21 +428,7 @@ func (ws *windowState) qualify(p *Plan, q sqlparser.Expr, post *binder, in *bind
 	if q == nil {
 		return nil
 	}
-	var names []*sqlparser.ColName
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		switch n := n.(type) {
-		case *sqlparser.ColName:
-			if n.Qualifier.IsEmpty() && in.lookup(n.Name.String()) < 0 && alias(n.Name.String()) != nil {
-				names = append(names, n)
-			}
-		case *sqlparser.Subquery:
-			return false, nil
-		}
-		return true, nil
-	}, q)
-	for _, c := range names {
-		q = sqlparser.ReplaceExpr(q, c, &sqlparser.ParenExpr{Expr: alias(c.Name.String())})
-	}
+	q = substituteAliases(q, in, alias)
 	x, err := post.boolean(q)
 	if err != nil {
 		return err

@@ -107,6 +107,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if out, err = p.lowerWindows(out); err != nil {
 		return nil, err
 	}
+	if out, err = p.lowerFriendly(out); err != nil {
+		return nil, err
+	}
 	if out, err = p.lowerSetOps(out); err != nil {
 		return nil, err
 	}

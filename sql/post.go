@@ -47,6 +47,12 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			if len(n.Comments) > 0 {
 				return fail("", ErrInternal, "set operation marker left in the query")
 			}
+			if !fixStar(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }) {
+				if ferr != nil {
+					return false, ferr
+				}
+				return fail("exclude", ErrSyntax, "expected column names in EXCLUDE and expressions with AS in REPLACE")
+			}
 			if k := len(n.SelectExprs) - 1; k >= 0 {
 				ae, ok := n.SelectExprs[k].(*sqlparser.AliasedExpr)
 				if f, isF := funcOf(ae, ok); isF && f.Name.Lowered() == qualifyMarker && len(f.Exprs) == 1 {
@@ -140,6 +146,7 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 				n.Type.Scale = sqlparser.NewIntVal([]byte(ct.scale))
 			}
 		case *sqlparser.ComparisonExpr:
+			fixDistinctFrom(n)
 			switch n.Operator {
 			case sqlparser.RegexpStr:
 				n.Operator = ILikeStr
