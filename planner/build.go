@@ -391,6 +391,11 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if st != nil {
 		p.GroupBy, p.Aggs = st.keys, st.aggs
 	}
+	if keys := sel.DistinctOnOf(s); keys != nil {
+		if err := ws.distinctOn(p, keys, post); err != nil {
+			return nil, err
+		}
+	}
 	if err := ws.attach(p); err != nil {
 		return nil, err
 	}

@@ -511,3 +511,55 @@ func (n namer) windowCall(e *sqlparser.FuncExpr) string {
 	}
 	return s + strings.Join(parts, " ") + ")"
 }
+
+// distinctOn plans SELECT DISTINCT ON (keys) as the first row of each key
+// in ORDER BY order: row_number() OVER (PARTITION BY keys ORDER BY the
+// query's ORDER BY) = 1, added to QUALIFY.
+func (ws *windowState) distinctOn(p *Plan, keys []sqlparser.Expr, post *binder) error {
+	in := *post
+	in.win = nil
+	wc := &WindowCall{Func: "row_number", T: tBigInt}
+	for _, k := range keys {
+		x, err := in.bind(k)
+		if err != nil {
+			return err
+		}
+		wc.Partition = append(wc.Partition, x)
+	}
+	for _, o := range p.Order {
+		x := p.Project[o.Index]
+		if ws.refersTo(x) {
+			return fmt.Errorf("%w: DISTINCT ON with a window function in ORDER BY", ErrNotImplemented)
+		}
+		wc.Order = append(wc.Order, WindowKey{X: x, Desc: o.Desc, NullsFirst: o.NullsFirst})
+	}
+	_ = in.windowFrame(wc, nil)
+	wc.label = windowLabel(wc) + " DISTINCT ON"
+	ws.calls = append(ws.calls, wc)
+	r := &ColRef{Index: len(ws.calls) - 1, Name: wc.label, T: tBigInt}
+	ws.refs = append(ws.refs, r)
+	first := &Binary{Op: "=", L: r, R: &Const{Value: Datum{I: 1}, T: tBigInt}, T: Type{ID: TypeBoolean}}
+	if p.Qualify == nil {
+		p.Qualify = first
+	} else {
+		p.Qualify = &Logic{And: true, Xs: []Expr{p.Qualify, first}}
+	}
+	return nil
+}
+
+// refersTo reports whether x reads a window value.
+func (ws *windowState) refersTo(x Expr) bool {
+	if c, ok := x.(*ColRef); ok {
+		for _, r := range ws.refs {
+			if r == c {
+				return true
+			}
+		}
+	}
+	for _, c := range Children(x) {
+		if ws.refersTo(c) {
+			return true
+		}
+	}
+	return false
+}

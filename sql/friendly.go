@@ -9,6 +9,7 @@ const (
 	// their only item.
 	AllMarker       = reservedPrefix + "all"
 	excludeMarker   = reservedPrefix + "exclude"
+	distinctOnMark  = reservedPrefix + "distinct_on"
 	replaceMarker   = reservedPrefix + "replace"
 	distinctMarker  = reservedPrefix + "distinct_from"
 	ndistinctMarker = reservedPrefix + "not_distinct_from"
@@ -47,6 +48,21 @@ func (p *parser) lowerFriendly(out []otok) ([]otok, error) {
 			isOpTok(out, i+1, ")") && selectOpens(out, i)):
 			out = splice(out, i, i+1)
 			i--
+		case out[i].kw == "distinct" && kwAt(out, i-1) == "select" && kwAt(out, i+1) == "on" && isOpTok(out, i+2, "("):
+			// SELECT DISTINCT ON (keys) list: a first select item marker
+			// __pqsql_distinct_on(keys).
+			end := matchClose(out, i+2)
+			if end < 0 {
+				return nil, p.errOut(out, len(out), ErrSyntax, `expected ")"`)
+			}
+			if end == i+3 {
+				return nil, p.errOut(out, end, ErrSyntax, "expected an expression")
+			}
+			o := out[i].orig
+			rep := []otok{invented(distinctOnMark, o)}
+			rep = append(rep, out[i+2:end+1]...)
+			rep = append(rep, invented(",", out[end].orig))
+			out = splice(out, i, end+1, rep...)
 		case out[i].kw == "all" && kwAt(out, i-1) == "by" && (kwAt(out, i-2) == "group" || kwAt(out, i-2) == "order"):
 			out[i] = invented(AllMarker, out[i].orig)
 		case isOpTok(out, i, "*") && (kwAt(out, i-1) == "select" || kwAt(out, i-1) == "distinct" || isOpTok(out, i-1, ",") || isOpTok(out, i-1, ".")):
@@ -143,6 +159,41 @@ var operandStop = map[string]bool{
 	"desc": true, "nulls": true, "from": true, "where": true, "group": true, "having": true,
 	"order": true, "limit": true, "offset": true, "union": true, "except": true, "intersect": true,
 	"window": true, "qualify": true, "similar": true, "glob": true, "escape": true, "filter": true, "over": true,
+}
+
+// fixDistinctOn moves the DISTINCT ON marker, the first select item, into
+// sel.DistinctOn; walk visits its keys.
+func fixDistinctOn(sel *Select, n *sqlparser.Select, walk func(sqlparser.Expr) error) error {
+	if len(n.SelectExprs) < 2 {
+		return nil
+	}
+	ae, ok := n.SelectExprs[0].(*sqlparser.AliasedExpr)
+	f, isF := funcOf(ae, ok)
+	if !isF || f.Name.Lowered() != distinctOnMark {
+		return nil
+	}
+	var keys []sqlparser.Expr
+	for _, a := range f.Exprs {
+		x, ok := a.(*sqlparser.AliasedExpr)
+		if !ok || !x.As.IsEmpty() {
+			return errInternalWindow
+		}
+		if err := walk(x.Expr); err != nil {
+			return err
+		}
+		keys = append(keys, x.Expr)
+	}
+	if sel.DistinctOn == nil {
+		sel.DistinctOn = map[*sqlparser.Select][]sqlparser.Expr{}
+	}
+	sel.DistinctOn[n] = keys
+	n.SelectExprs = n.SelectExprs[1:]
+	return nil
+}
+
+// DistinctOnOf returns the keys of SELECT DISTINCT ON (keys), or nil.
+func (s *Select) DistinctOnOf(n *sqlparser.Select) []sqlparser.Expr {
+	return s.DistinctOn[n]
 }
 
 // fixStar moves the EXCLUDE or REPLACE markers following a star into

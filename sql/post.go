@@ -47,6 +47,12 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			if len(n.Comments) > 0 {
 				return fail("", ErrInternal, "set operation marker left in the query")
 			}
+			if err := fixDistinctOn(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }); err != nil {
+				if ferr != nil {
+					return false, ferr
+				}
+				return fail("distinct", ErrInternal, err.Error())
+			}
 			if !fixStar(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }) {
 				if ferr != nil {
 					return false, ferr

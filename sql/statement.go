@@ -49,6 +49,8 @@ type Select struct {
 	// the call's node in AST, whose Qualifier is WindowQualifier (see
 	// WindowOf).
 	Windows map[*sqlparser.FuncExpr]*Window
+	// DistinctOn holds the keys of SELECT DISTINCT ON (keys).
+	DistinctOn map[*sqlparser.Select][]sqlparser.Expr
 	// Stars holds the EXCLUDE and REPLACE lists written after a *.
 	Stars map[*sqlparser.StarExpr]*StarOptions
 	// Qualify holds the QUALIFY condition of each SELECT that has one.
