@@ -230,6 +230,7 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		}
 	}
 	line("PROJECTION %s", strings.Join(parts, ", "))
+	p.explainWindows(line) // window.go
 	if p.Having != nil {
 		line("FILTER (HAVING) %s", p.Having)
 	}

@@ -563,3 +563,19 @@ func (ws *windowState) refersTo(x Expr) bool {
 	}
 	return false
 }
+
+// explainWindows writes the QUALIFY filter and the window stage for
+// EXPLAIN, above the stages they read.
+func (p *Plan) explainWindows(line func(string, ...any)) {
+	if p.Qualify != nil {
+		line("FILTER (QUALIFY) %s", p.Qualify)
+	}
+	if len(p.Windows) == 0 {
+		return
+	}
+	calls := make([]string, len(p.Windows))
+	for i, w := range p.Windows {
+		calls[i] = w.String()
+	}
+	line("WINDOW %s", strings.Join(calls, ", "))
+}
