@@ -23,6 +23,9 @@ func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction)
 	for i, c := range fn.Columns {
 		types[i] = c.Type
 	}
+	if fn.Series != nil {
+		return seriesBatches(ctx, fn.Series) // series.go
+	}
 	var rows [][]planner.Datum
 	for _, path := range fn.Files {
 		if err := ctx.Err(); err != nil {

@@ -17,6 +17,8 @@ type TableFunction struct {
 	Files []string
 	// Columns are the function's result columns, DuckDB's names and types.
 	Columns []Column
+	// Series is set for range and generate_series, which read no files.
+	Series *Series
 }
 
 var (
@@ -68,6 +70,8 @@ var schemaColumns = []Column{
 func functionSource(src *sql.Source) (*Scan, []Column, error) {
 	var cols []Column
 	switch src.Function {
+	case "range", "generate_series":
+		return seriesSource(src) // series.go
 	case "parquet_metadata":
 		cols = metadataColumns
 	case "parquet_schema":

@@ -191,8 +191,11 @@ type Source struct {
 	// HivePartitioningSet says it was written (DuckDB detects partitions
 	// when it is not).
 	HivePartitioning, HivePartitioningSet bool
-	// Function is "parquet_metadata" or "parquet_schema" for SourceFunction.
+	// Function is "parquet_metadata", "parquet_schema", "range" or
+	// "generate_series" for SourceFunction.
 	Function string
+	// Args are the integer arguments of range and generate_series.
+	Args []int64
 	// Name is the view name for SourceView, as written (DuckDB matches names
 	// case-insensitively).
 	Name string

@@ -172,6 +172,16 @@ func (p *parser) expandBase(spec []otok, named map[string][]otok) ([]otok, error
 	return append(res, spec[1:]...), nil
 }
 
+// frameStarts reports whether ROWS, RANGE or GROUPS at j starts a frame
+// rather than naming a column.
+func frameStarts(out []otok, j int) bool {
+	switch kwAt(out, j+1) {
+	case "between", "unbounded", "current":
+		return true
+	}
+	return j+1 < len(out) && (out[j+1].kind == tkNumber || isOpTok(out, j+1, "("))
+}
+
 var specWords = map[string]bool{"partition": true, "order": true, "rows": true, "range": true, "groups": true}
 
 func lower(s string) string {
@@ -331,7 +341,7 @@ func (p *parser) windowSpec(out []otok, lo, hi int) ([][]otok, error) {
 				depth--
 			case depth == 0:
 				for _, w := range words {
-					if out[j].kw == w {
+					if out[j].kw == w && (!specWords[w] || w == "order" || w == "partition" || frameStarts(out, j)) {
 						return j
 					}
 				}
@@ -374,7 +384,7 @@ func (p *parser) windowSpec(out []otok, lo, hi int) ([][]otok, error) {
 		}
 		i = end
 	}
-	if k := kwAt(out, i); k == "rows" || k == "range" || k == "groups" {
+	if k := kwAt(out, i); (k == "rows" || k == "range" || k == "groups") && frameStarts(out, i) {
 		if k == "groups" {
 			return nil, p.errOut(out, i, ErrUnsupported, "GROUPS frames are not supported")
 		}

@@ -72,6 +72,8 @@ func TestWindowParse(t *testing.T) {
 		{"SELECT x FROM t WHERE x > 1 QUALIFY row_number() OVER (ORDER BY x) = 1 ORDER BY x",
 			"qualify row_number() = 1"},
 		{"SELECT sum(x) FILTER (WHERE x > 1) OVER () FROM t", "sum(x) [OVER ()]"},
+		{"SELECT sum(range) OVER (PARTITION BY rows ORDER BY range DESC) FROM t",
+			"sum(`range`) p:rows o:`range` desc [OVER (PARTITION BY rows ORDER BY range DESC)]"},
 	}
 	for _, tc := range tests {
 		st, err := Parse(tc.in)
