@@ -237,6 +237,18 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 				items = append(items, item{e, names[i]})
 			}
 		case *sqlparser.AliasedExpr:
+			if exprs, names, ok, err := expandColumns(sel, se.Expr, cols); ok {
+				if err != nil {
+					return nil, err
+				}
+				for i, e := range exprs {
+					if _, bare := unparen(e).(*sqlparser.ColName); !bare {
+						names[i] = nameOf(sel, e)
+					}
+					items = append(items, item{e, names[i]})
+				}
+				continue
+			}
 			name := se.As.String()
 			if name == "" {
 				name = nameOf(sel, se.Expr)
