@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -43,5 +44,25 @@ func TestFriendlyParse(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestValuesParse(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"VALUES (1, 'a'), (2, 'b')", "select 1 as col0, 'a' as col1 from dual union all select 2, 'b' from dual"},
+		{"SELECT * FROM (VALUES (1), (2)) t(x)", "select * from (select 1 as x from dual union all select 2 from dual) as t"},
+	}
+	for _, tc := range tests {
+		st, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if got := sqlparser.String(st.(*Select).AST); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+	if _, err := Parse("VALUES (1, 2), (3)"); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "same length") {
+		t.Errorf("VALUES rows of different lengths: got %v", err)
 	}
 }
