@@ -70,6 +70,9 @@ func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFu
 // run executes a plan and returns its result in batches of the visible
 // columns.
 func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
+	if p.HasPercent {
+		return x.runLimitPercent(ctx, p) // limit_percent.go
+	}
 	if len(p.Windows) > 0 {
 		return x.runWindows(ctx, p) // window.go
 	}

@@ -415,7 +415,12 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if s.Limit != nil {
 		var err error
 		// LIMIT NULL (and LIMIT ALL, which package sql writes so) is no limit.
-		if _, null := s.Limit.Rowcount.(*sqlparser.NullVal); s.Limit.Rowcount != nil && !null {
+		if pct, ok, err := limitPercent(sel, s); ok {
+			if err != nil {
+				return nil, err
+			}
+			p.LimitPercent, p.HasPercent = pct, true
+		} else if _, null := s.Limit.Rowcount.(*sqlparser.NullVal); s.Limit.Rowcount != nil && !null {
 			if p.Limit, err = constInt(s.Limit.Rowcount, "LIMIT"); err != nil {
 				return nil, err
 			}

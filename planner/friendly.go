@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
@@ -180,4 +182,20 @@ func (b *binder) distinctFrom(e *sqlparser.ComparisonExpr) (Expr, error) {
 		x = &Not{X: x}
 	}
 	return fold(x)
+}
+
+// limitPercent reads LIMIT n% (ok false for any other LIMIT).
+func limitPercent(sel *sql.Select, s *sqlparser.Select) (float64, bool, error) {
+	if !sel.IsLimitPercent(s) {
+		return 0, false, nil
+	}
+	v, isVal := s.Limit.Rowcount.(*sqlparser.SQLVal)
+	if !isVal {
+		return 0, true, binderError("LIMIT percentage must be a number")
+	}
+	pct, err := strconv.ParseFloat(string(v.Val), 64)
+	if err != nil || pct < 0 || pct > 100 {
+		return 0, true, fmt.Errorf("%w: Limit percentage can't be negative or greater than 100", ErrOutOfRange)
+	}
+	return pct, true, nil
 }

@@ -48,6 +48,10 @@ type Plan struct {
 	Order []SortKey
 	// Limit is -1 when absent.
 	Limit, Offset int64
+	// LimitPercent, when HasPercent, keeps that percentage of the rows
+	// (LIMIT n%) instead of Limit rows.
+	LimitPercent float64
+	HasPercent   bool
 	// Single marks the source of a SELECT without FROM: one empty row.
 	Single bool
 }

@@ -10,6 +10,7 @@ const (
 	AllMarker       = reservedPrefix + "all"
 	excludeMarker   = reservedPrefix + "exclude"
 	distinctOnMark  = reservedPrefix + "distinct_on"
+	percentMarker   = reservedPrefix + "percent"
 	replaceMarker   = reservedPrefix + "replace"
 	distinctMarker  = reservedPrefix + "distinct_from"
 	ndistinctMarker = reservedPrefix + "not_distinct_from"
@@ -63,6 +64,10 @@ func (p *parser) lowerFriendly(out []otok) ([]otok, error) {
 			rep = append(rep, out[i+2:end+1]...)
 			rep = append(rep, invented(",", out[end].orig))
 			out = splice(out, i, end+1, rep...)
+		case out[i].kw == "limit" && i+2 < len(out) && out[i+1].kind == tkNumber &&
+			(isOpTok(out, i+2, "%") && (i+3 == len(out) || isOpTok(out, i+3, ")") || kwAt(out, i+3) == "offset") || out[i+2].kw == "percent"):
+			o := out[i+2].orig
+			out = splice(out, i+1, i+3, invented(percentMarker, o), invented("(", o), out[i+1], invented(")", o))
 		case out[i].kw == "all" && kwAt(out, i-1) == "by" && (kwAt(out, i-2) == "group" || kwAt(out, i-2) == "order"):
 			out[i] = invented(AllMarker, out[i].orig)
 		case isOpTok(out, i, "*") && (kwAt(out, i-1) == "select" || kwAt(out, i-1) == "distinct" || isOpTok(out, i-1, ",") || isOpTok(out, i-1, ".")):
@@ -264,4 +269,31 @@ func fixDistinctFrom(n *sqlparser.ComparisonExpr) {
 		return
 	}
 	n.Right = ae.Expr
+}
+
+// fixPercent records LIMIT __pqsql_percent(n) of a SELECT in sel.Percent,
+// leaving LIMIT n in the AST.
+func fixPercent(sel *Select, n *sqlparser.Select) {
+	if n.Limit == nil {
+		return
+	}
+	f, ok := n.Limit.Rowcount.(*sqlparser.FuncExpr)
+	if !ok || f.Name.Lowered() != percentMarker || len(f.Exprs) != 1 {
+		return
+	}
+	ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return
+	}
+	n.Limit.Rowcount = ae.Expr
+	if sel.Percent == nil {
+		sel.Percent = map[*sqlparser.Select]bool{}
+	}
+	sel.Percent[n] = true
+}
+
+// IsLimitPercent reports whether the LIMIT of a SELECT of the AST was
+// written as a percentage (LIMIT n% or LIMIT n PERCENT).
+func (s *Select) IsLimitPercent(n *sqlparser.Select) bool {
+	return s.Percent[n]
 }

@@ -47,6 +47,7 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			if len(n.Comments) > 0 {
 				return fail("", ErrInternal, "set operation marker left in the query")
 			}
+			fixPercent(sel, n)
 			if err := fixDistinctOn(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }); err != nil {
 				if ferr != nil {
 					return false, ferr

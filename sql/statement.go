@@ -51,6 +51,8 @@ type Select struct {
 	Windows map[*sqlparser.FuncExpr]*Window
 	// DistinctOn holds the keys of SELECT DISTINCT ON (keys).
 	DistinctOn map[*sqlparser.Select][]sqlparser.Expr
+	// Percent marks the SELECTs whose LIMIT is a percentage.
+	Percent map[*sqlparser.Select]bool
 	// Stars holds the EXCLUDE and REPLACE lists written after a *.
 	Stars map[*sqlparser.StarExpr]*StarOptions
 	// Qualify holds the QUALIFY condition of each SELECT that has one.
