@@ -491,6 +491,17 @@ func newFramer(wr *windowRun, w *planner.WindowCall, s *windowSort) (*framer, er
 			return nil, err
 		}
 		fr.desc = w.Order[0].Desc
+		if t := w.Order[0].X.Type(); t.ID != TypeFloat && t.ID != TypeDouble {
+			// An integer key of 2^53 or more may have no exact DOUBLE: a frame
+			// bound could then take in or leave out the wrong rows.
+			for _, offs := range [][]planner.Datum{fr.rangeKey, fr.starts, fr.ends} {
+				for _, d := range offs {
+					if !d.Null && math.Abs(d.F) >= 1<<53 {
+						return nil, fmt.Errorf("%w: RANGE frame over %s values of 2^53 or more", ErrNotImplemented, t)
+					}
+				}
+			}
+		}
 	}
 	return fr, nil
 }

@@ -335,8 +335,12 @@ func (b *binder) windowFrame(wc *WindowCall, f *sql.Frame) error {
 				if len(wc.Order) != 1 {
 					return binderError("RANGE frames with an offset require exactly one ORDER BY expression")
 				}
-				if !wc.Order[0].X.Type().IsNumeric() || !x.Type().IsNumeric() {
-					return fmt.Errorf("%w: RANGE frames with an offset over %s", ErrNotImplemented, wc.Order[0].X.Type())
+				// Bounds are computed in DOUBLE, exact for integers up to
+				// 2^53 (exec refuses larger keys) and DuckDB's own
+				// arithmetic for floats; a DECIMAL bound would round.
+				kt := wc.Order[0].X.Type()
+				if !(kt.IsInteger() || kt.ID == TypeFloat || kt.ID == TypeDouble) || !(x.Type().IsInteger() || x.Type().ID == TypeFloat || x.Type().ID == TypeDouble) {
+					return fmt.Errorf("%w: RANGE frames with an offset over %s", ErrNotImplemented, kt)
 				}
 				x, err = castTo(x, tDouble)
 				if err == nil && wc.RangeKey == nil {
