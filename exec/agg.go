@@ -50,6 +50,15 @@ func needsExtra(a *planner.AggCall) bool {
 	return a.Distinct || a.Func == "min" || a.Func == "max" || a.Accumulates()
 }
 
+// newAggState makes the state of one aggregate a.
+func newAggState(a *planner.AggCall) aggState {
+	var s aggState
+	if needsExtra(a) {
+		s.aggExtra = new(aggExtra)
+	}
+	return s
+}
+
 // newStates makes the states of one group of the aggregates aggs.
 func newStates(aggs []*planner.AggCall) []aggState {
 	sts := make([]aggState, len(aggs))

@@ -86,6 +86,12 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 // run executes a plan and returns its result in batches of the visible
 // columns.
 func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
+	if p.HasPercent {
+		return x.runLimitPercent(ctx, p) // limit_percent.go
+	}
+	if len(p.Windows) > 0 {
+		return x.runWindows(ctx, p) // window.go
+	}
 	if p.Aggregate {
 		ag, ok, err := x.metaAggregate(p)
 		if err != nil {

@@ -24,6 +24,9 @@ func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction)
 	for i, c := range fn.Columns {
 		types[i] = c.Type
 	}
+	if fn.Series != nil {
+		return seriesBatches(ctx, fn.Series) // series.go
+	}
 	var rows [][]planner.Datum
 	if fn.Name == sql.SecretsFunction {
 		rows = x.secretRows()

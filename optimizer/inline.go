@@ -13,7 +13,9 @@ func inlineSubqueries(root *planner.Plan) *planner.Plan {
 		for _, c := range children(p) {
 			visit(c)
 		}
-		for p.Scan != nil && p.Scan.Subquery != nil && inlinable(p.Scan.Subquery) {
+		// A window stage reads its rows by position (its results follow
+		// the input's columns), so a plan with one keeps its input.
+		for p.Scan != nil && p.Scan.Subquery != nil && !windowed(p) && inlinable(p.Scan.Subquery) {
 			merge(p, p.Scan.Subquery)
 		}
 	}
@@ -26,7 +28,7 @@ func inlineSubqueries(root *planner.Plan) *planner.Plan {
 // aggregate, DISTINCT, ORDER BY, LIMIT or OFFSET, and no projection that
 // would be evaluated more than once if read twice.
 func inlinable(q *planner.Plan) bool {
-	if q.Single || q.Aggregate || q.Distinct || q.Limit >= 0 || q.Offset > 0 || len(q.Order) > 0 {
+	if q.Single || q.Aggregate || q.Distinct || q.Limit >= 0 || q.Offset > 0 || len(q.Order) > 0 || windowed(q) {
 		return false
 	}
 	if len(q.Project) != len(q.Columns) {
@@ -58,4 +60,11 @@ func merge(p, q *planner.Plan) {
 		}
 	}
 	p.Scan, p.Input = q.Scan, q.Input
+}
+
+// windowed reports whether q has a stage that depends on its rows as a
+// whole after the WHERE: window functions, QUALIFY or a LIMIT in percent.
+// Neither a filter nor a merge may cross it.
+func windowed(q *planner.Plan) bool {
+	return len(q.Windows) > 0 || q.Qualify != nil || q.HasPercent
 }

@@ -69,7 +69,9 @@ func pruneOutputs(q *planner.Plan, needs map[int]bool) {
 		}
 		q.Project[i] = &planner.Const{Value: planner.NullDatum, T: col.Type}
 	}
-	if q.Aggregate {
+	// Window functions and QUALIFY read the aggregate stage's rows by
+	// position: its aggregates stay as they are.
+	if q.Aggregate && !windowed(q) {
 		pruneAggregates(q)
 	}
 }

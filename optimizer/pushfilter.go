@@ -47,7 +47,7 @@ func pushWhere(p *planner.Plan) {
 // keeps exactly the rows of q that satisfy c; it reports whether it did.
 func accept(q *planner.Plan, c planner.Expr) bool {
 	// A LIMIT or OFFSET picks rows before the outer filter sees them.
-	if q.Single || q.Limit >= 0 || q.Offset > 0 {
+	if q.Single || q.Limit >= 0 || q.Offset > 0 || windowed(q) {
 		return false
 	}
 	x := replaceColumns(c, q.Project)

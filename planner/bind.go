@@ -21,6 +21,8 @@ type binder struct {
 	// plan plans a subquery expression's query (subquery.go); nil where
 	// none may appear.
 	plan func(sqlparser.SelectStatement) (*Plan, error)
+	// win collects window calls where the SELECT allows them (window.go).
+	win *windowState
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -42,7 +44,9 @@ func hasAgg(e sqlparser.Expr) bool {
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch n := n.(type) {
 		case *sqlparser.FuncExpr:
-			if IsAggregate(n.Name.Lowered()) {
+			// An aggregate used as a window function is not an aggregate
+			// of the query (its arguments may hold some).
+			if IsAggregate(n.Name.Lowered()) && n.Qualifier.String() != sql.WindowQualifier {
 				found = true
 				return false, nil
 			}
@@ -284,6 +288,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
 	case *sqlparser.FuncExpr:
 		name := e.Name.Lowered()
+		if e.Qualifier.String() == sql.WindowQualifier {
+			return b.window(e)
+		}
 		if IsAggregate(name) {
 			return b.aggregate(e)
 		}
@@ -576,6 +583,9 @@ func exactIn(t, f Type, v float64) bool {
 var cmpOps = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
+	if e.Operator == sql.IsDistinctFromStr || e.Operator == sql.IsNotDistinctFromStr {
+		return b.distinctFrom(e) // friendly.go
+	}
 	l, err := b.bind(e.Left)
 	if err != nil {
 		return nil, err

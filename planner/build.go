@@ -248,6 +248,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub}
 
 	if s.Where != nil {
+		s.Where.Expr = substituteAliases(s.Where.Expr, in, explicitAliases(s))
 		if hasAgg(s.Where.Expr) {
 			return nil, binderError("WHERE clause cannot contain aggregates!")
 		}
@@ -267,19 +268,26 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	for _, se := range s.SelectExprs {
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
-			n := len(items)
-			for _, c := range cols {
-				// * leaves out a USING column's duplicates; t.* has all of
-				// t's columns.
-				if se.TableName.IsEmpty() && c.Hidden || !se.TableName.IsEmpty() && !strings.EqualFold(c.Table, se.TableName.Name.String()) {
-					continue
-				}
-				items = append(items, item{columnName(c), c.Name})
+			exprs, names, err := starColumns(sel, se, cols)
+			if err != nil {
+				return nil, err
 			}
-			if len(items) == n && !se.TableName.IsEmpty() {
-				return nil, binderError("Referenced table \"%s\" not found!", se.TableName.Name.String())
+			for i, e := range exprs {
+				items = append(items, item{e, names[i]})
 			}
 		case *sqlparser.AliasedExpr:
+			if exprs, names, ok, err := expandColumns(sel, se.Expr, cols); ok {
+				if err != nil {
+					return nil, err
+				}
+				for i, e := range exprs {
+					if _, bare := unparen(e).(*sqlparser.ColName); !bare {
+						names[i] = nameOf(sel, e)
+					}
+					items = append(items, item{e, names[i]})
+				}
+				continue
+			}
 			name := se.As.String()
 			if name == "" {
 				name = nameOf(sel, se.Expr)
@@ -305,6 +313,19 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		return -1
 	}
 
+	if len(s.GroupBy) == 1 && isAll(s.GroupBy[0]) {
+		var exprs []sqlparser.Expr
+		for _, it := range items {
+			exprs = append(exprs, it.expr)
+		}
+		s.GroupBy = groupByAll(exprs)
+	}
+	if len(s.OrderBy) == 1 && isAll(s.OrderBy[0].Expr) {
+		s.OrderBy = orderByAll(sel, s.OrderBy[0], len(items))
+	}
+	if s.Having != nil {
+		s.Having.Expr = substituteAliases(s.Having.Expr, in, explicitAliases(s))
+	}
 	aggregate := len(s.GroupBy) > 0 || s.Having != nil
 	for _, it := range items {
 		aggregate = aggregate || hasAgg(it.expr)
@@ -343,6 +364,9 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		}
 		post = &binder{agg: st, sel: sel, plan: sub}
 	}
+	// Window functions may appear in the select list, QUALIFY and ORDER BY.
+	ws := &windowState{}
+	post.win = ws
 
 	for _, it := range items {
 		x, err := post.bind(it.expr)
@@ -353,11 +377,22 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		p.Columns = append(p.Columns, Column{Name: it.name, Type: x.Type()})
 	}
 	if s.Having != nil {
+		post.win = nil
 		h, err := post.boolean(s.Having.Expr)
+		post.win = ws
 		if err != nil {
 			return nil, err
 		}
 		p.Having = h
+	}
+	itemOf := func(name string) sqlparser.Expr {
+		if i := aliasOf(name); i >= 0 {
+			return items[i].expr
+		}
+		return nil
+	}
+	if err := ws.qualify(p, sel.QualifyOf(s), post, in, itemOf); err != nil {
+		return nil, err
 	}
 	p.Distinct = s.Distinct != ""
 
@@ -407,11 +442,24 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if st != nil {
 		p.GroupBy, p.Aggs = st.keys, st.aggs
 	}
+	if keys := sel.DistinctOnOf(s); keys != nil {
+		if err := ws.distinctOn(p, keys, post); err != nil {
+			return nil, err
+		}
+	}
+	if err := ws.attach(p); err != nil {
+		return nil, err
+	}
 
 	if s.Limit != nil {
 		var err error
 		// LIMIT NULL (and LIMIT ALL, which package sql writes so) is no limit.
-		if _, null := s.Limit.Rowcount.(*sqlparser.NullVal); s.Limit.Rowcount != nil && !null {
+		if pct, ok, err := limitPercent(sel, s); ok {
+			if err != nil {
+				return nil, err
+			}
+			p.LimitPercent, p.HasPercent = pct, true
+		} else if _, null := s.Limit.Rowcount.(*sqlparser.NullVal); s.Limit.Rowcount != nil && !null {
 			if p.Limit, err = constInt(s.Limit.Rowcount, "LIMIT"); err != nil {
 				return nil, err
 			}
@@ -510,6 +558,12 @@ func (p *Plan) InputExprs() []Expr {
 	}
 	if !p.Aggregate {
 		xs = append(xs, p.Project...)
+		for _, w := range p.Windows {
+			xs = append(xs, w.Exprs()...)
+		}
+		if p.Qualify != nil {
+			xs = append(xs, p.Qualify)
+		}
 	}
 	return xs
 }

@@ -55,6 +55,9 @@ func (n namer) expr(e sqlparser.Expr) string {
 		}
 		return "CAST('f' AS BOOLEAN)"
 	case *sqlparser.FuncExpr:
+		if e.Qualifier.String() == sql.WindowQualifier {
+			return n.windowCall(e) // window.go
+		}
 		return n.call(e)
 	case *sqlparser.BinaryExpr:
 		op := e.Operator
@@ -198,6 +201,12 @@ func (n namer) comparison(e *sqlparser.ComparisonExpr, not bool) string {
 			r = sqlparser.String(e.Right)
 		}
 		return "(" + l + " " + strings.ToUpper(op) + " " + r + ")"
+	}
+	if op == sql.IsDistinctFromStr || op == sql.IsNotDistinctFromStr {
+		if not {
+			return "(NOT (" + l + " " + strings.ToUpper(op) + " " + n.expr(e.Right) + "))"
+		}
+		return "(" + l + " " + strings.ToUpper(op) + " " + n.expr(e.Right) + ")"
 	}
 	if like, ok := likeOps[op]; ok {
 		return "(" + l + " " + like + " " + n.expr(e.Right) + ")"

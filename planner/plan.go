@@ -41,6 +41,11 @@ type Plan struct {
 	GroupBy   []Expr
 	Aggs      []*AggCall
 	Having    Expr
+	// Windows are computed over the rows after Having (input or
+	// aggregate rows, WindowWidth columns); their values are appended to
+	// those rows, which Qualify filters and Project reads.
+	Windows []*WindowCall
+	Qualify Expr
 	// Project computes the output columns over the input (or aggregate)
 	// rows; the first len(Columns) are the result, the rest hidden sort keys.
 	Project []Expr
@@ -51,6 +56,10 @@ type Plan struct {
 	Order []SortKey
 	// Limit is -1 when absent.
 	Limit, Offset int64
+	// LimitPercent, when HasPercent, keeps that percentage of the rows
+	// (LIMIT n%) instead of Limit rows.
+	LimitPercent float64
+	HasPercent   bool
 	// Single marks the source of a SELECT without FROM: one empty row.
 	Single bool
 }
@@ -239,6 +248,7 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		}
 	}
 	line("PROJECTION %s", strings.Join(parts, ", "))
+	p.explainWindows(line) // window.go
 	if p.Having != nil {
 		line("FILTER (HAVING) %s", p.Having)
 	}

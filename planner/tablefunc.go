@@ -17,6 +17,8 @@ type TableFunction struct {
 	Files []string
 	// Columns are the function's result columns, DuckDB's names and types.
 	Columns []Column
+	// Series is set for range and generate_series, which read no files.
+	Series *Series
 }
 
 var (
@@ -78,6 +80,8 @@ func functionSource(src *sql.Source, c buildCtx) (*Scan, []Column, error) {
 	case sql.SecretsFunction:
 		cols = append([]Column(nil), secretsColumns...)
 		return &Scan{Function: &TableFunction{Name: src.Function, Columns: cols}, Source: src.Text}, cols, nil
+	case "range", "generate_series":
+		return seriesSource(src) // series.go
 	case "parquet_metadata":
 		cols = metadataColumns
 	case "parquet_schema":

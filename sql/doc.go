@@ -31,6 +31,7 @@
 //	read_parquet(['a.parquet','b.parquet']) SourceFiles, two Paths
 //	read_parquet('g', hive_partitioning = true|false|1|0)  HivePartitioning, HivePartitioningSet
 //	FROM parquet_metadata('f'), parquet_schema('f')  SourceFunction
+//	FROM range(3), generate_series(1, 9, 2)          SourceFunction, Args
 //	FROM v, FROM "My View"                  SourceView, Name as written
 //
 // Table aliases (FROM 'f.parquet' AS o, FROM 'f.parquet' o) stay in the AST
@@ -90,6 +91,27 @@
 //     VARCHAR(1) for CHAR, ... as DuckDB prints them.
 //   - FROM-first queries: "FROM src" is SELECT * FROM src and
 //     "FROM src SELECT list ..." is SELECT list FROM src ....
+//   - f(args) OVER (PARTITION BY ... ORDER BY ... frame) and OVER name: the
+//     call's FuncExpr, its Qualifier set to WindowQualifier, with the OVER
+//     clause in Select.Windows (see WindowOf); named WINDOW clauses are
+//     substituted and removed. ROWS/RANGE/GROUPS name columns unless a
+//     frame follows them.
+//   - QUALIFY cond: Select.Qualify, keyed by the *sqlparser.Select (see
+//     QualifyOf); the condition is not in the select list.
+//   - GROUP BY ALL and ORDER BY ALL: a single item, the column AllMarker.
+//   - * EXCLUDE (cols) REPLACE (expr AS col): the star, with its lists in
+//     Select.Stars (see StarOptionsOf).
+//   - SELECT DISTINCT ON (keys): keys in Select.DistinctOn, no DISTINCT.
+//   - a IS [NOT] DISTINCT FROM b: ComparisonExpr with Operator
+//     IsDistinctFromStr or IsNotDistinctFromStr.
+//   - LIMIT n% and LIMIT n PERCENT: LIMIT n, with Select.IsLimitPercent.
+//   - A trailing comma before a clause or the end of a select list is
+//     dropped.
+//   - VALUES (...), (...) at the start of a query or as a FROM subquery
+//     is the UNION ALL of one SELECT per row, its columns col0, col1, ...
+//     or those of the alias's column list (FROM (VALUES ...) t(x, y)).
+//   - FROM range(...) and generate_series(...) with one to three integer
+//     literals are SourceFunction sources with Args.
 //
 // A SELECT without FROM gets sqlparser's FROM dual (a plain TableName
 // "dual", not a placeholder). Beware: sqlparser.Walk does not visit a

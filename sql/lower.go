@@ -82,7 +82,7 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return p.with(lo, hi)
 	case p.isOp(lo, "("):
 		return nil, p.errAt(lo, ErrUnsupported, "a parenthesized query at the start of a statement is not supported: expected SELECT")
-	case p.kw(lo) != "select" && p.kw(lo) != "from":
+	case p.kw(lo) != "select" && p.kw(lo) != "from" && p.kw(lo) != "values":
 		return nil, p.errAt(lo, ErrSyntax, "expected SELECT")
 	}
 	// Past the last token is "end of input" for errors: the ")" closing a
@@ -98,10 +98,19 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 			return nil, p.errOut(out, i, ErrUnsupported, "WITH inside a subquery is not supported: put the common table expressions before the outer SELECT")
 		}
 	}
+	if out, err = p.lowerValues(out); err != nil {
+		return nil, err
+	}
 	out = fromFirst(out)
 	out = lowerExtract(out)
 	out = lowerSubstr(out)
 	if out, err = p.lowerFilter(out); err != nil {
+		return nil, err
+	}
+	if out, err = p.lowerWindows(out); err != nil {
+		return nil, err
+	}
+	if out, err = p.lowerFriendly(out); err != nil {
 		return nil, err
 	}
 	if out, err = p.lowerSetOps(out); err != nil {

@@ -22,6 +22,7 @@ type parser struct {
 	end   int      // token index errOut reports for "past the last lowered token"
 	nsrc  int      // sources numbered so far
 	casts []castType
+	overs []string // the OVER clauses as written, numbered by lowerOver
 }
 
 func parseAt(text string, base Position) (st Statement, err error) {
@@ -72,7 +73,7 @@ const expectStatement = "expected SELECT, FROM, EXPLAIN, DESCRIBE, CREATE VIEW, 
 
 func (p *parser) statement() (Statement, error) {
 	switch k := p.kw(0); {
-	case k == "select" || k == "from" || k == "with" || p.isOp(0, "("):
+	case k == "select" || k == "from" || k == "with" || k == "values" || p.isOp(0, "("):
 		return p.query(0)
 	case k == "explain":
 		return p.explain()
@@ -353,7 +354,7 @@ func (p *parser) name(i int, what string) (string, error) {
 // startsQuery reports whether a query starts at token i.
 func (p *parser) startsQuery(i int) bool {
 	k := p.kw(i)
-	return k == "select" || k == "from" || k == "with"
+	return k == "select" || k == "from" || k == "with" || k == "values"
 }
 
 func (p *parser) kw(i int) string {

@@ -47,6 +47,36 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			if len(n.Comments) > 0 {
 				return fail("", ErrInternal, "set operation marker left in the query")
 			}
+			fixPercent(sel, n)
+			if err := fixDistinctOn(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }); err != nil {
+				if ferr != nil {
+					return false, ferr
+				}
+				return fail("distinct", ErrInternal, err.Error())
+			}
+			if !fixStar(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }) {
+				if ferr != nil {
+					return false, ferr
+				}
+				return fail("exclude", ErrSyntax, "expected column names in EXCLUDE and expressions with AS in REPLACE")
+			}
+			if k := len(n.SelectExprs) - 1; k >= 0 {
+				ae, ok := n.SelectExprs[k].(*sqlparser.AliasedExpr)
+				if f, isF := funcOf(ae, ok); isF && f.Name.Lowered() == qualifyMarker && len(f.Exprs) == 1 {
+					cond, ok := f.Exprs[0].(*sqlparser.AliasedExpr)
+					if !ok {
+						return fail("qualify", ErrSyntax, "expected a condition in QUALIFY")
+					}
+					n.SelectExprs = n.SelectExprs[:k]
+					if sel.Qualify == nil {
+						sel.Qualify = map[*sqlparser.Select]sqlparser.Expr{}
+					}
+					sel.Qualify[n] = cond.Expr
+					if err := sqlparser.Walk(visit, cond.Expr); err != nil {
+						return false, err
+					}
+				}
+			}
 		case *sqlparser.Order:
 			if f, ok := n.Expr.(*sqlparser.FuncExpr); ok && f.Qualifier.IsEmpty() && len(f.Exprs) == 1 {
 				marker := f.Name.Lowered()
@@ -70,6 +100,18 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 				return fail("filter", ErrInternal, "FILTER marker outside a function call")
 			case strings.HasPrefix(name, reservedPrefix):
 				return fail("nulls", ErrSyntax, "NULLS FIRST/LAST is only allowed after an ORDER BY item")
+			}
+			if k := len(n.Exprs) - 1; k >= 0 {
+				ae, ok := n.Exprs[k].(*sqlparser.AliasedExpr)
+				if f, isF := funcOf(ae, ok); isF && f.Name.Lowered() == overMarker {
+					walk := func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }
+					if err := p.fixWindow(sel, n, f, walk); err != nil {
+						if ferr != nil {
+							return false, ferr
+						}
+						return fail("over", ErrInternal, err.Error())
+					}
+				}
 			}
 			if k := len(n.Exprs) - 1; k >= 0 {
 				ae, ok := n.Exprs[k].(*sqlparser.AliasedExpr)
@@ -111,6 +153,7 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 				n.Type.Scale = sqlparser.NewIntVal([]byte(ct.scale))
 			}
 		case *sqlparser.ComparisonExpr:
+			fixDistinctFrom(n)
 			switch n.Operator {
 			case sqlparser.RegexpStr:
 				n.Operator = ILikeStr

@@ -39,6 +39,13 @@ func (p *parser) parseSource(out []otok, i int) (*Source, int, error) {
 			src, next = &Source{Kind: SourceFunction, Function: name}, i+3
 			break
 		}
+		if o.kind == tkWord && seriesFunctions[name] {
+			var err error
+			if src, next, err = p.seriesSource(out, i, name); err != nil {
+				return nil, 0, err
+			}
+			break
+		}
 		if o.kind == tkQIdent || !fileFunctions[name] && !metaFunctions[name] {
 			return nil, 0, p.errOut(out, i, ErrUnsupported,
 				"unknown table function: expected read_parquet, parquet_scan, parquet_metadata or parquet_schema")

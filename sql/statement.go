@@ -45,6 +45,18 @@ type Select struct {
 	// keyed by the call's node in AST (see FilterOf). The condition is not
 	// part of the call's Exprs.
 	Filters map[*sqlparser.FuncExpr]sqlparser.Expr
+	// Windows holds the OVER clause of each window function call, keyed by
+	// the call's node in AST, whose Qualifier is WindowQualifier (see
+	// WindowOf).
+	Windows map[*sqlparser.FuncExpr]*Window
+	// DistinctOn holds the keys of SELECT DISTINCT ON (keys).
+	DistinctOn map[*sqlparser.Select][]sqlparser.Expr
+	// Percent marks the SELECTs whose LIMIT is a percentage.
+	Percent map[*sqlparser.Select]bool
+	// Stars holds the EXCLUDE and REPLACE lists written after a *.
+	Stars map[*sqlparser.StarExpr]*StarOptions
+	// Qualify holds the QUALIFY condition of each SELECT that has one.
+	Qualify map[*sqlparser.Select]sqlparser.Expr
 	// With lists the common table expressions of a leading WITH clause, in
 	// the order written. FROM refers to them by name, as SourceView sources.
 	With []*CTE
@@ -181,8 +193,11 @@ type Source struct {
 	// HivePartitioningSet says it was written (DuckDB detects partitions
 	// when it is not).
 	HivePartitioning, HivePartitioningSet bool
-	// Function is "parquet_metadata" or "parquet_schema" for SourceFunction.
+	// Function is "parquet_metadata", "parquet_schema", "range" or
+	// "generate_series" for SourceFunction.
 	Function string
+	// Args are the integer arguments of range and generate_series.
+	Args []int64
 	// Name is the view name for SourceView, as written (DuckDB matches names
 	// case-insensitively).
 	Name string

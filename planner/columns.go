@@ -1,0 +1,157 @@
+package planner
+
+import (
+	"reflect"
+	"regexp"
+
+	"github.com/pqsql/pqsql/sql"
+	"github.com/xwb1989/sqlparser"
+)
+
+// expandColumns expands a select item holding COLUMNS(*) or
+// COLUMNS('regex') into one item per matching input column, the call
+// replaced by the column, as DuckDB does; ok is false for an item without
+// COLUMNS. Every COLUMNS of the item must select the same columns.
+func expandColumns(sel *sql.Select, e sqlparser.Expr, cols []Column) (exprs []sqlparser.Expr, names []string, ok bool, err error) {
+	var calls []*sqlparser.FuncExpr
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.FuncExpr:
+			if n.Qualifier.IsEmpty() && n.Name.Lowered() == "columns" {
+				calls = append(calls, n)
+				return false, nil
+			}
+		case *sqlparser.Subquery:
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	if len(calls) == 0 {
+		return nil, nil, false, nil
+	}
+	var match []int
+	for k, c := range calls {
+		m, err := columnsMatch(c, cols)
+		if err != nil {
+			return nil, nil, true, err
+		}
+		if k > 0 && !reflect.DeepEqual(m, match) {
+			return nil, nil, true, binderError("Multiple different STAR/COLUMNS in the same expression are not supported")
+		}
+		match = m
+	}
+	for _, i := range match {
+		col := &sqlparser.ColName{Name: sqlparser.NewColIdent(cols[i].Name)}
+		x := e
+		if _, bare := e.(*sqlparser.FuncExpr); !bare || e != sqlparser.Expr(calls[0]) {
+			x = cloneExpr(sel, e).(sqlparser.Expr)
+			for _, c := range findColumnsCalls(x) {
+				x = sqlparser.ReplaceExpr(x, c, col)
+			}
+		} else {
+			x = col
+		}
+		exprs = append(exprs, x)
+		names = append(names, cols[i].Name)
+	}
+	return exprs, names, true, nil
+}
+
+// columnsMatch returns the input columns COLUMNS(*) or COLUMNS('regex')
+// selects, in order.
+func columnsMatch(c *sqlparser.FuncExpr, cols []Column) ([]int, error) {
+	if len(c.Exprs) != 1 {
+		return nil, binderError("COLUMNS expects a single argument")
+	}
+	var re *regexp.Regexp
+	switch a := c.Exprs[0].(type) {
+	case *sqlparser.StarExpr:
+	case *sqlparser.AliasedExpr:
+		v, ok := a.Expr.(*sqlparser.SQLVal)
+		if !ok || v.Type != sqlparser.StrVal {
+			return nil, binderError("COLUMNS expects * or a regular expression string")
+		}
+		var err error
+		if re, err = regexp.Compile(string(v.Val)); err != nil {
+			return nil, binderError("Failed to compile regex \"%s\": %v", v.Val, err)
+		}
+	default:
+		return nil, binderError("COLUMNS expects * or a regular expression string")
+	}
+	var m []int
+	for i, col := range cols {
+		if re == nil || re.MatchString(col.Name) {
+			m = append(m, i)
+		}
+	}
+	if len(m) == 0 {
+		return nil, binderError("No matching columns found that match regex \"%s\"", re)
+	}
+	return m, nil
+}
+
+func findColumnsCalls(e sqlparser.Expr) []*sqlparser.FuncExpr {
+	var calls []*sqlparser.FuncExpr
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if f, ok := n.(*sqlparser.FuncExpr); ok && f.Qualifier.IsEmpty() && f.Name.Lowered() == "columns" {
+			calls = append(calls, f)
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	return calls
+}
+
+// cloneExpr deep-copies an AST node, so each expansion of COLUMNS binds its
+// own tree; the parser's side tables (FILTER, OVER, cast spellings) are
+// shared by the copies of their calls.
+func cloneExpr(sel *sql.Select, n any) any {
+	return cloneValue(sel, reflect.ValueOf(n)).Interface()
+}
+
+func cloneValue(sel *sql.Select, v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Elem().Type())
+		c.Elem().Set(cloneValue(sel, v.Elem()))
+		if f, ok := v.Interface().(*sqlparser.FuncExpr); ok {
+			cf := c.Interface().(*sqlparser.FuncExpr)
+			if w := sel.Windows[f]; w != nil {
+				sel.Windows[cf] = w
+			}
+			if x := sel.Filters[f]; x != nil {
+				sel.Filters[cf] = x
+			}
+		}
+		return c
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type()).Elem()
+		c.Set(cloneValue(sel, v.Elem()))
+		return c
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := 0; i < v.Len(); i++ {
+			c.Index(i).Set(cloneValue(sel, v.Index(i)))
+		}
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v) // unexported fields keep their values
+		for i := 0; i < v.NumField(); i++ {
+			if c.Field(i).CanSet() {
+				c.Field(i).Set(cloneValue(sel, v.Field(i)))
+			}
+		}
+		return c
+	}
+	return v
+}
