@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -156,7 +157,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 					return &ColRef{Index: i, Name: s, T: b.agg.keys[i].Type()}, nil
 				}
 			}
-		} else if !strings.Contains(err.Error(), "must appear in the GROUP BY") {
+		} else if !errors.Is(err, ErrNotGrouped) {
 			if _, ok := e.(*sqlparser.ColName); ok {
 				return nil, err
 			}
@@ -166,7 +167,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 	case *sqlparser.ColName:
 		name := e.Name.String()
 		if b.agg != nil {
-			return nil, binderError("column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", name, name, name)
+			return nil, fmt.Errorf("%w: column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", ErrNotGrouped, name, name, name)
 		}
 		i := b.lookup(name)
 		if i < 0 {
