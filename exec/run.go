@@ -3,6 +3,7 @@ package exec
 import (
 	"container/heap"
 	"context"
+	"math"
 	"sort"
 
 	"github.com/pqsql/pqsql/planner"
@@ -87,7 +88,7 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		}
 		return x.finishRows(p, rows), nil
 	}
-	want := p.Limit + p.Offset
+	want := rowsWanted(p)
 	switch {
 	case len(p.Order) > 0 && p.Limit >= 0 && !p.Distinct:
 		// A sorted limit keeps only the best rows, in a heap.
@@ -138,6 +139,15 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		return nil, err
 	}
 	return limitBatches(out, p.Offset, p.Limit, len(p.Columns)), nil
+}
+
+// rowsWanted is LIMIT + OFFSET, the rows a limited plan must produce,
+// saturated at the largest int64: LIMIT and OFFSET may each be as large.
+func rowsWanted(p *planner.Plan) int64 {
+	if p.Limit > math.MaxInt64-p.Offset {
+		return math.MaxInt64
+	}
+	return p.Limit + p.Offset
 }
 
 // finishRows applies DISTINCT, ORDER BY, OFFSET and LIMIT to projected rows

@@ -244,7 +244,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	if q.streamLimit && q.where == nil {
 		// A row-at-a-time loop projects at least one row even for LIMIT 0,
 		// and fails if that row does.
-		s.capped, s.remaining = true, max(q.p.Limit+q.p.Offset, 1)
+		s.capped, s.remaining = true, max(rowsWanted(q.p), 1)
 	}
 	var wg sync.WaitGroup
 	wg.Add(1 + threads)
