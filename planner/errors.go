@@ -27,7 +27,4 @@ var (
 	// and outside an aggregate; the binder retries such an expression
 	// against the group keys.
 	ErrNotGrouped = errclass.Sub(errclass.Binder, "Binder Error")
-	// ErrExpressionDepth means an expression nested deeper than
-	// MaxExpressionDepth.
-	ErrExpressionDepth = errclass.Sub(errclass.Parser, "Parser Error")
 )

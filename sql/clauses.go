@@ -105,17 +105,37 @@ func lowerSubstr(out []otok) []otok {
 // "no limit"), a lone OFFSET m gets LIMIT NULL before it, and OFFSET m
 // LIMIT n is swapped.
 func lowerLimits(out []otok) []otok {
+	// closes[i] is the index of the ")" closing the "(" at i, or -1; found
+	// in one pass, so the walk below is linear in the tokens.
+	closes := make([]int, len(out))
+	var open []int
+	for i := range out {
+		closes[i] = -1
+		switch {
+		case isOpTok(out, i, "("):
+			open = append(open, i)
+		case isOpTok(out, i, ")") && len(open) > 0:
+			closes[open[len(open)-1]] = i
+			open = open[:len(open)-1]
+		}
+	}
 	res := make([]otok, 0, len(out)+2)
+	return lowerLimitLevel(out, closes, 0, len(out), res)
+}
+
+// lowerLimitLevel appends out[lo:hi], one nesting level, to res with its
+// LIMIT and OFFSET lowered, and the levels inside it too.
+func lowerLimitLevel(out []otok, closes []int, lo, hi int, res []otok) []otok {
 	limit, offset := -1, -1 // positions in res at this level
-	for i := 0; i < len(out); i++ {
+	for i := lo; i < hi; i++ {
 		if isOpTok(out, i, "(") {
-			end := matchClose(out, i)
-			if end < 0 {
-				res = append(res, out[i:]...)
+			end := closes[i]
+			if end < 0 || end >= hi {
+				res = append(res, out[i:hi]...)
 				break
 			}
 			res = append(res, out[i])
-			res = append(res, lowerLimits(out[i+1:end])...)
+			res = lowerLimitLevel(out, closes, i+1, end, res)
 			res = append(res, out[end])
 			i = end
 			continue

@@ -22,6 +22,9 @@ var (
 	// ErrInternal reports a failure of the lowering itself; it is a bug in
 	// this package, never a property of the input.
 	ErrInternal = errclass.Sub(errclass.Internal, "internal error")
+	// ErrExpressionDepth reports an expression nested deeper than
+	// MaxExpressionDepth, DuckDB's max_expression_depth.
+	ErrExpressionDepth = errclass.Sub(errclass.Parser, "Parser Error")
 )
 
 // A Position locates a byte in the original SQL text. Line and Column are
@@ -47,7 +50,7 @@ type Error struct {
 	Offset int    // 0-based byte offset of the offending token
 	Token  string // the offending token as written; "" means end of input
 	Msg    string // what was wrong, usually "expected X"
-	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal
+	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal, ErrExpressionDepth
 }
 
 // Error formats the error as

@@ -131,6 +131,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if !ok {
 		return nil, p.errAt(lo, ErrSyntax, "expected a query")
 	}
+	if !(&shaper{}).statement(ast) {
+		return nil, p.errAt(lo, ErrExpressionDepth, depthMessage)
+	}
 	last := p.toks[hi-1]
 	sel := &Select{
 		AST:     ast,

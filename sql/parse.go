@@ -50,9 +50,22 @@ func parseAt(text string, base Position) (st Statement, err error) {
 	if n == 0 {
 		return nil, p.errAt(0, ErrEmpty, "expected a statement")
 	}
+	depth := 0
 	for i := 0; i < n; i++ {
-		if toks[i].kind == tkOp && toks[i].val == ";" {
+		if toks[i].kind != tkOp {
+			continue
+		}
+		switch toks[i].val {
+		case ";":
 			return nil, p.errAt(i, ErrSyntax, "expected end of statement: Parse takes one statement, SplitScript splits scripts")
+		case "(":
+			// Refused before any lowering pass walks the nesting: no
+			// expression can be this deep (DuckDB's parser gives up too).
+			if depth++; depth > MaxExpressionDepth {
+				return nil, p.errAt(i, ErrExpressionDepth, depthMessage)
+			}
+		case ")":
+			depth--
 		}
 	}
 	return p.statement()
