@@ -25,6 +25,8 @@ var (
 	// ErrExpressionDepth reports an expression nested deeper than
 	// MaxExpressionDepth, DuckDB's max_expression_depth.
 	ErrExpressionDepth = errclass.Sub(errclass.Parser, "Parser Error")
+	// ErrInvalidUTF8 reports statement text that is not valid UTF-8.
+	ErrInvalidUTF8 = errclass.Sub(errclass.InvalidInput, "Invalid Input Error")
 )
 
 // A Position locates a byte in the original SQL text. Line and Column are
@@ -50,7 +52,7 @@ type Error struct {
 	Offset int    // 0-based byte offset of the offending token
 	Token  string // the offending token as written; "" means end of input
 	Msg    string // what was wrong, usually "expected X"
-	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal, ErrExpressionDepth
+	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal, ErrExpressionDepth, ErrInvalidUTF8
 }
 
 // Error formats the error as
