@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -105,13 +104,13 @@ func (sh *shell) read(ctx context.Context, file string) error {
 	if sh.readDepth >= maxReadDepth {
 		return fmt.Errorf("%w: %s", errReadDepth, file)
 	}
-	b, err := os.ReadFile(file)
+	text, err := readScriptFile(file)
 	if err != nil {
 		return err
 	}
 	sh.readDepth++
 	defer func() { sh.readDepth-- }()
-	if sh.runScript(ctx, string(b)) && sh.bail && !sh.quit {
+	if sh.runScript(ctx, text) && sh.bail && !sh.quit {
 		sh.halted = true
 	}
 	return nil

@@ -13,4 +13,6 @@ var (
 	errInterrupted = errors.New("interrupted")
 	// errReadDepth reports .read files nested too deeply (a file reading itself).
 	errReadDepth = errors.New(".read nested too deeply")
+	// errScriptTooLarge reports a script past maxScriptBytes.
+	errScriptTooLarge = errors.New("script too large")
 )

@@ -144,15 +144,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, src := range sources {
 			text := src.text
 			if src.file {
-				b, err := os.ReadFile(src.text)
-				if err != nil {
+				var err error
+				if text, err = readScriptFile(src.text); err != nil {
 					sh.report(0, err)
 					if sh.bail {
 						break
 					}
 					continue
 				}
-				text = string(b)
 			}
 			if sh.runScript(ctx, text) {
 				break
@@ -163,12 +162,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if isTerminal(stdin) {
 		return sh.repl(ctx, stdout, stderr)
 	}
-	b, err := io.ReadAll(stdin)
+	text, err := readScript(stdin, "standard input")
 	if err != nil {
 		sh.report(0, err)
 		return sh.exitCode()
 	}
-	sh.runScript(ctx, string(b))
+	sh.runScript(ctx, text)
 	return sh.exitCode()
 }
 
