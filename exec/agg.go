@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -109,29 +110,40 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
 	}
 }
 
-func finish(a *planner.AggCall, s *aggState) planner.Datum {
+// fitsHugeInt reports whether v is within [-2^127, 2^127-1].
+func fitsHugeInt(v *big.Int) bool {
+	return v.BitLen() <= 127 || v.Sign() < 0 && v.BitLen() == 128 && v.TrailingZeroBits() == 127
+}
+
+// finish is the aggregate's value for one group. A sum past HUGEINT's
+// range fails as DuckDB's does.
+func finish(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 	switch a.Func {
 	case "count", "count_star":
-		return planner.Datum{I: s.n}
+		return planner.Datum{I: s.n}, nil
 	case "min", "max":
 		if !s.has {
-			return planner.NullDatum
+			return planner.NullDatum, nil
 		}
-		return s.best
+		return s.best, nil
 	}
 	if s.n == 0 {
-		return planner.NullDatum
+		return planner.NullDatum, nil
 	}
 	t := a.Arg.Type()
 	isFloat := t.ID == TypeFloat || t.ID == TypeDouble
 	if a.Func == "sum" {
 		if isFloat {
-			return planner.Datum{F: s.fsum}
+			return planner.Datum{F: s.fsum}, nil
 		}
-		return planner.Datum{Big: new(big.Int).Set(s.sum())}
+		sum := s.sum()
+		if a.T.ID == planner.TypeHugeInt && !fitsHugeInt(sum) {
+			return planner.Datum{}, fmt.Errorf("%w: Overflow in HUGEINT addition: sum(%s) is %s", planner.ErrOutOfRange, a.Arg, sum)
+		}
+		return planner.Datum{Big: new(big.Int).Set(sum)}, nil
 	}
 	if isFloat {
-		return planner.Datum{F: s.fsum / float64(s.n)}
+		return planner.Datum{F: s.fsum / float64(s.n)}, nil
 	}
 	scale := 0
 	if t.ID == TypeDecimal {
@@ -139,7 +151,7 @@ func finish(a *planner.AggCall, s *aggState) planner.Datum {
 	}
 	r := new(big.Rat).SetFrac(s.sum(), new(big.Int).Mul(big.NewInt(s.n), pow10(scale)))
 	f, _ := r.Float64()
-	return planner.Datum{F: f}
+	return planner.Datum{F: f}, nil
 }
 
 func pow10(n int) *big.Int {
@@ -564,7 +576,11 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 		arow := make([]planner.Datum, 0, len(g.keys)+len(p.Aggs))
 		arow = append(arow, g.keys...)
 		for i, a := range p.Aggs {
-			arow = append(arow, finish(a, &g.aggs[i]))
+			d, err := finish(a, &g.aggs[i])
+			if err != nil {
+				return nil, err
+			}
+			arow = append(arow, d)
 		}
 		if p.Having != nil {
 			d, err := planner.Eval(p.Having, arow)

@@ -96,6 +96,12 @@ func fromBig(v *big.Int, t Type) (Datum, error) {
 			return Datum{}, fmt.Errorf("%w: value %s is out of range for UBIGINT", ErrOutOfRange, v)
 		}
 		return Datum{I: int64(v.Uint64())}, nil
+	case TypeDate:
+		// DuckDB's dates are int32 days with ±(2^31-1) kept for ±infinity.
+		if !v.IsInt64() || v.Int64() <= math.MinInt32+1 || v.Int64() >= math.MaxInt32 {
+			return Datum{}, fmt.Errorf("%w: Date out of range", ErrOutOfRange)
+		}
+		return Datum{I: v.Int64()}, nil
 	}
 	lo, hi, ok := intRange(t.ID)
 	if !ok && v.IsInt64() {
