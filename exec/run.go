@@ -86,7 +86,7 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.finishRows(p, rows), nil
+		return x.finishRows(ctx, p, rows)
 	}
 	want := rowsWanted(p)
 	switch {
@@ -104,7 +104,7 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.finishRows(p, top.sorted()), nil
+		return x.finishRows(ctx, p, top.sorted())
 	case len(p.Order) > 0 || p.Distinct:
 		var rows [][]planner.Datum
 		err := x.input(ctx, p, func(m scanMsg) (bool, error) {
@@ -116,7 +116,7 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.finishRows(p, rows), nil
+		return x.finishRows(ctx, p, rows)
 	}
 	// Streaming: batches pass through, and a LIMIT stops the scan as soon
 	// as LIMIT + OFFSET rows are in.
@@ -152,13 +152,18 @@ func rowsWanted(p *planner.Plan) int64 {
 
 // finishRows applies DISTINCT, ORDER BY, OFFSET and LIMIT to projected rows
 // and packs the visible columns into batches.
-func (x *executor) finishRows(p *planner.Plan, rows [][]planner.Datum) []*batch {
+func (x *executor) finishRows(ctx context.Context, p *planner.Plan, rows [][]planner.Datum) ([]*batch, error) {
 	types := projTypes(p)
 	if p.Distinct {
 		seen := map[string]bool{}
 		var key []byte
 		kept := rows[:0]
-		for _, r := range rows {
+		for i, r := range rows {
+			if i%cancelCheckRows == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			key = key[:0]
 			for i, d := range r {
 				key = planner.AppendKey(key, d, types[i])
@@ -172,7 +177,9 @@ func (x *executor) finishRows(p *planner.Plan, rows [][]planner.Datum) []*batch 
 	}
 	if len(p.Order) > 0 {
 		less := rowLess(p.Order, types)
-		sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
+		if err := sortStable(ctx, rows, less); err != nil {
+			return nil, err
+		}
 	}
 	if p.Offset > 0 {
 		rows = rows[min(int(p.Offset), len(rows)):]
@@ -186,7 +193,7 @@ func (x *executor) finishRows(p *planner.Plan, rows [][]planner.Datum) []*batch 
 		b := batchOfRows(rows[start:min(start+BatchSize, len(rows))], types[:n])
 		out = append(out, b)
 	}
-	return out
+	return out, nil
 }
 
 // limitBatches drops offset rows, keeps at most limit (all when negative)
