@@ -40,3 +40,36 @@ func BenchmarkNestedParens(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkManyRewrites parses select lists of n casts, typed literals and
+// EXTRACTs, each of which a lowering pass rewrites.
+func BenchmarkManyRewrites(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		var sb strings.Builder
+		sb.WriteString("SELECT ")
+		for i := range n {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			switch i % 4 {
+			case 0:
+				sb.WriteString("x::INTEGER")
+			case 1:
+				sb.WriteString("CAST(x AS VARCHAR)")
+			case 2:
+				sb.WriteString("DATE '2024-01-01'")
+			default:
+				sb.WriteString("extract(year FROM d)")
+			}
+		}
+		text := sb.String() + " FROM t"
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := Parse(text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
