@@ -27,12 +27,17 @@ const (
 // sqlparser parses as part of the call; fixAST takes it out again and
 // records the condition in Select.Filters.
 func (p *parser) lowerFilter(out []otok) ([]otok, error) {
+	// The output is built in one pass: the call a FILTER follows is
+	// already in res, the condition is read ahead in out.
+	res := make([]otok, 0, len(out))
 	for i := 0; i < len(out); i++ {
 		if out[i].kw != "filter" || !isOpTok(out, i+1, "(") || !isOpTok(out, i-1, ")") {
+			res = append(res, out[i])
 			continue
 		}
-		open := matchOpen(out, i-1)
-		if open < 1 || !isCallee(out[open-1]) || out[open-1].kw == "" && out[open-1].kind != tkQIdent {
+		closeCall := len(res) - 1
+		open := matchOpen(res, closeCall)
+		if open < 1 || !isCallee(res[open-1]) || res[open-1].kw == "" && res[open-1].kind != tkQIdent {
 			return nil, p.errOut(out, i, ErrSyntax, "FILTER must follow an aggregate function call")
 		}
 		end := matchClose(out, i+1)
@@ -46,18 +51,23 @@ func (p *parser) lowerFilter(out []otok) ([]otok, error) {
 		if lo >= end {
 			return nil, p.errOut(out, end, ErrSyntax, "expected a condition")
 		}
-		rep := []otok{}
-		if open+1 < i-1 {
-			rep = append(rep, invented(",", out[i].orig))
+		// A FILTER nested in the condition is lowered too (and rejected
+		// later as a nested aggregate).
+		cond, err := p.lowerFilter(out[lo:end])
+		if err != nil {
+			return nil, err
 		}
-		rep = append(rep, invented(filterMarker, out[i].orig), invented("(", out[i+1].orig))
-		rep = append(rep, out[lo:end]...)
-		rep = append(rep, invented(")", out[end].orig), out[i-1])
-		out = splice(out, i-1, end+1, rep...)
-		// Scanning goes on inside the condition, where a nested FILTER is
-		// lowered too (and rejected later as a nested aggregate).
+		call := res[closeCall]
+		res = res[:closeCall]
+		if open+1 < closeCall {
+			res = append(res, invented(",", out[i].orig))
+		}
+		res = append(res, invented(filterMarker, out[i].orig), invented("(", out[i+1].orig))
+		res = append(res, cond...)
+		res = append(res, invented(")", out[end].orig), call)
+		i = end
 	}
-	return out, nil
+	return res, nil
 }
 
 // lowerSubstr makes substr and substring ordinary function calls: sqlparser
