@@ -110,11 +110,6 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type) {
 	}
 }
 
-// fitsHugeInt reports whether v is within [-2^127, 2^127-1].
-func fitsHugeInt(v *big.Int) bool {
-	return v.BitLen() <= 127 || v.Sign() < 0 && v.BitLen() == 128 && v.TrailingZeroBits() == 127
-}
-
 // finish is the aggregate's value for one group. A sum past HUGEINT's
 // range fails as DuckDB's does.
 func finish(a *planner.AggCall, s *aggState) (planner.Datum, error) {
@@ -137,7 +132,7 @@ func finish(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 			return planner.Datum{F: s.fsum}, nil
 		}
 		sum := s.sum()
-		if a.T.ID == planner.TypeHugeInt && !fitsHugeInt(sum) {
+		if a.T.ID == planner.TypeHugeInt && !planner.FitsHugeInt(sum) {
 			return planner.Datum{}, fmt.Errorf("%w: Overflow in HUGEINT addition: sum(%s) is %s", planner.ErrOutOfRange, a.Arg, sum)
 		}
 		return planner.Datum{Big: new(big.Int).Set(sum)}, nil
