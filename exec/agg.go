@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"fmt"
 	"math/big"
 	"strings"
 	"unsafe"
@@ -288,32 +289,38 @@ func finish(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 		}
 		return s.ext.Result()
 	}
-	return finishBuiltin(a, s), nil
+	return finishBuiltin(a, s)
 }
 
-func finishBuiltin(a *planner.AggCall, s *aggState) planner.Datum {
+// finishBuiltin is finish for the aggregates exec computes itself. A sum
+// past HUGEINT's range fails as DuckDB's does.
+func finishBuiltin(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 	switch a.Func {
 	case "count", "count_star":
-		return planner.Datum{I: s.n}
+		return planner.Datum{I: s.n}, nil
 	case "min", "max":
 		if !s.has {
-			return planner.NullDatum
+			return planner.NullDatum, nil
 		}
-		return s.best
+		return s.best, nil
 	}
 	if s.n == 0 {
-		return planner.NullDatum
+		return planner.NullDatum, nil
 	}
 	t := a.Arg.Type()
 	isFloat := t.ID == TypeFloat || t.ID == TypeDouble
 	if a.Func == "sum" {
 		if isFloat {
-			return planner.Datum{F: s.fsum}
+			return planner.Datum{F: s.fsum}, nil
 		}
-		return planner.Datum{Big: s.sum()}
+		sum := s.sum()
+		if a.T.ID == planner.TypeHugeInt && !planner.FitsHugeInt(sum) {
+			return planner.Datum{}, fmt.Errorf("%w: Overflow in HUGEINT addition: sum(%s) is %s", planner.ErrOutOfRange, a.Arg, sum)
+		}
+		return planner.Datum{Big: new(big.Int).Set(sum)}, nil
 	}
 	if isFloat {
-		return planner.Datum{F: s.fsum / float64(s.n)}
+		return planner.Datum{F: s.fsum / float64(s.n)}, nil
 	}
 	scale := 0
 	if t.ID == TypeDecimal {
@@ -321,7 +328,7 @@ func finishBuiltin(a *planner.AggCall, s *aggState) planner.Datum {
 	}
 	r := new(big.Rat).SetFrac(s.sum(), new(big.Int).Mul(big.NewInt(s.n), pow10(scale)))
 	f, _ := r.Float64()
-	return planner.Datum{F: f}
+	return planner.Datum{F: f}, nil
 }
 
 func pow10(n int) *big.Int {

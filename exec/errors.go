@@ -1,29 +1,35 @@
 package exec
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/pqsql/pqsql/errclass"
 )
 
-// Sentinel errors of package exec.
+// Sentinel errors of package exec. The classes are errclass's, the same
+// values planner uses, so errors.Is(err, planner.ErrCatalog) and
+// errors.Is(err, exec.ErrCatalog) agree.
 var (
 	// ErrCorrupt means decoded data that does not line up (a page's rows do
 	// not match its entries); the file is damaged.
-	ErrCorrupt = errors.New("exec: corrupt data")
+	ErrCorrupt = errclass.Sub(errclass.InvalidInput, "exec: corrupt data")
 	// ErrSchemaMismatch means a file of a multi-file scan lacks a column of
 	// the first file or has it with another type.
-	ErrSchemaMismatch = errors.New("exec: files of one scan have different schemas")
+	ErrSchemaMismatch = errclass.Sub(errclass.InvalidInput, "exec: files of one scan have different schemas")
 	// ErrCatalog means a view that does not exist or already exists.
-	ErrCatalog = errors.New("Catalog Error")
+	ErrCatalog = errclass.Catalog
 	// ErrUnknownSetting means SET of a name pqsql does not know.
-	ErrUnknownSetting = errors.New("Catalog Error: unrecognized configuration parameter")
+	ErrUnknownSetting = errclass.Sub(errclass.Catalog, "Catalog Error: unrecognized configuration parameter")
 	// ErrBadSetting means a SET value of the wrong kind.
-	ErrBadSetting = errors.New("Invalid Input Error")
+	ErrBadSetting = errclass.InvalidInput
 	// ErrOutOfMemory means a query needs more memory than memory_limit
 	// allows (a join's hash table).
-	ErrOutOfMemory = errors.New("Out of Memory Error")
+	ErrOutOfMemory = errclass.OutOfMemory
 	// ErrNotImplemented means a statement pqsql does not run.
-	ErrNotImplemented = errors.New("Not implemented Error")
+	ErrNotImplemented = errclass.NotImplemented
+	// ErrInternal means a bug in pqsql: a statement that panicked. The
+	// session survives it.
+	ErrInternal = errclass.Internal
 )
 
 func errCorrupt(field, what string) error {

@@ -2,7 +2,7 @@ package exec
 
 import (
 	"context"
-	"sort"
+	"math"
 
 	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/storage"
@@ -110,9 +110,9 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.finishRows(p, rows), nil
+		return x.finishRows(ctx, p, rows)
 	}
-	want := p.Limit + p.Offset
+	want := rowsWanted(p)
 	switch {
 	case len(p.Order) > 0 && p.Limit >= 0 && !p.Distinct:
 		// A sorted limit keeps only the best rows, in a heap.
@@ -130,7 +130,7 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.finishRows(p, top.sorted()), nil
+		return x.finishRows(ctx, p, top.sorted())
 	case len(p.Order) > 0 || p.Distinct:
 		var bs []*batch
 		var dd *deduper
@@ -153,7 +153,7 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		return finishBatches(p, bs), nil
+		return finishBatches(ctx, p, bs)
 	}
 	// Streaming: batches pass through, and a LIMIT stops the scan as soon
 	// as LIMIT + OFFSET rows are in.
@@ -178,15 +178,29 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 	return limitBatches(out, p.Offset, p.Limit, len(p.Columns)), nil
 }
 
+// rowsWanted is LIMIT + OFFSET, the rows a limited plan must produce,
+// saturated at the largest int64: LIMIT and OFFSET may each be as large.
+func rowsWanted(p *planner.Plan) int64 {
+	if p.Limit > math.MaxInt64-p.Offset {
+		return math.MaxInt64
+	}
+	return p.Limit + p.Offset
+}
+
 // finishRows applies DISTINCT, ORDER BY, OFFSET and LIMIT to projected rows
 // and packs the visible columns into batches.
-func (x *executor) finishRows(p *planner.Plan, rows [][]planner.Datum) []*batch {
+func (x *executor) finishRows(ctx context.Context, p *planner.Plan, rows [][]planner.Datum) ([]*batch, error) {
 	types := projTypes(p)
 	if p.Distinct {
 		seen := map[string]bool{}
 		var key []byte
 		kept := rows[:0]
-		for _, r := range rows {
+		for i, r := range rows {
+			if i%cancelCheckRows == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			key = key[:0]
 			for i, d := range r {
 				key = planner.AppendKey(key, d, types[i])
@@ -200,7 +214,9 @@ func (x *executor) finishRows(p *planner.Plan, rows [][]planner.Datum) []*batch 
 	}
 	if len(p.Order) > 0 {
 		less := rowLess(p.Order, types)
-		sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
+		if err := sortStable(ctx, rows, less); err != nil {
+			return nil, err
+		}
 	}
 	if p.Offset > 0 {
 		rows = rows[min(int(p.Offset), len(rows)):]
@@ -214,7 +230,7 @@ func (x *executor) finishRows(p *planner.Plan, rows [][]planner.Datum) []*batch 
 		b := batchOfRows(rows[start:min(start+BatchSize, len(rows))], types[:n])
 		out = append(out, b)
 	}
-	return out
+	return out, nil
 }
 
 // limitBatches drops offset rows, keeps at most limit (all when negative)

@@ -46,19 +46,29 @@ func (s *Settings) threads() int {
 	return max(runtime.GOMAXPROCS(0), 1)
 }
 
-// fieldMap matches the plan's fields (from the first file) to f's fields.
+// fieldMap matches the plan's fields (from the first file) to f's fields:
+// the k-th field of a name to the k-th field of that name, so a schema that
+// repeats a name maps each repeat to its own leaves.
 func fieldMap(scan *planner.Scan, f *format.File) ([]*format.Field, error) {
+	type key struct {
+		name string
+		nth  int
+	}
+	byName := make(map[key]*format.Field, len(f.Schema.Fields))
+	seen := make(map[string]int, len(f.Schema.Fields))
+	for _, ff := range f.Schema.Fields {
+		byName[key{ff.Name, seen[ff.Name]}] = ff
+		seen[ff.Name]++
+	}
+	clear(seen)
 	out := make([]*format.Field, len(scan.Fields))
 	for i, pf := range scan.Fields {
+		nth := seen[pf.Name]
+		seen[pf.Name]++
 		if !scan.Needed[i] || isPartition(scan, i) {
 			continue
 		}
-		for _, ff := range f.Schema.Fields {
-			if ff.Name == pf.Name {
-				out[i] = ff
-				break
-			}
-		}
+		out[i] = byName[key{pf.Name, nth}]
 		if out[i] == nil {
 			return nil, fmt.Errorf("%w: %s has no column %s", ErrSchemaMismatch, f.Name, pf.Name)
 		}
@@ -288,7 +298,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	if q.streamLimit && q.where == nil {
 		// A row-at-a-time loop projects at least one row even for LIMIT 0,
 		// and fails if that row does.
-		s.capped, s.remaining = true, max(q.p.Limit+q.p.Offset, 1)
+		s.capped, s.remaining = true, max(rowsWanted(q.p), 1)
 	}
 	var wg sync.WaitGroup
 	wg.Add(1 + threads)

@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/pqsql/pqsql/storage"
@@ -50,8 +52,41 @@ func NewSession() *Session {
 }
 
 // Execute runs one SQL statement. Cancelling ctx stops a running query.
-func (s *Session) Execute(ctx context.Context, text string) (*Result, error) {
+// A panic while running it (in this goroutine or, passed on, in a scan
+// worker's) becomes an error of class Internal naming the statement; the
+// session stays usable.
+func (s *Session) Execute(ctx context.Context, text string) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &InternalError{Statement: text, Panic: r, Stack: debug.Stack()}
+		}
+	}()
 	return s.execute(ctx, text)
+}
+
+// An InternalError is a statement that panicked: a bug in pqsql, never a
+// property of the input. errors.Is matches it against ErrInternal.
+type InternalError struct {
+	Statement string // the statement's text
+	Panic     any    // the value the code panicked with
+	Stack     []byte // the goroutine's stack where it was recovered
+}
+
+func (e *InternalError) Error() string {
+	stmt := e.Statement
+	if len(stmt) > 200 {
+		stmt = stmt[:200] + "..."
+	}
+	return fmt.Sprintf("%s: panic running %q: %v", ErrInternal, stmt, e.Panic)
+}
+
+// Unwrap lets errors.Is find ErrInternal, and the panic value when it is
+// itself an error (a runtime error, say).
+func (e *InternalError) Unwrap() []error {
+	if err, ok := e.Panic.(error); ok {
+		return []error{ErrInternal, err}
+	}
+	return []error{ErrInternal}
 }
 
 // Views returns the names of the session's views, sorted.

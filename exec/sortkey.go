@@ -3,8 +3,8 @@ package exec
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"math"
-	"slices"
 	"strings"
 	"unsafe"
 
@@ -204,7 +204,7 @@ func appendRowKey(dst []byte, v *Vector, t Type, i int) []byte {
 // batches and keeps the visible columns: DISTINCT on encoded row keys
 // (the first row of each kept), ORDER BY as a sort of row numbers on the
 // typed columns, ties in input order.
-func finishBatches(p *planner.Plan, bs []*batch) []*batch {
+func finishBatches(ctx context.Context, p *planner.Plan, bs []*batch) ([]*batch, error) {
 	all := concatBatches(bs)
 	types := projTypes(p)
 	perm := make([]int32, all.n)
@@ -216,7 +216,9 @@ func finishBatches(p *planner.Plan, bs []*batch) []*batch {
 		perm = newDeduper(types).firstRows(all)
 	}
 	if len(p.Order) > 0 && len(perm) > 1 {
-		sortRows(perm, p.Order, all.cols, types)
+		if err := sortRows(ctx, perm, p.Order, all.cols, types); err != nil {
+			return nil, err
+		}
 	}
 	if p.Offset > 0 {
 		perm = perm[min(int(p.Offset), len(perm)):]
@@ -234,14 +236,15 @@ func finishBatches(p *planner.Plan, bs []*batch) []*batch {
 		}
 		out = append(out, b)
 	}
-	return out
+	return out, nil
 }
 
 // sortRows sorts the row numbers perm by the keys, ties in row order. The
 // leading numeric keys (up to two) are sorted as normalized unsigned keys
 // beside each row number, so most comparisons touch neither a closure nor
 // a column.
-func sortRows(perm []int32, keys []planner.SortKey, cols []*Vector, types []Type) {
+// It gives up with ctx's error once ctx is done.
+func sortRows(ctx context.Context, perm []int32, keys []planner.SortKey, cols []*Vector, types []Type) error {
 	c := newRowCmp(keys, cols, types)
 	var norm [2]normSortKey
 	nn := 0
@@ -253,13 +256,12 @@ func sortRows(perm []int32, keys []planner.SortKey, cols []*Vector, types []Type
 		nn++
 	}
 	if nn == 0 {
-		slices.SortFunc(perm, func(i, j int32) int {
+		return sortFuncCtx(ctx, perm, func(i, j int32) int {
 			if r := c.compare(int(i), int(j)); r != 0 {
 				return r
 			}
 			return cmp.Compare(i, j)
 		})
-		return
 	}
 	type entry struct {
 		k0, k1 uint64
@@ -276,7 +278,7 @@ func sortRows(perm []int32, keys []planner.SortKey, cols []*Vector, types []Type
 		es[n] = e
 	}
 	rest := c[nn:]
-	slices.SortFunc(es, func(a, b entry) int {
+	err := sortFuncCtx(ctx, es, func(a, b entry) int {
 		switch {
 		case a.r0 != b.r0:
 			return cmp.Compare(a.r0, b.r0)
@@ -292,9 +294,13 @@ func sortRows(perm []int32, keys []planner.SortKey, cols []*Vector, types []Type
 		}
 		return cmp.Compare(a.row, b.row)
 	})
+	if err != nil {
+		return err
+	}
 	for n, e := range es {
 		perm[n] = e.row
 	}
+	return nil
 }
 
 // A normSortKey maps a numeric sort key's rows to a rank (NULLs first 0,

@@ -80,7 +80,7 @@ func (x *executor) runWindows(ctx context.Context, p *planner.Plan) ([]*batch, e
 		}
 		out = append(out, o)
 	}
-	return x.finishRows(p, out), nil
+	return x.finishRows(ctx, p, out)
 }
 
 // windowInputTypes are the types of the rows the window stage reads.

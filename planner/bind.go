@@ -1,10 +1,12 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"strings"
+	"unicode"
 
 	"github.com/pqsql/pqsql/sql"
 	"github.com/xwb1989/sqlparser"
@@ -13,6 +15,7 @@ import (
 // A binder binds AST expressions against one stage's columns.
 type binder struct {
 	cols   []Column
+	names  *columnIndex // built from cols on the first lookup
 	needed []bool
 	// agg is set while binding expressions evaluated after aggregation.
 	agg *aggState
@@ -58,19 +61,72 @@ func hasAgg(e sqlparser.Expr) bool {
 	return found
 }
 
-// lookup finds a column by name, case-insensitively.
+// lookup finds a column by name: the first spelled exactly so, else the
+// first equal ignoring case. The names are indexed on first use, so binding
+// n references to n columns (SELECT * of a wide file) costs O(n).
 func (b *binder) lookup(name string) int {
-	for i, c := range b.cols {
-		if c.Name == name && !c.Hidden {
-			return i
+	if b.names == nil {
+		b.names = newColumnIndex(b.cols)
+	}
+	return b.names.find(name)
+}
+
+// A columnIndex maps names to the first column spelled so, and case-folded
+// names to the first column equal to them ignoring case.
+type columnIndex struct {
+	exact, folded map[string]int
+}
+
+func newColumnIndex(cols []Column) *columnIndex {
+	x := &columnIndex{exact: make(map[string]int, len(cols)), folded: make(map[string]int, len(cols))}
+	for i, c := range cols {
+		// A USING column's duplicate is reached only by a qualified name.
+		if c.Hidden {
+			continue
+		}
+		if _, ok := x.exact[c.Name]; !ok {
+			x.exact[c.Name] = i
+		}
+		k := foldKey(c.Name)
+		if _, ok := x.folded[k]; !ok {
+			x.folded[k] = i
 		}
 	}
-	for i, c := range b.cols {
-		if strings.EqualFold(c.Name, name) && !c.Hidden {
-			return i
-		}
+	return x
+}
+
+func (x *columnIndex) find(name string) int {
+	if i, ok := x.exact[name]; ok {
+		return i
+	}
+	if i, ok := x.folded[foldKey(name)]; ok {
+		return i
 	}
 	return -1
+}
+
+// foldKey maps s to a key two strings share exactly when strings.EqualFold
+// holds for them: each rune becomes the smallest rune of its case-folding
+// orbit.
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < 0x80
+	}
+	if ascii {
+		// The least rune of an ASCII letter's orbit is its upper case
+		// (the Kelvin sign and the long s sort above 'K' and 'S').
+		return strings.ToUpper(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // unknownColumn is DuckDB's binder error with the closest name suggested.
@@ -164,7 +220,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 					return &ColRef{Index: i, Name: s, T: b.agg.keys[i].Type()}, nil
 				}
 			}
-		} else if !strings.Contains(err.Error(), "must appear in the GROUP BY") {
+		} else if !errors.Is(err, ErrNotGrouped) {
 			if _, ok := e.(*sqlparser.ColName); ok {
 				return nil, err
 			}
@@ -178,7 +234,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 	case *sqlparser.ColName:
 		name := e.Name.String()
 		if b.agg != nil {
-			return nil, binderError("column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", name, name, name)
+			return nil, fmt.Errorf("%w: column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", ErrNotGrouped, name, name, name)
 		}
 		i, err := b.resolveColumn(e)
 		if err != nil {

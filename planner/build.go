@@ -218,6 +218,7 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			for i, fl := range scan.Fields {
 				cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
 			}
+			dedupNames(cols)
 			if cols, err = addPartitions(src, scan, cols); err != nil {
 				return nil, nil, err
 			}
@@ -496,17 +497,23 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 }
 
 // fileFields are the fields pushdown may prune on: the file's, less those
-// a hive partition replaces (nil).
+// a hive partition replaces and those whose leaf paths repeat (nil).
 func (s *Scan) fileFields() []*format.Field {
 	fields := s.Fields
 	copied := false
+	drop := func(i int) {
+		if !copied {
+			fields, copied = append([]*format.Field(nil), s.Fields...), true
+		}
+		fields[i] = nil
+	}
 	for _, p := range s.Partitions {
 		if p.Index < len(s.Fields) {
-			if !copied {
-				fields, copied = append([]*format.Field(nil), s.Fields...), true
-			}
-			fields[p.Index] = nil
+			drop(p.Index)
 		}
+	}
+	for _, i := range sharedLeafPaths(s.Fields) {
+		drop(i)
 	}
 	return fields
 }

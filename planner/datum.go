@@ -77,11 +77,16 @@ func bigOf(d Datum, t Type) *big.Int {
 	return big.NewInt(d.I)
 }
 
+// FitsHugeInt reports whether v is within HUGEINT's range, [-2^127, 2^127-1].
+func FitsHugeInt(v *big.Int) bool {
+	return v.BitLen() <= 127 || v.Sign() < 0 && v.BitLen() == 128 && v.TrailingZeroBits() == 127
+}
+
 // fromBig stores v in a datum of integer type t, failing when it does not fit.
 func fromBig(v *big.Int, t Type) (Datum, error) {
 	switch t.ID {
 	case TypeHugeInt:
-		if v.BitLen() > 127 {
+		if !FitsHugeInt(v) {
 			return Datum{}, fmt.Errorf("%w: value %s is out of range for HUGEINT", ErrOutOfRange, v)
 		}
 		return Datum{Big: v}, nil
@@ -96,6 +101,12 @@ func fromBig(v *big.Int, t Type) (Datum, error) {
 			return Datum{}, fmt.Errorf("%w: value %s is out of range for UBIGINT", ErrOutOfRange, v)
 		}
 		return Datum{I: int64(v.Uint64())}, nil
+	case TypeDate:
+		// DuckDB's dates are int32 days with ±(2^31-1) kept for ±infinity.
+		if !v.IsInt64() || v.Int64() <= math.MinInt32+1 || v.Int64() >= math.MaxInt32 {
+			return Datum{}, fmt.Errorf("%w: Date out of range", ErrOutOfRange)
+		}
+		return Datum{I: v.Int64()}, nil
 	}
 	lo, hi, ok := intRange(t.ID)
 	if !ok && v.IsInt64() {

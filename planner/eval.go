@@ -285,6 +285,9 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 		return Datum{}, fmt.Errorf("%w: operator %s on %s", ErrNotImplemented, e.Op, t)
 	}
 	d, err := fromBig(v, t)
+	if err != nil && t.ID == TypeDate {
+		return Datum{}, err
+	}
 	if err != nil {
 		return Datum{}, fmt.Errorf("%w: Overflow in %s of %s (%s %s %s)", ErrOutOfRange, opName(e.Op), t,
 			AppendText(nil, l, e.L.Type()), e.Op, AppendText(nil, r, e.R.Type()))

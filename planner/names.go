@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/sql"
 	"github.com/xwb1989/sqlparser"
 )
@@ -300,4 +301,61 @@ func ident(s string) string {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// dedupNames renames repeated column names as DuckDB does when a file's
+// schema repeats one: names compare case-insensitively, and a repeat of
+// name becomes name_N with the smallest N (from 1, per name) that gives a
+// name not yet taken, "x_1" written in the file included. The first
+// occurrence keeps its name, so a file without repeats is unchanged.
+func dedupNames(cols []Column) {
+	taken := make(map[string]int, len(cols)) // lower-cased name -> the suffix to try next, less one
+	for i := range cols {
+		name := cols[i].Name
+		low := strings.ToLower(name)
+		if _, dup := taken[low]; !dup {
+			taken[low] = 0
+			continue
+		}
+		n := taken[low]
+		for {
+			n++
+			cand := name + "_" + strconv.Itoa(n)
+			if _, used := taken[strings.ToLower(cand)]; !used {
+				cols[i].Name = cand
+				taken[strings.ToLower(cand)] = 0
+				break
+			}
+		}
+		taken[low] = n - 1
+	}
+}
+
+// sharedLeafPaths returns the indexes of the fields with a leaf whose path
+// another leaf also has (a schema that repeats a column name). Pushdown
+// finds a column's statistics by path, so it must never judge such a
+// field: it could judge the other leaf's statistics.
+func sharedLeafPaths(fields []*format.Field) []int {
+	count := make(map[string]int)
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		for _, l := range f.Leaves {
+			count[l.Path]++
+		}
+	}
+	var out []int
+	for i, f := range fields {
+		if f == nil {
+			continue
+		}
+		for _, l := range f.Leaves {
+			if count[l.Path] > 1 {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
 }

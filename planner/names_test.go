@@ -128,3 +128,27 @@ func TestColumnNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDedupNames checks the renaming of repeated column names against the
+// names DuckDB 1.5.6 gave files written with these schemas.
+func TestDedupNames(t *testing.T) {
+	tests := []struct{ in, want []string }{
+		{[]string{"a", "b"}, []string{"a", "b"}},
+		{[]string{"x", "x"}, []string{"x", "x_1"}},
+		{[]string{"x", "X", "x_1", "x", "y"}, []string{"x", "X_1", "x_1_1", "x_2", "y"}},
+		{[]string{"x", "x", "x", "x"}, []string{"x", "x_1", "x_2", "x_3"}},
+		{[]string{"x_1", "x", "x"}, []string{"x_1", "x", "x_2"}},
+	}
+	for _, tt := range tests {
+		cols := make([]Column, len(tt.in))
+		for i, n := range tt.in {
+			cols[i].Name = n
+		}
+		dedupNames(cols)
+		for i := range cols {
+			if cols[i].Name != tt.want[i] {
+				t.Errorf("dedupNames(%q): column %d is %q, want %q", tt.in, i, cols[i].Name, tt.want[i])
+			}
+		}
+	}
+}

@@ -9,7 +9,11 @@ import (
 // x::type into CAST(x AS CHAR(n) __pqsql_type), which sqlparser accepts for
 // any type; n indexes p.casts, from which fixAST restores the DuckDB type.
 func (p *parser) lowerCasts(out []otok) ([]otok, error) {
+	// Each pass collects its rewrites and applies them at once: splicing
+	// each in place would copy the statement once per cast.
+	//
 	// CAST(expr AS type): the type is everything after the last top-level AS.
+	var rs []rewrite
 	for i := 0; i < len(out); i++ {
 		if out[i].kw == "try_cast" {
 			return nil, p.errOut(out, i, ErrUnsupported, "TRY_CAST is not supported: expected CAST")
@@ -42,8 +46,10 @@ func (p *parser) lowerCasts(out []otok) ([]otok, error) {
 		if end != closing {
 			return nil, p.errOut(out, end, ErrSyntax, `expected ")"`)
 		}
-		out = splice(out, as+1, closing, p.castMarker(ct, out[as+1].orig)...)
+		rs = append(rs, rewrite{as + 1, closing, p.castMarker(ct, out[as+1].orig)})
 	}
+	out = applyRewrites(out, rs)
+	rs = rs[:0]
 	// Typed literals: DATE '2024-01-01' is DuckDB's CAST('2024-01-01' AS DATE).
 	// sqlparser would silently read it as the column "date" aliased.
 	for i := 0; i+1 < len(out); i++ {
@@ -62,15 +68,21 @@ func (p *parser) lowerCasts(out []otok) ([]otok, error) {
 		rep := []otok{invented("cast", out[i].orig), invented("(", out[i].orig), out[i+1], invented("as", out[i].orig)}
 		rep = append(rep, p.castMarker(ct, out[i].orig)...)
 		rep = append(rep, invented(")", out[i].orig))
-		out = splice(out, i, i+2, rep...)
+		rs = append(rs, rewrite{i, i + 2, rep})
+		i++
 	}
+	out = applyRewrites(out, rs)
 	// x::type binds tighter than any other operator, so its operand is the
 	// primary expression just before "::".
+	// The operand is looked for in res, the output so far, where the casts
+	// to its left are already rewritten (x::INTEGER::VARCHAR).
+	res := make([]otok, 0, len(out))
 	for i := 0; i < len(out); i++ {
 		if !isOpTok(out, i, "::") {
+			res = append(res, out[i])
 			continue
 		}
-		start := primaryStart(out, i-1)
+		start := primaryStart(res, len(res)-1)
 		if start < 0 {
 			return nil, p.errOut(out, i, ErrSyntax, "expected an expression before ::")
 		}
@@ -79,15 +91,15 @@ func (p *parser) lowerCasts(out []otok) ([]otok, error) {
 			return nil, err
 		}
 		orig := out[i].orig
-		rep := []otok{invented("cast", out[start].orig), invented("(", out[start].orig)}
-		rep = append(rep, out[start:i]...)
+		rep := []otok{invented("cast", res[start].orig), invented("(", res[start].orig)}
+		rep = append(rep, res[start:]...)
 		rep = append(rep, invented("as", orig))
 		rep = append(rep, p.castMarker(ct, orig)...)
 		rep = append(rep, invented(")", orig))
-		out = splice(out, start, end, rep...)
-		i = start
+		res = append(res[:start], rep...)
+		i = end - 1
 	}
-	return out, nil
+	return res, nil
 }
 
 // intervalUnits are the units sqlparser's INTERVAL expr unit accepts.

@@ -27,12 +27,17 @@ const (
 // sqlparser parses as part of the call; fixAST takes it out again and
 // records the condition in Select.Filters.
 func (p *parser) lowerFilter(out []otok) ([]otok, error) {
+	// The output is built in one pass: the call a FILTER follows is
+	// already in res, the condition is read ahead in out.
+	res := make([]otok, 0, len(out))
 	for i := 0; i < len(out); i++ {
 		if out[i].kw != "filter" || !isOpTok(out, i+1, "(") || !isOpTok(out, i-1, ")") {
+			res = append(res, out[i])
 			continue
 		}
-		open := matchOpen(out, i-1)
-		if open < 1 || !isCallee(out[open-1]) || out[open-1].kw == "" && out[open-1].kind != tkQIdent {
+		closeCall := len(res) - 1
+		open := matchOpen(res, closeCall)
+		if open < 1 || !isCallee(res[open-1]) || res[open-1].kw == "" && res[open-1].kind != tkQIdent {
 			return nil, p.errOut(out, i, ErrSyntax, "FILTER must follow an aggregate function call")
 		}
 		end := matchClose(out, i+1)
@@ -46,18 +51,23 @@ func (p *parser) lowerFilter(out []otok) ([]otok, error) {
 		if lo >= end {
 			return nil, p.errOut(out, end, ErrSyntax, "expected a condition")
 		}
-		rep := []otok{}
-		if open+1 < i-1 {
-			rep = append(rep, invented(",", out[i].orig))
+		// A FILTER nested in the condition is lowered too (and rejected
+		// later as a nested aggregate).
+		cond, err := p.lowerFilter(out[lo:end])
+		if err != nil {
+			return nil, err
 		}
-		rep = append(rep, invented(filterMarker, out[i].orig), invented("(", out[i+1].orig))
-		rep = append(rep, out[lo:end]...)
-		rep = append(rep, invented(")", out[end].orig), out[i-1])
-		out = splice(out, i-1, end+1, rep...)
-		// Scanning goes on inside the condition, where a nested FILTER is
-		// lowered too (and rejected later as a nested aggregate).
+		call := res[closeCall]
+		res = res[:closeCall]
+		if open+1 < closeCall {
+			res = append(res, invented(",", out[i].orig))
+		}
+		res = append(res, invented(filterMarker, out[i].orig), invented("(", out[i+1].orig))
+		res = append(res, cond...)
+		res = append(res, invented(")", out[end].orig), call)
+		i = end
 	}
-	return out, nil
+	return res, nil
 }
 
 // lowerSubstr makes substr and substring ordinary function calls: sqlparser
@@ -105,17 +115,37 @@ func lowerSubstr(out []otok) []otok {
 // "no limit"), a lone OFFSET m gets LIMIT NULL before it, and OFFSET m
 // LIMIT n is swapped.
 func lowerLimits(out []otok) []otok {
+	// closes[i] is the index of the ")" closing the "(" at i, or -1; found
+	// in one pass, so the walk below is linear in the tokens.
+	closes := make([]int, len(out))
+	var open []int
+	for i := range out {
+		closes[i] = -1
+		switch {
+		case isOpTok(out, i, "("):
+			open = append(open, i)
+		case isOpTok(out, i, ")") && len(open) > 0:
+			closes[open[len(open)-1]] = i
+			open = open[:len(open)-1]
+		}
+	}
 	res := make([]otok, 0, len(out)+2)
+	return lowerLimitLevel(out, closes, 0, len(out), res)
+}
+
+// lowerLimitLevel appends out[lo:hi], one nesting level, to res with its
+// LIMIT and OFFSET lowered, and the levels inside it too.
+func lowerLimitLevel(out []otok, closes []int, lo, hi int, res []otok) []otok {
 	limit, offset := -1, -1 // positions in res at this level
-	for i := 0; i < len(out); i++ {
+	for i := lo; i < hi; i++ {
 		if isOpTok(out, i, "(") {
-			end := matchClose(out, i)
-			if end < 0 {
-				res = append(res, out[i:]...)
+			end := closes[i]
+			if end < 0 || end >= hi {
+				res = append(res, out[i:hi]...)
 				break
 			}
 			res = append(res, out[i])
-			res = append(res, lowerLimits(out[i+1:end])...)
+			res = lowerLimitLevel(out, closes, i+1, end, res)
 			res = append(res, out[end])
 			i = end
 			continue

@@ -1,24 +1,32 @@
 package sql
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/pqsql/pqsql/errclass"
 )
 
 // Sentinel errors. Every error returned by this package is an *Error whose
 // Unwrap yields exactly one of these, so callers can branch with errors.Is.
+// Each also matches its DuckDB class from package errclass (Parser, Not
+// implemented, Internal) without changing its text.
 var (
 	// ErrSyntax reports text that is not valid SQL in the dialect pqsql accepts.
-	ErrSyntax = errors.New("syntax error")
+	ErrSyntax = errclass.Sub(errclass.Parser, "syntax error")
 	// ErrUnsupported reports valid DuckDB syntax that pqsql does not implement
 	// (bitwise |, prepared-statement parameters, unknown table functions, ...).
-	ErrUnsupported = errors.New("unsupported")
+	ErrUnsupported = errclass.Sub(errclass.NotImplemented, "unsupported")
 	// ErrEmpty reports input that holds no statement (only blanks, comments or ";").
-	ErrEmpty = errors.New("empty statement")
+	ErrEmpty = errclass.Sub(errclass.Parser, "empty statement")
 	// ErrInternal reports a failure of the lowering itself; it is a bug in
 	// this package, never a property of the input.
-	ErrInternal = errors.New("internal error")
+	ErrInternal = errclass.Sub(errclass.Internal, "internal error")
+	// ErrExpressionDepth reports an expression nested deeper than
+	// MaxExpressionDepth, DuckDB's max_expression_depth.
+	ErrExpressionDepth = errclass.Sub(errclass.Parser, "Parser Error")
+	// ErrInvalidUTF8 reports statement text that is not valid UTF-8.
+	ErrInvalidUTF8 = errclass.Sub(errclass.InvalidInput, "Invalid Input Error")
 )
 
 // A Position locates a byte in the original SQL text. Line and Column are
@@ -44,7 +52,7 @@ type Error struct {
 	Offset int    // 0-based byte offset of the offending token
 	Token  string // the offending token as written; "" means end of input
 	Msg    string // what was wrong, usually "expected X"
-	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal
+	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal, ErrExpressionDepth, ErrInvalidUTF8
 }
 
 // Error formats the error as

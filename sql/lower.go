@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -139,6 +140,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	ast, ok := stmt.(sqlparser.SelectStatement)
 	if !ok {
 		return nil, p.errAt(lo, ErrSyntax, "expected a query")
+	}
+	if !(&shaper{}).statement(ast) {
+		return nil, p.errAt(lo, ErrExpressionDepth, depthMessage)
 	}
 	last := p.toks[hi-1]
 	sel := &Select{
@@ -353,6 +357,7 @@ func fromFirst(out []otok) []otok {
 // lowerExtract rewrites EXTRACT(part FROM x), which sqlparser lacks, into
 // DuckDB's equivalent main.date_part('part', x).
 func lowerExtract(out []otok) []otok {
+	var rs []rewrite
 	for i := 0; i+3 < len(out); i++ {
 		if out[i].kw != "extract" || !isOpTok(out, i+1, "(") || out[i+2].kw == "" && out[i+2].kind != tkString || out[i+3].kw != "from" {
 			continue
@@ -363,10 +368,11 @@ func lowerExtract(out []otok) []otok {
 		}
 		part := otok{text: mysqlString(v), kind: tkString, val: v, orig: out[i+2].orig}
 		// DuckDB names the column main.date_part(...), so the call is qualified.
-		out = splice(out, i, i+4, invented("main", out[i].orig), invented(".", out[i].orig),
-			invented("date_part", out[i].orig), out[i+1], part, invented(",", out[i+3].orig))
+		rs = append(rs, rewrite{i, i + 4, []otok{invented("main", out[i].orig), invented(".", out[i].orig),
+			invented("date_part", out[i].orig), out[i+1], part, invented(",", out[i+3].orig)}})
+		i += 3
 	}
-	return out
+	return applyRewrites(out, rs)
 }
 
 // lowerSources replaces every source of every FROM clause by a placeholder
@@ -548,6 +554,34 @@ func (p *parser) lowerNulls(out []otok) ([]otok, error) {
 		res = append(res, o)
 	}
 	return res, nil
+}
+
+// A rewrite replaces out[start:end] by rep.
+type rewrite struct {
+	start, end int
+	rep        []otok
+}
+
+// applyRewrites applies rewrites of disjoint ranges of out in one pass, so
+// a pass that rewrites n places costs O(len(out) + n), where splicing each
+// in place would cost O(len(out) * n).
+func applyRewrites(out []otok, rs []rewrite) []otok {
+	if len(rs) == 0 {
+		return out
+	}
+	slices.SortFunc(rs, func(a, b rewrite) int { return a.start - b.start })
+	n := len(out)
+	for _, r := range rs {
+		n += len(r.rep) - (r.end - r.start)
+	}
+	res := make([]otok, 0, n)
+	at := 0
+	for _, r := range rs {
+		res = append(res, out[at:r.start]...)
+		res = append(res, r.rep...)
+		at = r.end
+	}
+	return append(res, out[at:]...)
 }
 
 // splice replaces out[i:j] by rep.

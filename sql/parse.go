@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Parse parses one statement. A trailing ";" (or several) is allowed; a
@@ -34,6 +35,11 @@ func parseAt(text string, base Position) (st Statement, err error) {
 				Msg: fmt.Sprintf("parser panic: %v", r), Err: ErrInternal}
 		}
 	}()
+	if bad := invalidUTF8(text); bad >= 0 {
+		pos := positionAt(text, bad, base)
+		return nil, &Error{Line: pos.Line, Column: pos.Column, Offset: pos.Offset, Token: text[bad:min(bad+8, len(text))],
+			Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x): statements must be UTF-8 text", text[bad]), Err: ErrInvalidUTF8}
+	}
 	toks, _, lerr := lex(text)
 	if lerr != nil {
 		pos := positionAt(text, lerr.Offset, base)
@@ -51,12 +57,41 @@ func parseAt(text string, base Position) (st Statement, err error) {
 	if n == 0 {
 		return nil, p.errAt(0, ErrEmpty, "expected a statement")
 	}
+	depth := 0
 	for i := 0; i < n; i++ {
-		if toks[i].kind == tkOp && toks[i].val == ";" {
+		if toks[i].kind != tkOp {
+			continue
+		}
+		switch toks[i].val {
+		case ";":
 			return nil, p.errAt(i, ErrSyntax, "expected end of statement: Parse takes one statement, SplitScript splits scripts")
+		case "(":
+			// Refused before any lowering pass walks the nesting: no
+			// expression can be this deep (DuckDB's parser gives up too).
+			if depth++; depth > MaxExpressionDepth {
+				return nil, p.errAt(i, ErrExpressionDepth, depthMessage)
+			}
+		case ")":
+			depth--
 		}
 	}
 	return p.statement()
+}
+
+// invalidUTF8 returns the offset of the first byte of text that is not
+// part of valid UTF-8, or -1.
+func invalidUTF8(text string) int {
+	if utf8.ValidString(text) {
+		return -1
+	}
+	for i, r := range text {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(text[i:]); n == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // statementWords are DuckDB statements pqsql does not implement; naming them

@@ -1,6 +1,9 @@
 package sql
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // A Piece is one statement of a script.
 type Piece struct {
@@ -31,15 +34,25 @@ func SplitScript(text string) ([]Piece, error) {
 	}
 	var pieces []Piece
 	start := 0
+	// Positions advance from the previous piece's, and comments are looked
+	// at from the first that can touch the piece, so a script of n
+	// statements splits in time linear in its length.
+	var at Position
+	at.Line, at.Column = 1, 1
+	first := 0
 	for i := 0; i <= len(toks); i++ {
 		if i < len(toks) && !(toks[i].kind == tkOp && toks[i].val == ";") {
 			continue
 		}
 		if i > start {
 			off, end := toks[start].off, toks[i-1].end
-			pos := positionAt(text, off, Position{})
+			pos := advance(text, at, off)
+			at = pos
+			for first < len(comments) && comments[first].end <= off {
+				first++
+			}
 			pieces = append(pieces, Piece{
-				Text:   stripComments(text, off, end, comments),
+				Text:   stripComments(text, off, end, comments[first:]),
 				Line:   pos.Line,
 				Column: pos.Column,
 				Offset: off,
@@ -59,7 +72,10 @@ func stripComments(text string, off, end int, comments []span) string {
 	at := off
 	removed := false
 	for _, c := range comments {
-		if c.end <= off || c.off >= end {
+		if c.off >= end {
+			break // comments are in text order
+		}
+		if c.end <= off {
 			continue
 		}
 		b.WriteString(text[at:c.off])
@@ -92,4 +108,21 @@ func IsComplete(text string) bool {
 	}
 	last := toks[len(toks)-1]
 	return last.kind == tkOp && last.val == ";"
+}
+
+// advance returns the position of byte off, at or after from (a position
+// in text), counting only the bytes between them.
+func advance(text string, from Position, off int) Position {
+	line, col := from.Line, from.Column
+	for i := from.Offset; i < off; {
+		if text[i] == '\n' {
+			line, col = line+1, 1
+			i++
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(text[i:off])
+		i += n
+		col++
+	}
+	return Position{Offset: off, Line: line, Column: col}
 }

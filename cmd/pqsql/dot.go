@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	osexec "os/exec"
 	"strconv"
 	"strings"
@@ -193,13 +192,13 @@ func (sh *shell) read(ctx context.Context, file string) error {
 	if sh.readDepth >= maxReadDepth {
 		return fmt.Errorf("%w: %s", errReadDepth, file)
 	}
-	b, err := os.ReadFile(file)
+	text, err := readScriptFile(file)
 	if err != nil {
 		return err
 	}
 	sh.readDepth++
 	defer func() { sh.readDepth-- }()
-	if sh.runScript(ctx, string(b)) && sh.bail && !sh.quit {
+	if sh.runScript(ctx, text) && sh.bail && !sh.quit {
 		sh.halted = true
 	}
 	return nil

@@ -23,4 +23,6 @@ var (
 	errSystem = errors.New("shell command failed")
 	// errUnexpectedArgument reports an argument that is not an option.
 	errUnexpectedArgument = errors.New("unexpected argument")
+	// errScriptTooLarge reports a script past maxScriptBytes.
+	errScriptTooLarge = errors.New("script too large")
 )

@@ -89,15 +89,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, src := range o.sources {
 			text := src.text
 			if src.file {
-				b, err := os.ReadFile(src.text)
-				if err != nil {
+				var err error
+				if text, err = readScriptFile(src.text); err != nil {
 					sh.report(0, err)
 					if sh.bail {
 						break
 					}
 					continue
 				}
-				text = string(b)
 			}
 			if sh.runScript(ctx, text) {
 				break
@@ -112,12 +111,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	b, err := io.ReadAll(stdin)
+	text, err := readScript(stdin, "standard input")
 	if err != nil {
 		sh.report(0, err)
 		return sh.exitCode()
 	}
-	sh.runScript(ctx, string(b))
+	sh.runScript(ctx, text)
 	return sh.exitCode()
 }
 

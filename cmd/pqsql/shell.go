@@ -105,7 +105,9 @@ func (sh *shell) runScript(ctx context.Context, text string) (stop bool) {
 		}
 		buf.WriteString(line)
 		blank = blank && isBlankSQL(buf.String())
-		if !blank && sql.IsComplete(buf.String()) {
+		// A statement can end only on a line with a ";": looking for the
+		// end on other lines would lex the buffer once per line.
+		if !blank && strings.Contains(line, ";") && sql.IsComplete(buf.String()) {
 			if sh.runSQL(ctx, buf.String(), bufLine) {
 				return true
 			}
