@@ -23,6 +23,7 @@ func s3Session(t *testing.T) (*Session, *objtest.Server) {
 	root := moduleRoot(t)
 	srv := objtest.NewS3(t)
 	srv.PutDir(t, "bucket", "fixtures/", filepath.Join(root, "fixtures"), "*.parquet")
+	srv.PutDir(t, "bucket", "fixtures/quirks/", filepath.Join(root, "fixtures", "quirks"), "*.parquet")
 	s := NewSession()
 	mustExec(t, s, fmt.Sprintf(`CREATE SECRET fixtures (TYPE s3, KEY_ID '%s', SECRET '%s', REGION '%s',
 		ENDPOINT '%s', URL_STYLE 'path', USE_SSL false)`, objtest.KeyID, objtest.Secret, objtest.Region, srv.Endpoint))
