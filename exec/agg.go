@@ -1,8 +1,8 @@
 package exec
 
 import (
-	"math"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 	"unsafe"
