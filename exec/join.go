@@ -25,6 +25,10 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 		jn.buildLeft = false
 	case planner.JoinRight:
 		jn.buildLeft = true
+	case planner.JoinSemi, planner.JoinAnti:
+		// The hash table holds the right side; each left row is kept or
+		// dropped once its probe ends.
+		jn.buildLeft = false
 	}
 	if jn.limit <= 0 {
 		jn.limit = defaultMemoryLimit
@@ -41,7 +45,9 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 		return nil, err
 	}
 	jn.build = concatSide(bs, projTypes(buildPlan)[:bn])
-	if j.Kind == planner.JoinInner && x.settings.JoinFilters {
+	// A semi join drops the probe rows without a match as an inner join
+	// does; an anti join keeps them.
+	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinSemi) && x.settings.JoinFilters {
 		if c := jn.joinFilter(); c != nil {
 			j.Filter = c
 			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
@@ -176,6 +182,8 @@ func (jn *joiner) keepsUnmatched(build bool) bool {
 		return leftSide
 	case planner.JoinRight:
 		return !leftSide
+	case planner.JoinAnti:
+		return !build
 	}
 	return false
 }
@@ -298,11 +306,15 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 				matched[i] = int32(i)
 			}
 		}
-		if b.n > 0 {
+		if b.n > 0 && !jn.filtersOnly() {
 			jn.out = append(jn.out, b)
 		}
 	}
+	semi := jn.j.Kind == planner.JoinSemi
 	keepProbe := jn.keepsUnmatched(false)
+	if semi {
+		keepProbe = true
+	}
 	if jn.matchedBuild == nil && !keepProbe {
 		return nil
 	}
@@ -316,7 +328,9 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 	if keepProbe {
 		var rest []int32
 		for i, f := range found {
-			if !f {
+			// A semi join keeps the rows that matched, an outer or anti
+			// join adds those that did not.
+			if f == semi {
 				rest = append(rest, int32(from+i))
 			}
 		}
@@ -325,6 +339,12 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 		}
 	}
 	return nil
+}
+
+// filtersOnly reports whether the join only keeps or drops left rows
+// (semi and anti joins) rather than emitting pairs.
+func (jn *joiner) filtersOnly() bool {
+	return jn.j.Kind == planner.JoinSemi || jn.j.Kind == planner.JoinAnti
 }
 
 // sides are the batches of the left and the right rows being joined.

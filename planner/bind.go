@@ -21,6 +21,10 @@ type binder struct {
 	// plan plans a subquery expression's query (subquery.go); nil where
 	// none may appear.
 	plan func(sqlparser.SelectStatement) (*Plan, error)
+	// outer, when positive, says the first outer columns are an enclosing
+	// query's, which a correlated subquery's names reach after its own
+	// (correlated.go).
+	outer int
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.

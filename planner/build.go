@@ -240,18 +240,25 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error
 // finishSelect plans everything of a SELECT after its FROM clause, whose
 // rows have the layout cols.
 func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column, c buildCtx) (*Plan, error) {
+	var where sqlparser.Expr
+	if s.Where != nil {
+		var err error
+		if scan, cols, where, err = decorrelate(sel, s.Where.Expr, scan, cols, c); err != nil {
+			return nil, err
+		}
+	}
 	p := &Plan{Scan: scan, Input: cols, Limit: -1}
 	needed := make([]bool, len(cols))
-	// A subquery expression sees the query's views and CTEs, not its
-	// columns (correlation is not supported).
+	// A subquery expression left after decorrelate sees the query's views
+	// and CTEs, not its columns.
 	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.deeper()) }
 	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub}
 
-	if s.Where != nil {
-		if hasAgg(s.Where.Expr) {
+	if where != nil {
+		if hasAgg(where) {
 			return nil, binderError("WHERE clause cannot contain aggregates!")
 		}
-		w, err := in.boolean(s.Where.Expr)
+		w, err := in.boolean(where)
 		if err != nil {
 			return nil, err
 		}

@@ -23,9 +23,15 @@ const (
 	JoinFull
 	// JoinCross pairs every left row with every right row.
 	JoinCross
+	// JoinSemi keeps each left row that has a match, once, with NULLs for
+	// the right side's columns (EXISTS, IN).
+	JoinSemi
+	// JoinAnti keeps each left row without a match, with NULLs for the
+	// right side's columns (NOT EXISTS).
+	JoinAnti
 )
 
-var joinKindNames = [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS"}
+var joinKindNames = [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI"}
 
 func (k JoinKind) String() string { return joinKindNames[k] }
 
@@ -130,6 +136,9 @@ func columnName(c Column) *sqlparser.ColName {
 // its table, an unqualified one among the columns * shows, which must not
 // be two columns of different tables. -1 means no such column.
 func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
+	if b.outer > 0 {
+		return b.resolveScoped(e)
+	}
 	name := e.Name.String()
 	if e.Qualifier.IsEmpty() {
 		i := b.lookup(name)
