@@ -311,6 +311,14 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 		}
 	}
 	semi := jn.j.Kind == planner.JoinSemi
+	if jn.j.Single && len(matched) > 1 {
+		// probeRows is sorted, so a row matching twice shows as a repeat.
+		for k := 1; k < len(matched); k++ {
+			if probeRows[matched[k]] == probeRows[matched[k-1]] {
+				return optimizer.ErrSubqueryRows
+			}
+		}
+	}
 	keepProbe := jn.keepsUnmatched(false)
 	if semi {
 		keepProbe = true

@@ -25,6 +25,12 @@ type binder struct {
 	// query's, which a correlated subquery's names reach after its own
 	// (correlated.go).
 	outer int
+	// scalars are the values of the correlated scalar subqueries that
+	// became joins (correlated_scalar.go).
+	scalars map[*sqlparser.Subquery]Expr
+	// enclosing are the columns of the queries this one is a subquery
+	// expression of (buildCtx.enclosing).
+	enclosing []Column
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -172,6 +178,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 	}
 	switch e := e.(type) {
 	case *sqlparser.Subquery:
+		if x, ok := b.scalars[e]; ok {
+			return x, nil
+		}
 		return b.scalarSubquery(e)
 	case *sqlparser.ExistsExpr:
 		return b.existsSubquery(e)

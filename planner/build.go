@@ -36,11 +36,21 @@ type buildCtx struct {
 	ctx   context.Context
 	depth int
 	env   *cteEnv
+	// enclosing are the columns of the queries a subquery expression is
+	// in, which a name inside it must not silently miss.
+	enclosing []Column
 }
 
 // deeper is c one level of views, CTEs or subqueries further in.
 func (c buildCtx) deeper() buildCtx {
 	c.depth++
+	return c
+}
+
+// enclosed is c for a subquery expression of a query with columns cols.
+func (c buildCtx) enclosed(cols []Column) buildCtx {
+	c = c.deeper()
+	c.enclosing = append(append([]Column(nil), cols...), c.enclosing...)
 	return c
 }
 
@@ -197,6 +207,7 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			}
 			// A view's body sees the catalog only, not the CTEs around its use.
 			vc := c.deeper()
+			vc.enclosing = nil
 			vc.env = nil
 			sub, err := buildQuery(vs, vc)
 			if err != nil {
@@ -247,12 +258,38 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			return nil, err
 		}
 	}
+	// Correlated scalar subqueries of the WHERE, and of the select list
+	// where it is over the FROM's rows, become joins too.
+	scalarIn := []sqlparser.Expr{where}
+	aggregates := len(s.GroupBy) > 0 || s.Having != nil
+	for _, se := range s.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+			aggregates = aggregates || hasAgg(ae.Expr)
+		}
+	}
+	for _, se := range s.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+			if aggregates {
+				// Only aggregates' arguments are over the FROM's rows.
+				scalarIn = append(scalarIn, aggregateArgs(ae.Expr)...)
+			} else {
+				scalarIn = append(scalarIn, ae.Expr)
+			}
+		}
+	}
+	if where == nil {
+		scalarIn = scalarIn[1:]
+	}
+	scan, cols, scalars, err := decorrelateScalars(sel, scalarIn, scan, cols, c)
+	if err != nil {
+		return nil, err
+	}
 	p := &Plan{Scan: scan, Input: cols, Limit: -1}
 	needed := make([]bool, len(cols))
 	// A subquery expression left after decorrelate sees the query's views
 	// and CTEs, not its columns.
-	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.deeper()) }
-	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub}
+	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(cols)) }
+	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub, scalars: scalars, enclosing: c.enclosing}
 
 	if where != nil {
 		if hasAgg(where) {
@@ -348,7 +385,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			st.keys = append(st.keys, k)
 			st.keyStr = append(st.keyStr, k.String())
 		}
-		post = &binder{agg: st, sel: sel, plan: sub}
+		post = &binder{agg: st, sel: sel, plan: sub, enclosing: c.enclosing}
 	}
 
 	for _, it := range items {

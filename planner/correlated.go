@@ -96,13 +96,13 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 	}
 	// Any failure below leaves the subquery to the uncorrelated path,
 	// which reports its errors as before.
-	iscan, icols, err := source(sel, s, c.deeper())
+	iscan, icols, err := source(sel, s, c.enclosed(cols))
 	if err != nil {
 		return nil, nil, false, nil
 	}
 	n := len(cols)
 	all := append(append([]Column(nil), cols...), icols...)
-	sub2 := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.deeper()) }
+	sub2 := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(all)) }
 	both := &binder{cols: all, sel: sel, plan: sub2, outer: n}
 	var conds, inner []Expr
 	if s.Where != nil {

@@ -59,6 +59,10 @@ type Join struct {
 	// side's keys and pushed into the probe side, once it has run (nil
 	// before, or when there was none); for EXPLAIN ANALYZE.
 	Filter Expr
+	// Single says a left row may match one right row at most, and the
+	// query fails when one matches more: the join of a correlated scalar
+	// subquery.
+	Single bool
 }
 
 func (j *Join) String() string {
@@ -168,6 +172,11 @@ func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
 		return found, nil
 	}
 	if !tables[strings.ToLower(table)] {
+		if hasTable(b.enclosing, table) {
+			// A name of an enclosing query in a subquery form that did
+			// not become a join.
+			return -1, fmt.Errorf("%w: subquery reading the outer query's column %s.%s here", ErrNotImplemented, table, name)
+		}
 		if len(tables) <= 1 {
 			// One source: its qualifier is not checked, as before joins.
 			return b.lookup(name), nil
