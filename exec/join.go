@@ -47,7 +47,11 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 	jn.build = concatSide(bs, projTypes(buildPlan)[:bn])
 	// A semi join drops the probe rows without a match as an inner join
 	// does; an anti join keeps them.
-	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinSemi) && x.settings.JoinFilters {
+	probeSide := j.Left
+	if jn.buildLeft {
+		probeSide = j.Right
+	}
+	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinSemi) && x.settings.JoinFilters && !x.readsShared(probeSide) {
 		if c := jn.joinFilter(); c != nil {
 			j.Filter = c
 			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
@@ -64,6 +68,32 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 		jn.residual = newFilter(j.Residual, nl+nr)
 	}
 	return jn.run(ctx)
+}
+
+// readsShared reports whether p reads a CTE whose rows an earlier
+// reference already produced: a join filter would make its plan differ
+// and read the files again, where the rows at hand cost nothing.
+func (x *executor) readsShared(p *planner.Plan) bool {
+	s := p.Scan
+	switch {
+	case s == nil:
+		return false
+	case s.Subquery != nil:
+		if s.CTE != nil {
+			x.sharedMu.Lock()
+			_, ok := x.shared[sharedKey{s.CTE, s.Subquery.Explain()}]
+			x.sharedMu.Unlock()
+			if ok {
+				return true
+			}
+		}
+		return x.readsShared(s.Subquery)
+	case s.Join != nil:
+		return x.readsShared(s.Join.Left) || x.readsShared(s.Join.Right)
+	case s.SetOp != nil:
+		return x.readsShared(s.SetOp.Left) || x.readsShared(s.SetOp.Right)
+	}
+	return false
 }
 
 // A joiner holds one join's inputs while it pairs them: the build side as

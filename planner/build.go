@@ -188,7 +188,7 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 				if err != nil {
 					return nil, nil, err
 				}
-				return &Scan{Subquery: sub, Source: src.Name}, sub.Columns, nil
+				return &Scan{Subquery: sub, Source: src.Name, CTE: e.cte}, sub.Columns, nil
 			}
 			text, ok := "", false
 			if c.cat != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/sql"
 	"github.com/pqsql/pqsql/storage"
 )
 
@@ -71,6 +72,10 @@ type Scan struct {
 	Pushdown pushdown.Expr
 	// Subquery, when set, replaces the files.
 	Subquery *Plan
+	// CTE identifies the common table expression Subquery is a reference
+	// to (nil for other subqueries): references whose plans print alike
+	// after optimization read the same rows, so the executor runs one.
+	CTE *sql.CTE
 	// SetOp, when set, replaces the files: the rows are the result of a
 	// UNION, INTERSECT or EXCEPT.
 	SetOp *SetOp
