@@ -8,11 +8,12 @@ import (
 )
 
 // decorrelate turns each conjunct of a WHERE that is a correlated
-// EXISTS, NOT EXISTS or IN subquery into a semi or anti join of the FROM
-// clause's rows with the subquery's FROM: the subquery's conditions that
-// read the outer row become the join condition, the others stay a filter
-// of its rows. In a WHERE a NULL condition drops the row as FALSE does, so
-// x IN (subquery) is the semi join on x = its value. It returns the new
+// EXISTS, NOT EXISTS, IN or NOT IN subquery into a semi or anti join of
+// the FROM clause's rows with the subquery's FROM: the subquery's
+// conditions that read the outer row become the join condition, the
+// others stay a filter of its rows. In a WHERE a NULL condition drops the
+// row as FALSE does, so x IN (subquery) is the semi join on x = its value
+// and x NOT IN (subquery) the anti join on x = y being TRUE or NULL. It returns the new
 // source, its columns (the outer ones first, at the same positions, then
 // the subquery's, which no name reaches) and the WHERE left to bind.
 // A subquery that binds on its own is left to Materialize.
@@ -78,10 +79,13 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 		sub, kind = ex.Subquery, JoinAnti
 	case *sqlparser.ComparisonExpr:
 		s, ok := e.Right.(*sqlparser.Subquery)
-		if !ok || e.Operator != sqlparser.InStr {
+		if !ok || e.Operator != sqlparser.InStr && e.Operator != sqlparser.NotInStr {
 			return nil, nil, false, nil
 		}
 		sub, outerX = s, e.Left
+		if e.Operator == sqlparser.NotInStr {
+			kind = JoinAnti
+		}
 	default:
 		return nil, nil, false, nil
 	}
@@ -145,7 +149,13 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 		if err != nil {
 			return nil, nil, false, nil
 		}
-		conds = append(conds, &Binary{Op: "=", L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}})
+		var eq Expr = &Binary{Op: "=", L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}}
+		if kind == JoinAnti {
+			// x NOT IN (...) is TRUE only when x = y is FALSE for every y:
+			// a y making it NULL rules the row out as one equal to x does.
+			eq = &Logic{Xs: []Expr{eq, &IsNull{X: eq}}}
+		}
+		conds = append(conds, eq)
 	}
 	if len(conds) == 0 {
 		// Uncorrelated: run once, before the query.
