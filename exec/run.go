@@ -29,6 +29,11 @@ type executor struct {
 	// plan, so that another reference with the same plan reuses it.
 	sharedMu sync.Mutex
 	shared   map[sharedKey][]*batch
+	// work holds the rows each recursive CTE's step reads (recursive.go);
+	// recursing is set while a step runs, whose plans read other rows
+	// each time.
+	work      map[*planner.WorkTable][]*batch
+	recursing int
 }
 
 // A sharedKey is a CTE and the printed plan of one reference to it.
@@ -87,7 +92,7 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 		}
 	} else if sub.Single {
 		batches = []*batch{{n: 1}}
-	} else if p.Scan.CTE != nil && !x.planOnly {
+	} else if p.Scan.CTE != nil && !x.planOnly && x.recursing == 0 {
 		var err error
 		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
 			return err

@@ -60,6 +60,9 @@ type cteEnv struct {
 	cte *sql.CTE
 	// def is the scope its body is planned in: the CTEs before it.
 	def *cteEnv
+	// work, when set, makes a name of the CTE read the rows its
+	// recursive step works on.
+	work *WorkTable
 	// pending marks the CTE whose own body is being planned: naming it
 	// there is a circular reference.
 	pending   bool
@@ -89,6 +92,11 @@ func buildQuery(sel *sql.Select, c buildCtx) (*Plan, error) {
 // buildCTE plans a reference to a CTE: its body, in the scope it was
 // defined in, with its column names.
 func buildCTE(e *cteEnv, c buildCtx) (*Plan, error) {
+	if e.recursive && !e.pending {
+		if p, ok, err := buildRecursive(e, c); ok || err != nil {
+			return p, err
+		}
+	}
 	if e.pending {
 		if e.recursive {
 			return nil, fmt.Errorf("%w: recursive CTEs (%s refers to itself)", ErrNotImplemented, e.cte.Name)
@@ -183,7 +191,9 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 		}
 		switch src.Kind {
 		case sql.SourceView:
-			if e := c.env.lookup(src.Name); e != nil {
+			if e := c.env.lookup(src.Name); e != nil && e.work != nil {
+				return &Scan{WorkTable: e.work, Source: src.Name}, e.work.Columns, nil
+			} else if e != nil {
 				sub, err := buildCTE(e, c)
 				if err != nil {
 					return nil, nil, err
