@@ -28,7 +28,12 @@
 // inner join the build side's keys become a join filter on the probe side
 // (an IN list of up to 50 values, else their range), pushed into its scan
 // so pushdown can skip what cannot match; the probe side then streams
-// through batch by batch.
+// through batch by batch. SEMI and ANTI joins (correlated EXISTS, IN and
+// their negations) keep or drop each probe row once; a join of a
+// correlated scalar subquery fails on a row with two matches. A CTE read
+// twice with the same optimized plan runs once (run.go), and a recursive
+// CTE runs its step round by round until a round adds no rows
+// (recursive.go).
 //
 // Row groups, of one file or many, are read by Settings.Threads workers
 // in parallel; their results are merged back in file order, so answers do

@@ -253,6 +253,11 @@ func (x *executor) planScans(p *planner.Plan) error {
 			return err
 		}
 		return x.planScans(s.Join.Right)
+	case s.Recursive != nil:
+		if err := x.planScans(s.Recursive.Base); err != nil {
+			return err
+		}
+		return x.planScans(s.Recursive.Step)
 	case len(s.Files) == 0:
 		return nil
 	}
@@ -354,6 +359,9 @@ func (rep *ExplainJSON) addHivePath(p *planner.Plan) {
 		case s.Join != nil:
 			walk(s.Join.Left)
 			walk(s.Join.Right)
+		case s.Recursive != nil:
+			walk(s.Recursive.Base)
+			walk(s.Recursive.Step)
 		}
 		for _, f := range s.PrunedFiles {
 			rep.HivePath = append(rep.HivePath, HivePathJSON{File: f.Path, Bytes: f.Bytes, Reason: f.Reason})

@@ -25,6 +25,10 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 		jn.buildLeft = false
 	case planner.JoinRight:
 		jn.buildLeft = true
+	case planner.JoinSemi, planner.JoinAnti:
+		// The hash table holds the right side; each left row is kept or
+		// dropped once its probe ends.
+		jn.buildLeft = false
 	}
 	if jn.limit <= 0 {
 		jn.limit = defaultMemoryLimit
@@ -41,7 +45,13 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 		return nil, err
 	}
 	jn.build = concatSide(bs, projTypes(buildPlan)[:bn])
-	if j.Kind == planner.JoinInner && x.settings.JoinFilters {
+	// A semi join drops the probe rows without a match as an inner join
+	// does; an anti join keeps them.
+	probeSide := j.Left
+	if jn.buildLeft {
+		probeSide = j.Right
+	}
+	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinSemi) && x.settings.JoinFilters && !x.readsShared(probeSide) {
 		if c := jn.joinFilter(); c != nil {
 			j.Filter = c
 			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
@@ -58,6 +68,32 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 		jn.residual = newFilter(j.Residual, nl+nr)
 	}
 	return jn.run(ctx)
+}
+
+// readsShared reports whether p reads a CTE whose rows an earlier
+// reference already produced: a join filter would make its plan differ
+// and read the files again, where the rows at hand cost nothing.
+func (x *executor) readsShared(p *planner.Plan) bool {
+	s := p.Scan
+	switch {
+	case s == nil:
+		return false
+	case s.Subquery != nil:
+		if s.CTE != nil {
+			x.sharedMu.Lock()
+			_, ok := x.shared[sharedKey{s.CTE, s.Subquery.Explain()}]
+			x.sharedMu.Unlock()
+			if ok {
+				return true
+			}
+		}
+		return x.readsShared(s.Subquery)
+	case s.Join != nil:
+		return x.readsShared(s.Join.Left) || x.readsShared(s.Join.Right)
+	case s.SetOp != nil:
+		return x.readsShared(s.SetOp.Left) || x.readsShared(s.SetOp.Right)
+	}
+	return false
 }
 
 // A joiner holds one join's inputs while it pairs them: the build side as
@@ -176,6 +212,8 @@ func (jn *joiner) keepsUnmatched(build bool) bool {
 		return leftSide
 	case planner.JoinRight:
 		return !leftSide
+	case planner.JoinAnti:
+		return !build
 	}
 	return false
 }
@@ -298,11 +336,23 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 				matched[i] = int32(i)
 			}
 		}
-		if b.n > 0 {
+		if b.n > 0 && !jn.filtersOnly() {
 			jn.out = append(jn.out, b)
 		}
 	}
+	semi := jn.j.Kind == planner.JoinSemi
+	if jn.j.Single && len(matched) > 1 {
+		// probeRows is sorted, so a row matching twice shows as a repeat.
+		for k := 1; k < len(matched); k++ {
+			if probeRows[matched[k]] == probeRows[matched[k-1]] {
+				return optimizer.ErrSubqueryRows
+			}
+		}
+	}
 	keepProbe := jn.keepsUnmatched(false)
+	if semi {
+		keepProbe = true
+	}
 	if jn.matchedBuild == nil && !keepProbe {
 		return nil
 	}
@@ -316,7 +366,9 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 	if keepProbe {
 		var rest []int32
 		for i, f := range found {
-			if !f {
+			// A semi join keeps the rows that matched, an outer or anti
+			// join adds those that did not.
+			if f == semi {
 				rest = append(rest, int32(from+i))
 			}
 		}
@@ -325,6 +377,12 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 		}
 	}
 	return nil
+}
+
+// filtersOnly reports whether the join only keeps or drops left rows
+// (semi and anti joins) rather than emitting pairs.
+func (jn *joiner) filtersOnly() bool {
+	return jn.j.Kind == planner.JoinSemi || jn.j.Kind == planner.JoinAnti
 }
 
 // sides are the batches of the left and the right rows being joined.

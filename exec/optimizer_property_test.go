@@ -57,7 +57,15 @@ func TestOptimizerKeepsAnswers(t *testing.T) {
 	for i := range n {
 		from := source(1 + rng.Intn(2))
 		var q string
-		switch i % 4 {
+		switch i % 6 {
+		case 3:
+			not := []string{"", "NOT "}[rng.Intn(2)]
+			q = "SELECT count(*), sum(o.quantity), max(o.order_id) FROM " + from + " o WHERE (" + pred() + ") AND " + not + "EXISTS (SELECT 1 FROM " +
+				files[rng.Intn(len(files))] + " s WHERE s.customer_id = o.customer_id AND s.order_id <> o.order_id AND (" + pred() + "))"
+		case 4:
+			q = "SELECT o.city, count(*), sum((SELECT count(*) FROM " + files[rng.Intn(len(files))] + " s WHERE s.city = o.city AND s.quantity = o.quantity AND (" +
+				pred() + "))) FROM " + from + " o WHERE (" + pred() + ") AND o.customer_id IN (SELECT s.customer_id FROM " + files[rng.Intn(len(files))] +
+				" s WHERE s.status = o.status) GROUP BY o.city ORDER BY o.city NULLS FIRST"
 		case 0:
 			q = "SELECT count(*), sum(quantity), min(city), max(order_id) FROM " + from + " WHERE " + pred()
 		case 1:

@@ -147,3 +147,24 @@ func TestJoinMemoryLimit(t *testing.T) {
 		t.Errorf("64MiB: %q", got)
 	}
 }
+
+// A CTE read twice with the same plan is run once: the query reads the
+// bytes of the CTE's query alone. A reference with a filter of its own
+// pushed into it has its own plan and reads again.
+func TestCTEReadOnce(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	const cte = "WITH c AS (SELECT city, count(*) AS n FROM 'fixtures/orders_sorted.parquet' GROUP BY city) "
+	s := NewSession()
+	once := bytesRead(t, s, "SELECT city, count(*) AS n FROM 'fixtures/orders_sorted.parquet' GROUP BY city")
+	if got := bytesRead(t, s, cte+"SELECT count(*), sum(a.n + b.n) FROM c a JOIN c b ON a.city = b.city"); got != once {
+		t.Errorf("a CTE joined with itself read %d bytes, its query alone %d", got, once)
+	}
+	if got := bytesRead(t, s, cte+"SELECT count(*) FROM c a JOIN c b ON a.city = b.city WHERE b.city = 'Oslo'"); got <= once {
+		t.Errorf("with a filter pushed into a reference read %d bytes, not more than %d", got, once)
+	}
+	got, want := resultText(t, s, cte+"SELECT count(*), sum(a.n + b.n) FROM c a JOIN c b ON a.city = b.city"),
+		resultText(t, s, "SELECT count(*), 2 * sum(n) FROM (SELECT city, count(*) AS n FROM 'fixtures/orders_sorted.parquet' GROUP BY city) WHERE city IS NOT NULL")
+	if got != want {
+		t.Errorf("answer\n%s\nwant\n%s", got, want)
+	}
+}

@@ -3,8 +3,10 @@ package exec
 import (
 	"context"
 	"math"
+	"sync"
 
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/sql"
 	"github.com/pqsql/pqsql/storage"
 )
 
@@ -23,6 +25,47 @@ type executor struct {
 	// planOnly says files are planned, never scanned (EXPLAIN): no data
 	// is prefetched.
 	planOnly bool
+	// shared holds the result of each CTE reference run, by CTE and
+	// plan, so that another reference with the same plan reuses it.
+	sharedMu sync.Mutex
+	shared   map[sharedKey][]*batch
+	// work holds the rows each recursive CTE's step reads (recursive.go);
+	// recursing is set while a step runs, whose plans read other rows
+	// each time.
+	work      map[*planner.WorkTable][]*batch
+	recursing int
+}
+
+// A sharedKey is a CTE and the printed plan of one reference to it.
+type sharedKey struct {
+	cte  *sql.CTE
+	plan string
+}
+
+// runShared runs the plan of a reference to a CTE, once for all the
+// references whose optimized plans print alike: the CTE is materialized
+// once unless filters pushed into a reference make its plan its own.
+// Volatile expressions read alike in every reference, as in DuckDB's
+// materialized CTEs.
+func (x *executor) runShared(ctx context.Context, cte *sql.CTE, p *planner.Plan) ([]*batch, error) {
+	key := sharedKey{cte, p.Explain()}
+	x.sharedMu.Lock()
+	bs, ok := x.shared[key]
+	x.sharedMu.Unlock()
+	if ok {
+		return bs, nil
+	}
+	bs, err := x.run(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	x.sharedMu.Lock()
+	if x.shared == nil {
+		x.shared = map[sharedKey][]*batch{}
+	}
+	x.shared[key] = bs
+	x.sharedMu.Unlock()
+	return bs, nil
 }
 
 // input passes the plan's input to consume in order, filtered by the
@@ -49,6 +92,11 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 		}
 	} else if sub.Single {
 		batches = []*batch{{n: 1}}
+	} else if p.Scan.CTE != nil && !x.planOnly && x.recursing == 0 {
+		var err error
+		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
+			return err
+		}
 	} else {
 		var err error
 		if batches, err = x.run(ctx, sub); err != nil {

@@ -10,7 +10,7 @@ import (
 // virtualSource reports whether a scan's rows come from neither files nor
 // a subquery but from a set operation, a join or a table function.
 func virtualSource(s *planner.Scan) bool {
-	return s.Subquery == nil && (s.SetOp != nil || s.Function != nil || s.Join != nil)
+	return s.Subquery == nil && (s.SetOp != nil || s.Function != nil || s.Join != nil || s.Recursive != nil || s.WorkTable != nil)
 }
 
 // virtualBatches produces the rows of a set operation or a table function,
@@ -23,6 +23,12 @@ func (x *executor) virtualBatches(ctx context.Context, s *planner.Scan) ([]*batc
 		return x.tableFunction(ctx, s.Function)
 	case s.Join != nil:
 		return x.join(ctx, s.Join)
+	case s.Recursive != nil:
+		return x.recursive(ctx, s.Recursive)
+	case s.WorkTable != nil:
+		x.sharedMu.Lock()
+		defer x.sharedMu.Unlock()
+		return x.work[s.WorkTable], nil
 	}
 	return nil, fmt.Errorf("%w: scan of %s", ErrNotImplemented, s.Source)
 }

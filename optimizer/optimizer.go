@@ -29,8 +29,8 @@ func Optimize(p *planner.Plan) *planner.Plan {
 	return p
 }
 
-// children returns the plans p reads rows from: a subquery, or both sides
-// of a set operation or a join.
+// children returns the plans p reads rows from: a subquery, both sides
+// of a set operation or a join, or a recursive CTE's base and step.
 func children(p *planner.Plan) []*planner.Plan {
 	s := p.Scan
 	switch {
@@ -40,6 +40,10 @@ func children(p *planner.Plan) []*planner.Plan {
 		return []*planner.Plan{s.SetOp.Left, s.SetOp.Right}
 	case s.Join != nil:
 		return []*planner.Plan{s.Join.Left, s.Join.Right}
+	case s.Recursive != nil:
+		// Rules work inside the base and the step; nothing crosses into
+		// them from above (no rule knows the scan).
+		return []*planner.Plan{s.Recursive.Base, s.Recursive.Step}
 	case s.Subquery != nil && !s.Subquery.Single:
 		return []*planner.Plan{s.Subquery}
 	}

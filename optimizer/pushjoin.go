@@ -37,13 +37,20 @@ func sideOf(e planner.Expr, nl int) joinSide {
 func pushIntoJoin(j *planner.Join, c planner.Expr, fromWhere bool) bool {
 	nl := len(j.Left.Columns)
 	inner := j.Kind == planner.JoinInner || j.Kind == planner.JoinCross
+	// A semi or anti join's rows are left rows: a WHERE on them drops the
+	// same rows below it. In its condition, one reading the right side
+	// only just narrows the rows looked in, one reading the left side only
+	// may go below a semi join (no match without it) but not an anti join
+	// (which keeps the rows it fails on).
+	filtering := j.Kind == planner.JoinSemi || j.Kind == planner.JoinAnti
 	switch sideOf(c, nl) {
 	case sideLeft:
 		// Above the join, a condition on the left side drops the same
 		// rows below it unless the left side is NULL-extended (RIGHT,
 		// FULL). In an ON condition, only where no left row is kept
 		// unmatched (INNER, RIGHT).
-		ok := inner || fromWhere && j.Kind == planner.JoinLeft || !fromWhere && j.Kind == planner.JoinRight
+		ok := inner || fromWhere && j.Kind == planner.JoinLeft || !fromWhere && j.Kind == planner.JoinRight ||
+			filtering && (fromWhere || j.Kind == planner.JoinSemi)
 		if !ok {
 			return false
 		}
@@ -51,7 +58,8 @@ func pushIntoJoin(j *planner.Join, c planner.Expr, fromWhere bool) bool {
 		deriveAcrossKeys(j, c, true)
 		return true
 	case sideRight:
-		ok := inner || fromWhere && j.Kind == planner.JoinRight || !fromWhere && j.Kind == planner.JoinLeft
+		ok := inner || fromWhere && j.Kind == planner.JoinRight || !fromWhere && j.Kind == planner.JoinLeft ||
+			filtering && !fromWhere
 		if !ok {
 			return false
 		}

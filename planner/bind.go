@@ -26,6 +26,16 @@ type binder struct {
 	plan func(sqlparser.SelectStatement) (*Plan, error)
 	// win collects window calls where the SELECT allows them (window.go).
 	win *windowState
+	// outer, when positive, says the first outer columns are an enclosing
+	// query's, which a correlated subquery's names reach after its own
+	// (correlated.go).
+	outer int
+	// scalars are the values of the correlated scalar subqueries that
+	// became joins (correlated_scalar.go).
+	scalars map[*sqlparser.Subquery]Expr
+	// enclosing are the columns of the queries this one is a subquery
+	// expression of (buildCtx.enclosing).
+	enclosing []Column
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -228,6 +238,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 	}
 	switch e := e.(type) {
 	case *sqlparser.Subquery:
+		if x, ok := b.scalars[e]; ok {
+			return x, nil
+		}
 		return b.scalarSubquery(e)
 	case *sqlparser.ExistsExpr:
 		return b.existsSubquery(e)

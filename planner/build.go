@@ -36,11 +36,21 @@ type buildCtx struct {
 	ctx   context.Context
 	depth int
 	env   *cteEnv
+	// enclosing are the columns of the queries a subquery expression is
+	// in, which a name inside it must not silently miss.
+	enclosing []Column
 }
 
 // deeper is c one level of views, CTEs or subqueries further in.
 func (c buildCtx) deeper() buildCtx {
 	c.depth++
+	return c
+}
+
+// enclosed is c for a subquery expression of a query with columns cols.
+func (c buildCtx) enclosed(cols []Column) buildCtx {
+	c = c.deeper()
+	c.enclosing = append(append([]Column(nil), cols...), c.enclosing...)
 	return c
 }
 
@@ -50,6 +60,9 @@ type cteEnv struct {
 	cte *sql.CTE
 	// def is the scope its body is planned in: the CTEs before it.
 	def *cteEnv
+	// work, when set, makes a name of the CTE read the rows its
+	// recursive step works on.
+	work *WorkTable
 	// pending marks the CTE whose own body is being planned: naming it
 	// there is a circular reference.
 	pending   bool
@@ -79,6 +92,11 @@ func buildQuery(sel *sql.Select, c buildCtx) (*Plan, error) {
 // buildCTE plans a reference to a CTE: its body, in the scope it was
 // defined in, with its column names.
 func buildCTE(e *cteEnv, c buildCtx) (*Plan, error) {
+	if e.recursive && !e.pending {
+		if p, ok, err := buildRecursive(e, c); ok || err != nil {
+			return p, err
+		}
+	}
 	if e.pending {
 		if e.recursive {
 			return nil, fmt.Errorf("%w: recursive CTEs (%s refers to itself)", ErrNotImplemented, e.cte.Name)
@@ -173,12 +191,14 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 		}
 		switch src.Kind {
 		case sql.SourceView:
-			if e := c.env.lookup(src.Name); e != nil {
+			if e := c.env.lookup(src.Name); e != nil && e.work != nil {
+				return &Scan{WorkTable: e.work, Source: src.Name}, e.work.Columns, nil
+			} else if e != nil {
 				sub, err := buildCTE(e, c)
 				if err != nil {
 					return nil, nil, err
 				}
-				return &Scan{Subquery: sub, Source: src.Name}, sub.Columns, nil
+				return &Scan{Subquery: sub, Source: src.Name, CTE: e.cte}, sub.Columns, nil
 			}
 			text, ok := "", false
 			if c.cat != nil {
@@ -197,6 +217,7 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			}
 			// A view's body sees the catalog only, not the CTEs around its use.
 			vc := c.deeper()
+			vc.enclosing = nil
 			vc.env = nil
 			sub, err := buildQuery(vs, vc)
 			if err != nil {
@@ -241,19 +262,52 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error
 // finishSelect plans everything of a SELECT after its FROM clause, whose
 // rows have the layout cols.
 func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column, c buildCtx) (*Plan, error) {
+	var where sqlparser.Expr
+	if s.Where != nil {
+		var err error
+		if scan, cols, where, err = decorrelate(sel, s.Where.Expr, scan, cols, c); err != nil {
+			return nil, err
+		}
+	}
+	// Correlated scalar subqueries of the WHERE, and of the select list
+	// where it is over the FROM's rows, become joins too.
+	scalarIn := []sqlparser.Expr{where}
+	aggregates := len(s.GroupBy) > 0 || s.Having != nil
+	for _, se := range s.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+			aggregates = aggregates || hasAgg(ae.Expr)
+		}
+	}
+	for _, se := range s.SelectExprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+			if aggregates {
+				// Only aggregates' arguments are over the FROM's rows.
+				scalarIn = append(scalarIn, aggregateArgs(ae.Expr)...)
+			} else {
+				scalarIn = append(scalarIn, ae.Expr)
+			}
+		}
+	}
+	if where == nil {
+		scalarIn = scalarIn[1:]
+	}
+	scan, cols, scalars, err := decorrelateScalars(sel, scalarIn, scan, cols, c)
+	if err != nil {
+		return nil, err
+	}
 	p := &Plan{Scan: scan, Input: cols, Limit: -1}
 	needed := make([]bool, len(cols))
-	// A subquery expression sees the query's views and CTEs, not its
-	// columns (correlation is not supported).
-	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.deeper()) }
-	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub}
+	// A subquery expression left after decorrelate sees the query's views
+	// and CTEs, not its columns.
+	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(cols)) }
+	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub, scalars: scalars, enclosing: c.enclosing}
 
-	if s.Where != nil {
-		s.Where.Expr = substituteAliases(s.Where.Expr, in, explicitAliases(s))
-		if hasAgg(s.Where.Expr) {
+	if where != nil {
+		where = substituteAliases(where, in, explicitAliases(s))
+		if hasAgg(where) {
 			return nil, binderError("WHERE clause cannot contain aggregates!")
 		}
-		w, err := in.boolean(s.Where.Expr)
+		w, err := in.boolean(where)
 		if err != nil {
 			return nil, err
 		}
@@ -363,7 +417,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			st.keys = append(st.keys, k)
 			st.keyStr = append(st.keyStr, k.String())
 		}
-		post = &binder{agg: st, sel: sel, plan: sub}
+		post = &binder{agg: st, sel: sel, plan: sub, enclosing: c.enclosing}
 	}
 	// Window functions may appear in the select list, QUALIFY and ORDER BY.
 	ws := &windowState{}

@@ -51,6 +51,19 @@
 // the Residual. Uncorrelated subquery expressions (scalar, IN, EXISTS) are
 // Subquery nodes that the executor runs once before the query.
 //
+// Correlated subqueries become joins of the FROM clause's rows before the
+// WHERE is bound (correlated.go, correlated_scalar.go): a WHERE conjunct
+// EXISTS, NOT EXISTS, IN or NOT IN a SEMI or ANTI join whose condition is
+// the subquery's conditions on the outer row (NOT IN matching where x = y
+// is TRUE or NULL); a scalar subquery correlated by equalities a LEFT join,
+// with the subquery grouped by its side of them when it aggregates, or
+// failing on a second match (Join.Single) when not. Names in a subquery
+// resolve to its own columns first, then the outer query's; one naming an
+// outer column in a form not planned as a join fails as not implemented.
+//
+// A recursive CTE (base UNION [ALL] step) is a Scan of a Recursive whose
+// step reads the rows the last round added through a WorkTable scan.
+//
 // The plan is as written: package optimizer rewrites it (inlining views,
 // pushing filters into subqueries and join sides, pruning columns) and
 // then calls Plan.PrepareScan to derive each scan's columns and pruning

@@ -23,9 +23,15 @@ const (
 	JoinFull
 	// JoinCross pairs every left row with every right row.
 	JoinCross
+	// JoinSemi keeps each left row that has a match, once, with NULLs for
+	// the right side's columns (EXISTS, IN).
+	JoinSemi
+	// JoinAnti keeps each left row without a match, with NULLs for the
+	// right side's columns (NOT EXISTS).
+	JoinAnti
 )
 
-var joinKindNames = [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS"}
+var joinKindNames = [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI"}
 
 func (k JoinKind) String() string { return joinKindNames[k] }
 
@@ -53,6 +59,10 @@ type Join struct {
 	// side's keys and pushed into the probe side, once it has run (nil
 	// before, or when there was none); for EXPLAIN ANALYZE.
 	Filter Expr
+	// Single says a left row may match one right row at most, and the
+	// query fails when one matches more: the join of a correlated scalar
+	// subquery.
+	Single bool
 }
 
 func (j *Join) String() string {
@@ -130,6 +140,9 @@ func columnName(c Column) *sqlparser.ColName {
 // its table, an unqualified one among the columns * shows, which must not
 // be two columns of different tables. -1 means no such column.
 func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
+	if b.outer > 0 {
+		return b.resolveScoped(e)
+	}
 	name := e.Name.String()
 	if e.Qualifier.IsEmpty() {
 		i := b.lookup(name)
@@ -159,6 +172,11 @@ func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
 		return found, nil
 	}
 	if !tables[strings.ToLower(table)] {
+		if hasTable(b.enclosing, table) {
+			// A name of an enclosing query in a subquery form that did
+			// not become a join.
+			return -1, fmt.Errorf("%w: subquery reading the outer query's column %s.%s here", ErrNotImplemented, table, name)
+		}
 		if len(tables) <= 1 {
 			// One source: its qualifier is not checked, as before joins.
 			return b.lookup(name), nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/pushdown"
+	"github.com/pqsql/pqsql/sql"
 	"github.com/pqsql/pqsql/storage"
 )
 
@@ -80,6 +81,15 @@ type Scan struct {
 	Pushdown pushdown.Expr
 	// Subquery, when set, replaces the files.
 	Subquery *Plan
+	// Recursive, when set, replaces the files: the rows of a recursive
+	// CTE. WorkTable, when set, replaces them with the rows its step
+	// reads.
+	Recursive *Recursive
+	WorkTable *WorkTable
+	// CTE identifies the common table expression Subquery is a reference
+	// to (nil for other subqueries): references whose plans print alike
+	// after optimization read the same rows, so the executor runs one.
+	CTE *sql.CTE
 	// SetOp, when set, replaces the files: the rows are the result of a
 	// UNION, INTERSECT or EXCEPT.
 	SetOp *SetOp
@@ -281,6 +291,16 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		line("%s%s", s.SetOp.Op, all)
 		s.SetOp.Left.explain(b, ind)
 		s.SetOp.Right.explain(b, ind)
+		return
+	}
+	if s.Recursive != nil {
+		line("%s", s.Recursive)
+		s.Recursive.Base.explain(b, ind)
+		s.Recursive.Step.explain(b, ind)
+		return
+	}
+	if s.WorkTable != nil {
+		line("WORK_TABLE %s", s.WorkTable.Name)
 		return
 	}
 	if s.Function != nil {

@@ -1,0 +1,230 @@
+package planner
+
+import (
+	"github.com/pqsql/pqsql/sql"
+	"github.com/xwb1989/sqlparser"
+)
+
+// decorrelateScalars turns each correlated scalar subquery among exprs
+// whose correlation is equalities of the subquery's columns with the
+// outer query's into a LEFT join of the FROM clause's rows with the
+// subquery grouped (when it aggregates) or not by its side of those
+// equalities. Without aggregates a row matching more than one row of the
+// subquery fails the query (Join.Single), as DuckDB does; with them each
+// outer row meets at most one group, and one meeting none takes the
+// aggregate's value over no rows (count's 0), computed once. It returns
+// the new source and its columns (the outer ones first, at the same
+// positions, the subquery's after, which no name reaches) and the value
+// of each subquery it planned, for the binder.
+func decorrelateScalars(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, cols []Column, c buildCtx) (*Scan, []Column, map[*sqlparser.Subquery]Expr, error) {
+	var subs []*sqlparser.Subquery
+	for _, x := range exprs {
+		scalarSubqueries(x, &subs)
+	}
+	var out map[*sqlparser.Subquery]Expr
+	for _, sq := range subs {
+		j, rcols, val, ok, err := scalarJoin(sel, sq, scan, cols, c)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !ok {
+			continue
+		}
+		all := append([]Column(nil), cols...)
+		for _, rc := range rcols {
+			all = append(all, Column{Name: rc.Name, Type: rc.Type, Hidden: true})
+		}
+		scan, cols = &Scan{Join: j, Source: "(join)"}, all
+		if out == nil {
+			out = map[*sqlparser.Subquery]Expr{}
+		}
+		out[sq] = val
+	}
+	return scan, cols, out, nil
+}
+
+// scalarSubqueries appends the scalar subqueries of x, not those inside
+// them, nor the subqueries of EXISTS and IN.
+func scalarSubqueries(x sqlparser.Expr, out *[]*sqlparser.Subquery) {
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.Subquery:
+			*out = append(*out, n)
+			return false, nil
+		case *sqlparser.ExistsExpr:
+			return false, nil
+		case *sqlparser.ComparisonExpr:
+			if _, ok := n.Right.(*sqlparser.Subquery); ok && (n.Operator == sqlparser.InStr || n.Operator == sqlparser.NotInStr) {
+				scalarSubqueries(n.Left, out)
+				return false, nil
+			}
+		}
+		return true, nil
+	}, x)
+}
+
+// aggregateArgs returns the arguments of the aggregate calls in x, which
+// are evaluated on the FROM clause's rows.
+func aggregateArgs(x sqlparser.Expr) []sqlparser.Expr {
+	var out []sqlparser.Expr
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.FuncExpr:
+			if !hasAgg(n) {
+				return false, nil
+			}
+			inner := false
+			for _, a := range n.Exprs {
+				if ae, ok := a.(*sqlparser.AliasedExpr); ok && hasAgg(ae.Expr) {
+					inner = true
+				}
+			}
+			if inner {
+				return true, nil
+			}
+			for _, a := range n.Exprs {
+				if ae, ok := a.(*sqlparser.AliasedExpr); ok {
+					out = append(out, ae.Expr)
+				}
+			}
+			return false, nil
+		}
+		return true, nil
+	}, x)
+	return out
+}
+
+// scalarJoin plans one scalar subquery as a LEFT join when it is
+// correlated by equalities only; ok is false otherwise, leaving it to the
+// uncorrelated path.
+func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Column, c buildCtx) (*Join, []Column, Expr, bool, error) {
+	s, ok := sq.Select.(*sqlparser.Select)
+	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil || len(s.OrderBy) > 0 ||
+		s.Distinct != "" || len(s.From) == 0 || s.Where == nil || len(s.SelectExprs) != 1 {
+		return nil, nil, nil, false, nil
+	}
+	item, ok := s.SelectExprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return nil, nil, nil, false, nil
+	}
+	_, icols, err := source(sel, s, c.enclosed(cols))
+	if err != nil {
+		return nil, nil, nil, false, nil
+	}
+	n := len(cols)
+	all := append(append([]Column(nil), cols...), icols...)
+	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(all)) }
+	both := &binder{cols: all, sel: sel, plan: sub, outer: n}
+	var innerWhere sqlparser.Expr
+	var innerKeys []sqlparser.Expr
+	var outerKeys []Expr
+	for _, y := range astConjuncts(s.Where.Expr) {
+		b, err := both.boolean(y)
+		if err != nil {
+			return nil, nil, nil, false, nil
+		}
+		if !readsBelow(b, n) {
+			innerWhere = andAST(innerWhere, y)
+			continue
+		}
+		cmp, ok := unparen(y).(*sqlparser.ComparisonExpr)
+		if !ok || cmp.Operator != sqlparser.EqualStr {
+			return nil, nil, nil, false, nil
+		}
+		l, errL := both.bind(cmp.Left)
+		r, errR := both.bind(cmp.Right)
+		if errL != nil || errR != nil {
+			return nil, nil, nil, false, nil
+		}
+		switch {
+		case readsOnlyBelow(l, n) && !readsBelow(r, n) && readsAny(r):
+			outerKeys, innerKeys = append(outerKeys, l), append(innerKeys, cmp.Right)
+		case readsOnlyBelow(r, n) && !readsBelow(l, n) && readsAny(l):
+			outerKeys, innerKeys = append(outerKeys, r), append(innerKeys, cmp.Left)
+		default:
+			return nil, nil, nil, false, nil
+		}
+	}
+	if len(outerKeys) == 0 {
+		return nil, nil, nil, false, nil
+	}
+	aggregate := hasAgg(item.Expr)
+	if !aggregate {
+		if v, err := both.bind(item.Expr); err != nil || readsBelow(v, n) {
+			return nil, nil, nil, false, nil
+		}
+	}
+	// A value reading the outer row fails to plan below, clearly.
+	// The subquery's rows: its value, a marker that is NULL only where no
+	// row matched, then its side of each equality.
+	q := &sqlparser.Select{From: s.From, SelectExprs: sqlparser.SelectExprs{
+		&sqlparser.AliasedExpr{Expr: item.Expr, As: sqlparser.NewColIdent("value")},
+		&sqlparser.AliasedExpr{Expr: sqlparser.BoolVal(true), As: sqlparser.NewColIdent("matched")},
+	}}
+	for _, k := range innerKeys {
+		q.SelectExprs = append(q.SelectExprs, &sqlparser.AliasedExpr{Expr: k})
+		if aggregate {
+			q.GroupBy = append(q.GroupBy, k)
+		}
+	}
+	if innerWhere != nil {
+		q.Where = sqlparser.NewWhere(sqlparser.WhereStr, innerWhere)
+	}
+	right, err := build(sel, q, c.enclosed(cols))
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
+	var conds []Expr
+	for i, ok := range outerKeys {
+		rc := right.Columns[2+i]
+		xs, err := unify(ok, &ColRef{Index: n + 2 + i, Name: rc.Name, T: rc.Type})
+		if err != nil {
+			return nil, nil, nil, false, err
+		}
+		conds = append(conds, &Binary{Op: "=", L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}})
+	}
+	readsAll(scan)
+	j := &Join{Kind: JoinLeft, Left: passThrough(scan, cols), Right: right, LeftRows: -1, RightRows: -1, Single: !aggregate}
+	SplitJoinCondition(j, conds, n)
+	t := right.Columns[0].Type
+	var val Expr = &ColRef{Index: n, Name: right.Columns[0].Name, T: t}
+	if aggregate {
+		// An outer row without a group takes the value over no rows.
+		empty, err := build(sel, &sqlparser.Select{From: s.From, SelectExprs: s.SelectExprs,
+			Where: sqlparser.NewWhere(sqlparser.WhereStr, sqlparser.BoolVal(false))}, c.enclosed(cols))
+		if err != nil {
+			return nil, nil, nil, false, err
+		}
+		matched := &ColRef{Index: n + 1, Name: right.Columns[1].Name, T: right.Columns[1].Type}
+		val = &Case{Whens: []When{{Cond: &IsNull{X: matched}, Val: &Subquery{Kind: ScalarSubquery, Plan: empty, T: t}}}, Else: val, T: t}
+	}
+	return j, right.Columns, val, true, nil
+}
+
+// readsOnlyBelow reports whether x reads columns and all below n.
+func readsOnlyBelow(x Expr, n int) bool {
+	cols := map[int]bool{}
+	Columns(x, cols)
+	for i := range cols {
+		if i >= n {
+			return false
+		}
+	}
+	return len(cols) > 0
+}
+
+// readsAny reports whether x reads a column.
+func readsAny(x Expr) bool {
+	cols := map[int]bool{}
+	Columns(x, cols)
+	return len(cols) > 0
+}
+
+func andAST(x, y sqlparser.Expr) sqlparser.Expr {
+	if x == nil {
+		return y
+	}
+	return &sqlparser.AndExpr{Left: x, Right: y}
+}

@@ -1,0 +1,2 @@
+-- A correlated NOT EXISTS is an anti join: the outer WHERE's filter goes below it to the left side, the subquery's own filter to the right side, and the correlated condition's left-only part stays in the join (it keeps the rows it fails on).
+SELECT a.order_id FROM 'fixtures/statistics.parquet' a WHERE a.order_id < 10 AND NOT EXISTS (SELECT 1 FROM 'fixtures/statistics.parquet' b WHERE b.order_id = a.order_id + 1 AND b.coupon IS NOT NULL AND a.delta > 0)

@@ -1,0 +1,2 @@
+-- A filter above a recursive CTE stays above it (it would cut the recursion short); inside the base and the step the rules work as anywhere: the step's join reads only the column it needs.
+WITH RECURSIVE chain(id, depth) AS (SELECT order_id, 0 FROM 'fixtures/statistics.parquet' WHERE order_id = 1 UNION ALL SELECT s.order_id, c.depth + 1 FROM chain c JOIN 'fixtures/statistics.parquet' s ON s.order_id = c.id + 2) SELECT id FROM chain WHERE depth > 1
