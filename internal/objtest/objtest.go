@@ -30,7 +30,9 @@ const (
 // A Request is one request the server received.
 type Request struct {
 	Method, Path, Query, Range, IfMatch string
-	At                                  time.Time
+	// At is when the request arrived, Done when its answer was sent
+	// (zero while it is served).
+	At, Done time.Time
 }
 
 // Faults say which requests fail. The Nth request counts from 1; a field
@@ -56,7 +58,7 @@ type Server struct {
 	backend   *s3mem.Backend
 	mu        sync.Mutex
 	faults    Faults
-	requests  []Request
+	requests  []*Request
 	n         atomic.Int64
 	inFlight  atomic.Int64
 	maxIn     atomic.Int64
@@ -112,7 +114,10 @@ func (s *Server) SetFaults(f Faults) {
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := s.requests
+	out := make([]Request, len(s.requests))
+	for i, r := range s.requests {
+		out[i] = *r
+	}
 	s.requests = nil
 	return out
 }
@@ -160,10 +165,16 @@ func (s *Server) wrap(h http.Handler) http.Handler {
 		}
 		s.mu.Lock()
 		f := s.faults
-		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
-			Range: r.Header.Get("Range"), IfMatch: r.Header.Get("If-Match"), At: time.Now()})
+		req := &Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+			Range: r.Header.Get("Range"), IfMatch: r.Header.Get("If-Match"), At: time.Now()}
+		s.requests = append(s.requests, req)
 		hook := s.onRequest
 		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			req.Done = time.Now()
+			s.mu.Unlock()
+		}()
 		if hook != nil {
 			hook(n, r)
 		}
