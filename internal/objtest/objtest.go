@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -26,6 +25,13 @@ const (
 	Secret = "pqsql-test-secret-key-0123456789"
 	Region = "us-east-1"
 )
+
+// A TB is what the servers need of a test, a benchmark or a benchmark
+// program: testing.TB has it.
+type TB interface {
+	Fatal(args ...any)
+	Cleanup(func())
+}
 
 // A Request is one request the server received.
 type Request struct {
@@ -75,7 +81,7 @@ func (s *Server) OnRequest(f func(n int64, r *http.Request)) {
 
 // NewS3 starts an S3 server checking signatures against KeyID and
 // Secret; anonymous requests are refused.
-func NewS3(t testing.TB) *Server {
+func NewS3(t TB) *Server {
 	s := &Server{backend: s3mem.New()}
 	fake := gofakes3.New(s.backend)
 	s.start(t, verifySigV4(fake.Server()))
@@ -84,13 +90,13 @@ func NewS3(t testing.TB) *Server {
 
 // NewHTTP starts a file server over dir, with Range and multi-range
 // support.
-func NewHTTP(t testing.TB, dir string) *Server {
+func NewHTTP(t TB, dir string) *Server {
 	s := &Server{}
 	s.start(t, http.FileServer(http.Dir(dir)))
 	return s
 }
 
-func (s *Server) start(t testing.TB, h http.Handler) {
+func (s *Server) start(t TB, h http.Handler) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +132,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) MaxInFlight() int64 { return s.maxIn.Load() }
 
 // Put stores an object, creating its bucket.
-func (s *Server) Put(t testing.TB, bucket, key string, data []byte) {
+func (s *Server) Put(t TB, bucket, key string, data []byte) {
 	if err := s.backend.CreateBucket(bucket); err != nil && !gofakes3.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
@@ -137,7 +143,7 @@ func (s *Server) Put(t testing.TB, bucket, key string, data []byte) {
 
 // PutDir stores the files under dir matching the glob pattern (relative
 // to dir) under prefix.
-func (s *Server) PutDir(t testing.TB, bucket, prefix, dir, pattern string) {
+func (s *Server) PutDir(t TB, bucket, prefix, dir, pattern string) {
 	matches, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		t.Fatal(err)
