@@ -124,7 +124,16 @@ func (o *Object) ReadPurpose(p []byte, off int64, purpose Purpose) (int, error) 
 		tally{o, purpose}.record(0, 0, 0, 1, 0)
 		return copy(p, b), eof
 	}
-	b, err := o.fetch(o.ctx, purpose, format.Range{Offset: off, Length: n})
+	r := format.Range{Offset: off, Length: n}
+	var b []byte
+	var err error
+	if (purpose == Data || purpose == Dictionary) && !o.HasHead() && off >= headRange.End() {
+		// A page read the reader will check the leading magic before
+		// decoding: fetch the head in the same round.
+		b, err = o.fetchWithHead(purpose, r)
+	} else {
+		b, err = o.fetch(o.ctx, purpose, r)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -132,6 +141,30 @@ func (o *Object) ReadPurpose(p []byte, off int64, purpose Purpose) (int, error) 
 		o.entry.add(off, b)
 	}
 	return copy(p, b), eof
+}
+
+// fetchWithHead fetches r and the head, which goes to the session cache:
+// in one request when r starts within the coalescing gap of the head,
+// else in two in parallel. It fails if either fails.
+func (o *Object) fetchWithHead(purpose Purpose, r format.Range) ([]byte, error) {
+	if r.Offset-headRange.End() <= o.st.Options().CoalesceGap {
+		b, err := o.fetch(o.ctx, purpose, format.Range{Offset: 0, Length: r.End()})
+		if err != nil {
+			return nil, err
+		}
+		o.entry.add(headRange.Offset, append([]byte(nil), b[:headRange.Length]...))
+		return b[r.Offset:], nil
+	}
+	headErr := make(chan error, 1)
+	go func() {
+		h, err := o.fetch(o.ctx, purpose, headRange)
+		if err == nil {
+			o.entry.add(headRange.Offset, h)
+		}
+		headErr <- err
+	}()
+	b, err := o.fetch(o.ctx, purpose, r)
+	return b, errors.Join(err, <-headErr)
 }
 
 // fromBlocks serves [off, off+n) from one prefetched block.

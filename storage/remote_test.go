@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -82,9 +83,10 @@ func TestS3FooterOneRequest(t *testing.T) {
 	if !bytes.Equal(buf, data[r.Offset:r.End()]) {
 		t.Fatal("data read differs from the file")
 	}
+	// The first chunk starts next to the head: one request brings both.
 	reqs = srv.Requests()
-	if len(reqs) != 1 || reqs[0].IfMatch == "" {
-		t.Fatalf("data read sent %+v, want one request with If-Match", reqs)
+	if len(reqs) != 1 || reqs[0].IfMatch == "" || reqs[0].Range != fmt.Sprintf("bytes=0-%d", r.End()-1) {
+		t.Fatalf("data read sent %+v, want one request from the head with If-Match", reqs)
 	}
 	src.Close()
 	if _, err := st.Open(ctx, fixtureURL); err != nil {
@@ -144,6 +146,34 @@ func TestS3HeadWithPages(t *testing.T) {
 			}
 		})
 	}
+	t.Run("far read", func(t *testing.T) {
+		// A page read without a prefetch (a dictionary read while planning)
+		// brings the head in the same round.
+		st := s3Store(t, srv, objtest.Secret)
+		src, err := st.Open(ctx, fixtureURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := format.OpenSource(src, "orders_sorted.parquet", format.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := f.ChunkRange(4, 1)
+		srv.Requests()
+		srv.SetFaults(objtest.Faults{Latency: 30 * time.Millisecond})
+		defer srv.SetFaults(objtest.Faults{})
+		buf := make([]byte, r.Length)
+		if _, err := src.(*Object).ReadPurpose(buf, r.Offset, Dictionary); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if len(reqs) != 2 || objtest.Rounds(reqs) != 1 || !src.(*Object).HasHead() {
+			t.Fatalf("read sent %+v, want the range and the head in one round", reqs)
+		}
+		if !bytes.Equal(buf, data[r.Offset:r.End()]) {
+			t.Fatal("read differs from the file")
+		}
+	})
 	t.Run("not Parquet", func(t *testing.T) {
 		bad := append([]byte("XXXX"), data[4:]...)
 		srv.Put(t, "bucket", "fixtures/bad_head.parquet", bad)

@@ -8,9 +8,9 @@ import (
 // Rounds counts the sequential round trips among requests: a request
 // that arrived before the first answer of the current round was sent
 // could not have waited for it, so it belongs to that round; one that
-// arrived later starts the next. With latency injected, requests sent
-// together fall in one round however the client schedules them, so the
-// count does not depend on the machine's speed.
+// arrived later starts the next. Inject latency well above the client's
+// scheduling delays: requests sent together then fall in one round even
+// when a loaded machine sends them some milliseconds apart.
 func Rounds(reqs []Request) int {
 	rs := append([]Request(nil), reqs...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].At.Before(rs[j].At) })
