@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,7 +59,7 @@ func slicesReverse(fs []func()) {
 type s3Row struct {
 	times    []float64 // ms
 	requests int
-	rounds   int
+	rounds   []int
 	bytes    int64
 }
 
@@ -154,14 +155,15 @@ func runS3(ctx context.Context, qs []query, files map[string]string, cfg s3Confi
 				}
 				r := &rows[i]
 				r.times = append(r.times, float64(took)/1e6)
-				r.requests, r.rounds, r.bytes = len(reqs), objtest.Rounds(reqs), askedBytes(reqs)
+				r.requests, r.bytes = len(reqs), askedBytes(reqs)
+				r.rounds = append(r.rounds, objtest.Rounds(reqs))
 			}
 		}
 		srv.SetFaults(objtest.Faults{})
 		r := rows[1]
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %d | %s | %s |\n", q.name, ms(median(localMS)), ms(median(rows[0].times)),
-			spread(r.times), r.requests, r.rounds, humanBytes(r.bytes), answers)
-		fmt.Fprintf(stderr, "%-28s local %s ms  S3 %s ms  %d requests, %d rounds\n", q.name, ms(median(localMS)), ms(median(r.times)), r.requests, r.rounds)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s | %s |\n", q.name, ms(median(localMS)), ms(median(rows[0].times)),
+			spread(r.times), r.requests, intRange(r.rounds), humanBytes(r.bytes), answers)
+		fmt.Fprintf(stderr, "%-28s local %s ms  S3 %s ms  %d requests, %s rounds\n", q.name, ms(median(localMS)), ms(median(r.times)), r.requests, intRange(r.rounds))
 	}
 	fmt.Fprintf(stdout, "%s", strings.Replace(b.String(), "LOADEND", loadAvg(), 1))
 	return ctx.Err()
@@ -216,6 +218,19 @@ func spread(xs []float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%s (%s–%s)", ms(median(s)), ms(s[0]), ms(s[len(s)-1]))
+}
+
+// intRange prints the smallest and largest of xs, or one number when
+// they agree.
+func intRange(xs []int) string {
+	if len(xs) == 0 {
+		return "–"
+	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
 func without(args []string, flag string) []string {
