@@ -130,12 +130,21 @@ func TestQueriesBind(t *testing.T) {
 			files[k] = v
 		}
 	}
+	local, remote := s3Bindings(files)
 	seen := map[string]bool{}
 	for _, q := range queries {
 		if seen[q.name] {
 			t.Errorf("query name %s used twice", q.name)
 		}
 		seen[q.name] = true
+		if q.remote {
+			for _, m := range []map[string]string{local, remote} {
+				if _, err := bind(q, m); err != nil {
+					t.Error(err)
+				}
+			}
+			continue
+		}
 		if _, err := bind(q, files); err != nil {
 			t.Error(err)
 		}

@@ -34,6 +34,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	scale := fs.Bool("scale", false, "also run the 10M-row scaling queries (generates a 10M-row file once)")
 	dataDir := fs.String("data", "data", "`directory` caching the generated files")
 	list := fs.Bool("list", false, "list the queries and exit")
+	s3 := fs.Bool("s3", false, "run only the rows over a loopback S3 server (pqsql alone; see s3.go)")
+	latency := fs.Duration("s3-latency", 20*time.Millisecond, "latency the S3 server adds to every request")
 	render := fs.String("render", "", "print the markdown of an earlier run's JSON `file` (such as data/last-run.json) and exit")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -60,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: -filter: %w", errUsage, err)
 		}
 	}
-	qs := selectQueries(queries, re, *scale)
+	qs := remoteOnly(selectQueries(queries, re, *scale), *s3)
 	if *list {
 		for _, q := range qs {
 			fmt.Fprintf(stdout, "%s\t%s\n", q.name, q.sql)
@@ -86,6 +88,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	files, err := ensureFiles(gen, fileSet(data, needsScale(qs)), stderr)
 	if err != nil {
 		return err
+	}
+	if *s3 {
+		return runS3(ctx, qs, files, s3Config{runs: *runs, threads: *threads, latency: *latency, args: args}, stdout, stderr)
 	}
 	bound := make([]boundQuery, len(qs))
 	for i, q := range qs {

@@ -20,6 +20,8 @@ type query struct {
 	csv bool
 	// scale marks the 10M-row rows, run only with -scale.
 	scale bool
+	// remote marks the rows over S3, run only with -s3.
+	remote bool
 }
 
 // queries is the benchmark, grouped by what each group measures. To add a
@@ -73,9 +75,15 @@ var queries = concat(
 	[]query{
 		{name: "join_selective", sql: "SELECT count(*), sum(o.amount) FROM (SELECT DISTINCT customer_id FROM {sorted} WHERE order_id <= 100) AS c JOIN {shuffled} AS o ON o.customer_id = c.customer_id", ordered: true},
 	},
-	// Remote files: rows over S3 with injected latency go here, as queries
-	// on placeholders that fileSet binds to s3:// URLs of a loopback server.
-	[]query{},
+	// Remote files: rows over a loopback S3 server with latency injected,
+	// run with -s3 alone (s3.go); {s3...} stand for the s3:// URLs of the
+	// files of the same name without the prefix.
+	[]query{
+		{name: "s3_point_lookup_sorted", sql: "SELECT * FROM {s3sorted} WHERE order_id = 424242", ordered: true, remote: true},
+		{name: "s3_absent_customer_bloom", sql: "SELECT * FROM {s3shuffled} WHERE customer_id = 424242", ordered: true, remote: true},
+		{name: "s3_sum_whole_file", sql: "SELECT sum(amount), sum(quantity) FROM {s3shuffled}", ordered: true, remote: true},
+		{name: "s3_glob_point_lookup", sql: "SELECT * FROM {s3parts} WHERE order_id = 424242", ordered: true, remote: true},
+	},
 	// Scaling: the same queries on the 1M- and the 10M-row sorted files.
 	scaling(
 		query{name: "sum", sql: "SELECT sum(amount), sum(quantity) FROM {f}", ordered: true},

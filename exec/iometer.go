@@ -286,7 +286,9 @@ func (m *fileMeter) planned(p *pushdown.FilePlan) {
 // purpose classifies a read starting at off.
 func (m *fileMeter) purpose(off int64) ioPurpose {
 	phase := m.phase.Load()
-	if phase == phaseOpen {
+	if phase == phaseOpen || off < 4 {
+		// The leading magic is part of the footer's reads, also when a
+		// remote file serves it with the first pages (DefersHead).
 		return ioFooter
 	}
 	in := [3]bool{}

@@ -71,6 +71,12 @@ func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface
 	return f, m, src, nil
 }
 
+// DefersHead lets a remote file's leading magic arrive with its first
+// page reads rather than in a request of its own at open.
+func (m *fileMeter) DefersHead() bool { return m.remote != nil }
+
+var _ format.HeadDeferrer = (*fileMeter)(nil)
+
 // prefetchFor batches the planning reads of a remote file: the first read
 // of a page index fetches every index of the file, which writers put
 // together before the footer, in one request instead of one per column
@@ -146,11 +152,15 @@ func (m *fileMeter) plannedRequests() (requests, bytes int64) {
 		return 0, 0
 	}
 	gap := m.store.Options().CoalesceGap
+	head := !m.remote.HasHead() // the first pages fetched bring it
 	for _, rg := range m.plan.RowGroups {
 		if rg.Verdict == pushdown.Skip {
 			continue
 		}
 		var rs []format.Range
+		if head {
+			rs, head = append(rs, format.Range{Offset: 0, Length: 4}), false
+		}
 		for _, c := range rg.Columns {
 			if c.Whole {
 				rs = append(rs, c.Chunk)

@@ -45,6 +45,9 @@ func (f *File) ReadDictionary(rg, col int, oi *meta.OffsetIndex) (*Values, Range
 	if r.Length > f.Limits.MaxPageSize+f.Limits.MaxPageHeaderSize {
 		return nil, r, d.errorf(r.Offset, "%w: dictionary region of %d bytes exceeds the page size limit", ErrLimit, r.Length)
 	}
+	if err := f.checkHead(); err != nil {
+		return nil, r, err
+	}
 	b, err := readRange(f.Source, r)
 	if err != nil {
 		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where, err)

@@ -34,6 +34,9 @@ type File struct {
 	Limits Limits
 
 	closer io.Closer
+	// head checks the leading magic once, at open or before the first
+	// page is decoded.
+	head *headCheck
 }
 
 // Open opens the Parquet file at path on the local file system, with the
@@ -84,12 +87,11 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	default:
 		return nil, fail("%w: file does not end with PAR1 magic", ErrNotParquet)
 	}
-	var head [4]byte
-	if err := readFull(src, head[:], 0); err != nil {
-		return nil, fail("reading header: %w", err)
-	}
-	if string(head[:]) != magic && string(head[:]) != encryptedMagic {
-		return nil, fail("%w: file does not start with PAR1 magic", ErrNotParquet)
+	head := &headCheck{}
+	if d, ok := src.(HeadDeferrer); !ok || !d.DefersHead() {
+		if err := head.check(src); err != nil {
+			return nil, fail("%w", err)
+		}
 	}
 	footerLen := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if footerLen == 0 || footerLen > size-footerTail-int64(len(magic)) {
@@ -120,7 +122,7 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	if err != nil {
 		return nil, fail("schema: %w", err)
 	}
-	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits}
+	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits, head: head}
 	if err := f.validate(); err != nil {
 		return nil, fail("%w", err)
 	}

@@ -52,6 +52,9 @@ type PageReader struct {
 // otherwise they are read from the file's source, the whole chunk in one
 // request or each listed range in one.
 func (f *File) NewPageReader(rg, col int, dict Range, pages []PageRef, fetched *Fetched) (*PageReader, error) {
+	if err := f.checkHead(); err != nil {
+		return nil, err
+	}
 	d, err := f.newChunkDecoder(rg, col)
 	if err != nil {
 		return nil, err

@@ -124,7 +124,16 @@ func (o *Object) ReadPurpose(p []byte, off int64, purpose Purpose) (int, error) 
 		tally{o, purpose}.record(0, 0, 0, 1, 0)
 		return copy(p, b), eof
 	}
-	b, err := o.fetch(o.ctx, purpose, format.Range{Offset: off, Length: n})
+	r := format.Range{Offset: off, Length: n}
+	var b []byte
+	var err error
+	if (purpose == Data || purpose == Dictionary) && !o.HasHead() && off >= headRange.End() {
+		// A page read the reader will check the leading magic before
+		// decoding: fetch the head in the same round.
+		b, err = o.fetchWithHead(purpose, r)
+	} else {
+		b, err = o.fetch(o.ctx, purpose, r)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -132,6 +141,30 @@ func (o *Object) ReadPurpose(p []byte, off int64, purpose Purpose) (int, error) 
 		o.entry.add(off, b)
 	}
 	return copy(p, b), eof
+}
+
+// fetchWithHead fetches r and the head, which goes to the session cache:
+// in one request when r starts within the coalescing gap of the head,
+// else in two in parallel. It fails if either fails.
+func (o *Object) fetchWithHead(purpose Purpose, r format.Range) ([]byte, error) {
+	if r.Offset-headRange.End() <= o.st.Options().CoalesceGap {
+		b, err := o.fetch(o.ctx, purpose, format.Range{Offset: 0, Length: r.End()})
+		if err != nil {
+			return nil, err
+		}
+		o.entry.add(headRange.Offset, append([]byte(nil), b[:headRange.Length]...))
+		return b[r.Offset:], nil
+	}
+	headErr := make(chan error, 1)
+	go func() {
+		h, err := o.fetch(o.ctx, purpose, headRange)
+		if err == nil {
+			o.entry.add(headRange.Offset, h)
+		}
+		headErr <- err
+	}()
+	b, err := o.fetch(o.ctx, purpose, r)
+	return b, errors.Join(err, <-headErr)
 }
 
 // fromBlocks serves [off, off+n) from one prefetched block.
@@ -162,13 +195,36 @@ func (o *Object) inBlocks(r format.Range) bool {
 	return false
 }
 
+// DefersHead says that the leading magic is best read with the first
+// page reads: Prefetch of pages fetches it with them, in the same round
+// and, when the pages start near the head, in the same request.
+func (o *Object) DefersHead() bool { return true }
+
+var _ format.HeadDeferrer = (*Object)(nil)
+
+// HasHead reports whether the leading magic has been read, so that no
+// request will be made for it.
+func (o *Object) HasHead() bool {
+	_, ok := o.entry.slice(headRange.Offset, headRange.Length)
+	return ok
+}
+
+// headRange is the leading magic's range.
+var headRange = format.Range{Offset: 0, Length: 4}
+
 // Prefetch fetches ranges for purpose in as few requests as the store's
 // coalescing gap allows, all in parallel, so that the reads that follow
 // are served without a request. Metadata purposes go to the session
-// cache.
+// cache. A prefetch of pages also fetches the head, if not read yet,
+// for the reader's check of the leading magic before it decodes them.
 func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 	if len(ranges) == 0 {
 		return nil
+	}
+	if purpose == Data || purpose == Dictionary {
+		if !o.HasHead() && o.entry.size >= headRange.Length {
+			ranges = append(ranges[:len(ranges):len(ranges)], headRange)
+		}
 	}
 	exact := format.Coalesce(ranges, 0)
 	var todo []format.Range
@@ -193,6 +249,16 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 	}
 	if err := o.fetchBlocks(purpose, blocks); err != nil {
 		return err
+	}
+	if bl := blocks[0]; bl.r.Offset == 0 && bl.r.Length >= headRange.Length && !purpose.cached() {
+		// The head goes to the session cache, which serves it before the
+		// blocks: the block need not wait for it to be read.
+		if _, ok := o.entry.slice(headRange.Offset, headRange.Length); !ok {
+			o.entry.add(0, append([]byte(nil), bl.b[:headRange.Length]...))
+		}
+		if bl.need.Add(-headRange.Length) <= 0 && bl.r.Length == headRange.Length {
+			blocks = blocks[1:]
+		}
 	}
 	if purpose.cached() {
 		for _, bl := range blocks {
@@ -351,8 +417,9 @@ func (st *Store) do(ctx context.Context, be backend, url, rng string, v validato
 }
 
 // openRemote opens a remote file: from the session cache, or with one
-// suffix request for the footer (and the 4-byte head, in parallel, which
-// the reader checks for the magic).
+// suffix request for the footer. The 4-byte head, whose magic the reader
+// checks, comes with the footer when the suffix holds the whole object,
+// else with the first page reads (DefersHead).
 func (st *Store) openRemote(ctx context.Context, loc Location) (*Object, error) {
 	be, err := st.backendFor(ctx, loc)
 	if err != nil {
@@ -407,20 +474,6 @@ func (st *Store) Forget(path string) {
 
 func (st *Store) readFooter(ctx context.Context, o *Object, guess int64) (*metaEntry, error) {
 	c := tally{o, Footer}
-	var headB []byte
-	var headV validator
-	headErr := make(chan error, 1)
-	go func() {
-		headErr <- st.do(ctx, o.be, o.url, "bytes=0-3", validator{}, c, func(resp *response) error {
-			headV = validator{etag: resp.etag}
-			if resp.etag == "" {
-				headV.lastMod = resp.lastMod
-			}
-			b, err := io.ReadAll(io.LimitReader(resp.body, 4))
-			headB = b
-			return err
-		})
-	}()
 	e := &metaEntry{}
 	var tailOff int64
 	var tail []byte
@@ -457,17 +510,7 @@ func (st *Store) readFooter(ctx context.Context, o *Object, guess int64) (*metaE
 		err = read("")
 	}
 	if err != nil {
-		<-headErr
 		return nil, err
-	}
-	if herr := <-headErr; tailOff > 0 {
-		if herr != nil {
-			return nil, herr
-		}
-		if headV != e.v {
-			return nil, fmt.Errorf("storage: GET %s: %w: the head and footer reads saw different versions", o.url, ErrChanged)
-		}
-		e.add(0, headB)
 	}
 	if n := int64(len(tail)); n >= 8 && tailOff > 0 {
 		footer := int64(binary.LittleEndian.Uint32(tail[n-8:])) + 8

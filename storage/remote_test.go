@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -45,7 +46,7 @@ func putFixture(t *testing.T, srv *objtest.Server) []byte {
 const fixtureURL = "s3://bucket/fixtures/orders_sorted.parquet"
 
 // TestS3FooterOneRequest checks that opening sends one suffix request
-// (and the head, in parallel), that later requests carry If-Match, and
+// and no request for the head, that later requests carry If-Match, and
 // that a second open sends nothing.
 func TestS3FooterOneRequest(t *testing.T) {
 	srv := objtest.NewS3(t)
@@ -61,12 +62,8 @@ func TestS3FooterOneRequest(t *testing.T) {
 		t.Fatalf("size %d, want %d", obj.Size(), len(data))
 	}
 	reqs := srv.Requests()
-	var ranges []string
-	for _, r := range reqs {
-		ranges = append(ranges, r.Range)
-	}
-	if len(reqs) != 2 || !strings.Contains(strings.Join(ranges, " "), "bytes=-65536") || !strings.Contains(strings.Join(ranges, " "), "bytes=0-3") {
-		t.Fatalf("open sent %v, want the 64 KiB suffix and the head", ranges)
+	if len(reqs) != 1 || reqs[0].Range != "bytes=-65536" {
+		t.Fatalf("open sent %+v, want the 64 KiB suffix alone", reqs)
 	}
 	f, err := format.OpenSource(src, "orders_sorted.parquet", format.DefaultLimits)
 	if err != nil {
@@ -86,9 +83,10 @@ func TestS3FooterOneRequest(t *testing.T) {
 	if !bytes.Equal(buf, data[r.Offset:r.End()]) {
 		t.Fatal("data read differs from the file")
 	}
+	// The first chunk starts next to the head: one request brings both.
 	reqs = srv.Requests()
-	if len(reqs) != 1 || reqs[0].IfMatch == "" {
-		t.Fatalf("data read sent %+v, want one request with If-Match", reqs)
+	if len(reqs) != 1 || reqs[0].IfMatch == "" || reqs[0].Range != fmt.Sprintf("bytes=0-%d", r.End()-1) {
+		t.Fatalf("data read sent %+v, want one request from the head with If-Match", reqs)
 	}
 	src.Close()
 	if _, err := st.Open(ctx, fixtureURL); err != nil {
@@ -97,6 +95,105 @@ func TestS3FooterOneRequest(t *testing.T) {
 	if n := len(srv.Requests()); n != 0 {
 		t.Fatalf("second open sent %d requests, want 0 (cached)", n)
 	}
+}
+
+// TestS3HeadWithPages checks that the leading magic, which open does not
+// read, comes with the first prefetch of pages: in the same request when
+// the pages start next to it, in the same parallel round otherwise; the
+// reader's check of it then sends nothing, and a file whose head is not
+// Parquet still fails before a page is decoded.
+func TestS3HeadWithPages(t *testing.T) {
+	srv := objtest.NewS3(t)
+	data := putFixture(t, srv)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name     string
+		rg       int
+		requests int
+	}{{"first chunk", 0, 1}, {"far chunk", 4, 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			st := s3Store(t, srv, objtest.Secret)
+			src, err := st.Open(ctx, fixtureURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := format.OpenSource(src, "orders_sorted.parquet", format.DefaultLimits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := f.ChunkRange(c.rg, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv.Requests()
+			srv.SetFaults(objtest.Faults{Latency: 30 * time.Millisecond}) // rounds apart
+			defer srv.SetFaults(objtest.Faults{})
+			if err := src.(*Object).Prefetch([]format.Range{r}, Data); err != nil {
+				t.Fatal(err)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != c.requests {
+				t.Fatalf("prefetch sent %+v, want %d requests", reqs, c.requests)
+			}
+			if rounds := objtest.Rounds(reqs); rounds != 1 {
+				t.Fatalf("prefetch took %d rounds, want 1", rounds)
+			}
+			if _, err := f.ReadColumn(c.rg, 0); err != nil {
+				t.Fatal(err)
+			}
+			if reqs := srv.Requests(); len(reqs) != 0 {
+				t.Fatalf("checking the head and decoding sent %+v, want nothing", reqs)
+			}
+		})
+	}
+	t.Run("far read", func(t *testing.T) {
+		// A page read without a prefetch (a dictionary read while planning)
+		// brings the head in the same round.
+		st := s3Store(t, srv, objtest.Secret)
+		src, err := st.Open(ctx, fixtureURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := format.OpenSource(src, "orders_sorted.parquet", format.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := f.ChunkRange(4, 1)
+		srv.Requests()
+		srv.SetFaults(objtest.Faults{Latency: 30 * time.Millisecond})
+		defer srv.SetFaults(objtest.Faults{})
+		buf := make([]byte, r.Length)
+		if _, err := src.(*Object).ReadPurpose(buf, r.Offset, Dictionary); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if len(reqs) != 2 || objtest.Rounds(reqs) != 1 || !src.(*Object).HasHead() {
+			t.Fatalf("read sent %+v, want the range and the head in one round", reqs)
+		}
+		if !bytes.Equal(buf, data[r.Offset:r.End()]) {
+			t.Fatal("read differs from the file")
+		}
+	})
+	t.Run("not Parquet", func(t *testing.T) {
+		bad := append([]byte("XXXX"), data[4:]...)
+		srv.Put(t, "bucket", "fixtures/bad_head.parquet", bad)
+		st := s3Store(t, srv, objtest.Secret)
+		src, err := st.Open(ctx, "s3://bucket/fixtures/bad_head.parquet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := format.OpenSource(src, "bad_head.parquet", format.DefaultLimits)
+		if err != nil {
+			t.Fatalf("open checks the head lazily, got %v", err)
+		}
+		r, _ := f.ChunkRange(0, 0)
+		if err := src.(*Object).Prefetch([]format.Range{r}, Data); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.ReadColumn(0, 0); !errors.Is(err, format.ErrNotParquet) {
+			t.Fatalf("decoding a file with a bad head: %v, want ErrNotParquet", err)
+		}
+	})
 }
 
 // TestS3WrongKey checks a clear 403 that never shows the secret.

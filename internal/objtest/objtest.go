@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -27,10 +26,19 @@ const (
 	Region = "us-east-1"
 )
 
+// A TB is what the servers need of a test, a benchmark or a benchmark
+// program: testing.TB has it.
+type TB interface {
+	Fatal(args ...any)
+	Cleanup(func())
+}
+
 // A Request is one request the server received.
 type Request struct {
 	Method, Path, Query, Range, IfMatch string
-	At                                  time.Time
+	// At is when the request arrived, Done when its answer was sent
+	// (zero while it is served).
+	At, Done time.Time
 }
 
 // Faults say which requests fail. The Nth request counts from 1; a field
@@ -56,7 +64,7 @@ type Server struct {
 	backend   *s3mem.Backend
 	mu        sync.Mutex
 	faults    Faults
-	requests  []Request
+	requests  []*Request
 	n         atomic.Int64
 	inFlight  atomic.Int64
 	maxIn     atomic.Int64
@@ -73,7 +81,7 @@ func (s *Server) OnRequest(f func(n int64, r *http.Request)) {
 
 // NewS3 starts an S3 server checking signatures against KeyID and
 // Secret; anonymous requests are refused.
-func NewS3(t testing.TB) *Server {
+func NewS3(t TB) *Server {
 	s := &Server{backend: s3mem.New()}
 	fake := gofakes3.New(s.backend)
 	s.start(t, verifySigV4(fake.Server()))
@@ -82,13 +90,13 @@ func NewS3(t testing.TB) *Server {
 
 // NewHTTP starts a file server over dir, with Range and multi-range
 // support.
-func NewHTTP(t testing.TB, dir string) *Server {
+func NewHTTP(t TB, dir string) *Server {
 	s := &Server{}
 	s.start(t, http.FileServer(http.Dir(dir)))
 	return s
 }
 
-func (s *Server) start(t testing.TB, h http.Handler) {
+func (s *Server) start(t TB, h http.Handler) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +120,10 @@ func (s *Server) SetFaults(f Faults) {
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := s.requests
+	out := make([]Request, len(s.requests))
+	for i, r := range s.requests {
+		out[i] = *r
+	}
 	s.requests = nil
 	return out
 }
@@ -121,7 +132,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) MaxInFlight() int64 { return s.maxIn.Load() }
 
 // Put stores an object, creating its bucket.
-func (s *Server) Put(t testing.TB, bucket, key string, data []byte) {
+func (s *Server) Put(t TB, bucket, key string, data []byte) {
 	if err := s.backend.CreateBucket(bucket); err != nil && !gofakes3.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
@@ -132,7 +143,7 @@ func (s *Server) Put(t testing.TB, bucket, key string, data []byte) {
 
 // PutDir stores the files under dir matching the glob pattern (relative
 // to dir) under prefix.
-func (s *Server) PutDir(t testing.TB, bucket, prefix, dir, pattern string) {
+func (s *Server) PutDir(t TB, bucket, prefix, dir, pattern string) {
 	matches, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		t.Fatal(err)
@@ -160,10 +171,16 @@ func (s *Server) wrap(h http.Handler) http.Handler {
 		}
 		s.mu.Lock()
 		f := s.faults
-		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
-			Range: r.Header.Get("Range"), IfMatch: r.Header.Get("If-Match"), At: time.Now()})
+		req := &Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+			Range: r.Header.Get("Range"), IfMatch: r.Header.Get("If-Match"), At: time.Now()}
+		s.requests = append(s.requests, req)
 		hook := s.onRequest
 		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			req.Done = time.Now()
+			s.mu.Unlock()
+		}()
 		if hook != nil {
 			hook(n, r)
 		}
