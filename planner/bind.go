@@ -336,6 +336,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: cast to %s", ErrNotImplemented, e.Type.Type)
 		}
+		if isVariant(x.Type()) {
+			return variantCast(x, t)
+		}
 		if x.Type().ID == TypeNested {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)
 		}

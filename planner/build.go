@@ -549,6 +549,10 @@ func Pushdown(where Expr, fields []*format.Field) pushdown.Expr {
 	}
 	var xs []pushdown.Expr
 	for _, c := range conj {
+		if v := variantPush(c, fields); v != nil {
+			xs = append(xs, v)
+			continue
+		}
 		xs = append(xs, pushExpr(c, fields))
 	}
 	if len(xs) == 1 {
