@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/pushdown"
 )
@@ -55,9 +57,17 @@ func variantPush(x Expr, fields []*format.Field) pushdown.Expr {
 	if !ok {
 		return nil
 	}
-	implied, err := pushdown.VariantImplied(fields[col.Index], key.Value.S, target, op, lit)
-	if err != nil {
+	exact, ok := residual(x, fields).(*pushdown.Residual)
+	if !ok {
 		return nil
 	}
-	return &pushdown.And{Xs: []pushdown.Expr{implied, residual(x, fields)}}
+	implied, err := pushdown.VariantImplied(fields[col.Index], key.Value.S, target, op, lit)
+	if err != nil {
+		// The reason names what the shredding lacks ("variant: field "c"
+		// of v is not shredded").
+		exact.Why = strings.TrimPrefix(err.Error(), pushdown.ErrUnsupported.Error()+": ")
+		return exact
+	}
+	exact.Why = "variant: checked on each row; the shredded columns it implies skip where the typed_value statistics exclude the value and both residual value columns are all null"
+	return &pushdown.And{Xs: []pushdown.Expr{implied, exact}}
 }
