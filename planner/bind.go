@@ -177,6 +177,11 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			return nil, binderError("column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", name, name, name)
 		}
 		i, err := b.resolveColumn(e)
+		if err != nil || i < 0 {
+			if v, verr := b.variantAccess(e); v != nil || verr != nil {
+				return v, verr
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
