@@ -2,6 +2,7 @@ package pushdown
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pqsql/pqsql/format"
 )
@@ -95,6 +96,20 @@ func variantChild(f *format.Field, name string) *format.Field {
 	for _, c := range f.Children {
 		if c.Name == name {
 			return c
+		}
+	}
+	return nil
+}
+
+// variantLeaves are the leaves, in schema s, of the top-level VARIANT field
+// that path lies under, or nil. A residual condition on a VARIANT reads the
+// whole field; files of one glob may shred it differently, so a leaf path
+// taken from one file stands for that field in another.
+func variantLeaves(s *format.Schema, path string) []*format.Leaf {
+	top, _, _ := strings.Cut(path, ".")
+	for _, f := range s.Fields {
+		if f.Name == top && f.Kind == format.VariantField {
+			return f.Leaves
 		}
 	}
 	return nil
