@@ -111,8 +111,12 @@ func variantTypeName(v format.Value) (string, error) {
 			return fmt.Sprintf("INT%d", 8<<(x.Type-format.VariantInt8)), nil
 		case format.VariantDecimal4, format.VariantDecimal8, format.VariantDecimal16:
 			return fmt.Sprintf("DECIMAL(%d, %d)", t.Precision, t.Scale), nil
-		case format.VariantTimestamp:
+		case format.VariantTimestamp, format.VariantTimestampNanos:
 			return "TIMESTAMP_MICROS_TZ", nil
+		case format.VariantTimestampNTZNanos:
+			return "TIMESTAMP_NANOS", nil
+		case format.VariantTime:
+			return "TIME_MICROS", nil
 		case format.VariantTimestampNTZ:
 			return "TIMESTAMP_MICROS", nil
 		}
@@ -153,6 +157,20 @@ func variantDatum(p format.VariantPrimitive) (Datum, Type, error) {
 		return Datum{I: p.Int}, Type{ID: TypeTimestampTZ}, nil
 	case format.VariantTimestampNTZ:
 		return Datum{I: p.Int}, tTimestamp, nil
+	case format.VariantTime:
+		return Datum{I: p.Int}, Type{ID: TypeTime}, nil
+	case format.VariantTimestampNTZNanos:
+		return Datum{I: p.Int}, Type{ID: TypeTimestampNS}, nil
+	case format.VariantTimestampNanos:
+		// DuckDB has no nanosecond TIMESTAMP WITH TIME ZONE: it reads
+		// these as microseconds, rounding down.
+		us := p.Int / 1000
+		if p.Int%1000 < 0 {
+			us--
+		}
+		return Datum{I: us}, Type{ID: TypeTimestampTZ}, nil
+	case format.VariantUUID:
+		return Datum{Bytes: p.Bytes}, Type{ID: TypeUUID}, nil
 	case format.VariantBinary:
 		return Datum{Bytes: p.Bytes}, Type{ID: TypeBlob}, nil
 	case format.VariantString:
