@@ -163,12 +163,9 @@ func variantDatum(p format.VariantPrimitive) (Datum, Type, error) {
 		return Datum{I: p.Int}, Type{ID: TypeTimestampNS}, nil
 	case format.VariantTimestampNanos:
 		// DuckDB has no nanosecond TIMESTAMP WITH TIME ZONE: it reads
-		// these as microseconds, rounding down.
-		us := p.Int / 1000
-		if p.Int%1000 < 0 {
-			us--
-		}
-		return Datum{I: us}, Type{ID: TypeTimestampTZ}, nil
+		// these as microseconds, truncating toward the epoch (1957's
+		// .123456789 becomes .123457).
+		return Datum{I: p.Int / 1000}, Type{ID: TypeTimestampTZ}, nil
 	case format.VariantUUID:
 		return Datum{Bytes: p.Bytes}, Type{ID: TypeUUID}, nil
 	case format.VariantBinary:
