@@ -250,6 +250,11 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			return nil, fmt.Errorf("%w: column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", ErrNotGrouped, name, name, name)
 		}
 		i, err := b.resolveColumn(e)
+		if err != nil || i < 0 {
+			if v, verr := b.variantAccess(e); v != nil || verr != nil {
+				return v, verr
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -411,6 +416,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		t, ok := typeOfCast(e.Type)
 		if !ok {
 			return nil, fmt.Errorf("%w: cast to %s", ErrNotImplemented, e.Type.Type)
+		}
+		if isVariant(x.Type()) {
+			return variantCast(x, t)
 		}
 		if x.Type().ID == TypeNested {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)

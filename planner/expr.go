@@ -214,6 +214,9 @@ func (e *Case) String() string {
 func (e *Cast) String() string { return "CAST(" + e.X.String() + " AS " + e.T.String() + ")" }
 
 func (e *Call) String() string {
+	if e.fn == variantCastFunc && len(e.Args) == 1 {
+		return "CAST(" + e.Args[0].String() + " AS " + e.T.String() + ")"
+	}
 	parts := make([]string, len(e.Args))
 	for i, x := range e.Args {
 		parts[i] = x.String()

@@ -78,6 +78,9 @@ func partitionOnly(r *Residual, f *format.File) bool {
 // residualWhy says why a residual cannot be pushed down, and how to write
 // it so that it can.
 func residualWhy(r *Residual) string {
+	if r.Why != "" {
+		return r.Why
+	}
 	text := strings.TrimSpace(r.Text)
 	if m := shiftedColumn.FindStringSubmatch(text); m != nil {
 		if bound, ok := shiftBound(m[2], m[3], m[5]); ok {

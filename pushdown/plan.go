@@ -256,7 +256,14 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 			for _, path := range n.Columns {
 				l := f.Schema.LeafByPath(path)
 				if l == nil {
-					return fmt.Errorf("%w: %q", ErrUnknownColumn, path)
+					vs := variantLeaves(f.Schema, path)
+					if vs == nil {
+						return fmt.Errorf("%w: %q", ErrUnknownColumn, path)
+					}
+					for _, v := range vs {
+						seen[v.Index] = true
+					}
+					continue
 				}
 				seen[l.Index] = true
 			}

@@ -234,6 +234,9 @@ type Residual struct {
 	// them too.
 	Columns []string
 	Func    func(Row) Truth
+	// Why, when set, is what EXPLAIN says of it in place of the generic
+	// reason.
+	Why string
 }
 
 // A Cond is a resolved leaf: one column's PLAIN physical values against

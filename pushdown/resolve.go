@@ -77,7 +77,7 @@ func bind(s *format.Schema, e Expr) (Expr, error) {
 		return &Const{Value: n.Value}, nil
 	case *Residual:
 		for _, p := range n.Columns {
-			if s.LeafByPath(p) == nil {
+			if s.LeafByPath(p) == nil && variantLeaves(s, p) == nil {
 				return nil, fmt.Errorf("%w: %q", ErrUnknownColumn, p)
 			}
 		}

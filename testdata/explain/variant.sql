@@ -1,0 +1,10 @@
+-- Pruning on a shredded VARIANT field of fixtures/variant_shredded.parquet:
+-- row group 0 is fully shredded and its a.typed_value statistics exclude
+-- the value, so it is skipped; row group 1 keeps the page whose residual
+-- a.value is not null (id 150 holds the string '5'); row group 2 keeps the
+-- page whose top-level value is not null; a field that is not shredded, or
+-- a cast the typed_value's statistics cannot bound, prunes nothing and says so.
+EXPLAIN SELECT id FROM 'fixtures/variant_shredded.parquet' WHERE variant_extract(v, 'a')::INTEGER > 297;
+EXPLAIN SELECT id FROM 'fixtures/variant_shredded.parquet' WHERE v.a::INTEGER = 5;
+EXPLAIN SELECT id FROM 'fixtures/variant_shredded.parquet' WHERE variant_extract(v, 'c')::INTEGER = 5;
+EXPLAIN SELECT id FROM 'fixtures/variant_shredded.parquet' WHERE variant_extract(v, 'b')::INTEGER = 5;
