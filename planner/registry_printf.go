@@ -1,8 +1,8 @@
 package planner
 
 import (
-	"math"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
