@@ -16,7 +16,7 @@ import (
 
 // maxJoinRows bounds the rows a generated join may produce (DuckDB's
 // count(*) decides), so one query cannot run for minutes in pqsql.
-const maxJoinRows = 2_000_000
+const maxJoinRows = 300_000
 
 var joinKinds = []string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS"}
 
