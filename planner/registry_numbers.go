@@ -165,12 +165,19 @@ func evalRound(e *Call, args []Datum) (Datum, error) {
 			if math.IsInf(r, 0) || math.IsNaN(r) {
 				r = 0
 			}
+			if t.ID == TypeFloat {
+				r = float64(float32(r))
+			}
 			return Datum{F: r}, nil
 		}
 		m := math.Pow10(int(digits))
 		r := math.Round(v*m) / m
 		if math.IsInf(r, 0) || math.IsNaN(r) {
 			r = v
+		}
+		if t.ID == TypeFloat {
+			// A FLOAT rounds in double precision and is stored back as a FLOAT.
+			r = float64(float32(r))
 		}
 		return Datum{F: r}, nil
 	case TypeDecimal:
