@@ -985,23 +985,23 @@ func (b *binder) addAggregate(a *AggCall) (Expr, error) {
 	// The written form names columns without their table, so the input
 	// columns it reads complete the key: max(a.x) and max(b.x) of a join
 	// are two aggregates.
-	key := a.String()
+	name := a.String()
 	var cols []int
 	for _, e := range append([]Expr{a.Arg, a.Filter}, a.Params...) {
 		inputColumns(e, &cols)
 	}
-	key += fmt.Sprint(cols)
+	key := name + fmt.Sprint(cols)
 	if a.Filter != nil {
 		if err := a.foldFilter(); err != nil {
 			return nil, err
 		}
 	}
 	if i, ok := b.agg.aggStr[key]; ok {
-		return &ColRef{Index: len(b.agg.keys) + i, Name: key, T: a.T}, nil
+		return &ColRef{Index: len(b.agg.keys) + i, Name: name, T: a.T}, nil
 	}
 	b.agg.aggStr[key] = len(b.agg.aggs)
 	b.agg.aggs = append(b.agg.aggs, a)
-	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: key, T: a.T}, nil
+	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: name, T: a.T}, nil
 }
 
 // inputColumns appends the input column of every column reference in e.
