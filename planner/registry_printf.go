@@ -78,9 +78,12 @@ func formatArg(d Datum, t Type, verb byte) (any, error) {
 }
 
 // nonFiniteText is DuckDB's printf text of an infinity or NaN: a sign
-// only for negative infinity, or when the directive asks for one.
+// for negative infinity and a NaN with its sign bit set, or when the
+// directive asks for one.
 func nonFiniteText(x float64, spec string) string {
 	switch {
+	case math.IsNaN(x) && math.Signbit(x):
+		return "-nan"
 	case math.IsNaN(x):
 		return "nan"
 	case x < 0:
