@@ -611,8 +611,9 @@ const tooLargeClass = "too large"
 // marks (README.md, Markers): INT64-extreme nanosecond timestamps read as
 // infinity, and nanoseconds truncated toward zero on conversion to
 // TIMESTAMPTZ (-1 ns becomes 1970-01-01 00:00:00+00). It also covers a
-// min or max over both -0.0 and 0.0, where either answer is right.
-const knownClass = "known DuckDB difference (nanosecond timestamps, ±0 ties)"
+// min or max over both -0.0 and 0.0, or over NaNs of either sign, where
+// either answer is right.
+const knownClass = "known DuckDB difference (nanosecond timestamps, ±0 and ±NaN ties)"
 
 func knownDuckDB(duck, pq string) bool {
 	cellSep := func(r rune) bool { return r == '\t' || r == '\n' }
@@ -623,9 +624,11 @@ func knownDuckDB(duck, pq string) bool {
 	for i := range d {
 		switch {
 		case d[i] == p[i]:
-		case (d[i] == "-0.0" || d[i] == "0.0") && (p[i] == "-0.0" || p[i] == "0.0"):
-			// min/max over a tie of -0.0 and 0.0: either is right, and
-			// DuckDB's pick depends on its parallel scan order.
+		case (d[i] == "-0.0" || d[i] == "0.0") && (p[i] == "-0.0" || p[i] == "0.0"),
+			(d[i] == "nan" || d[i] == "-nan") && (p[i] == "nan" || p[i] == "-nan"):
+			// min/max over a tie of -0.0 and 0.0, or of NaNs with either
+			// sign bit (all NaNs are equal): either is right, and DuckDB's
+			// pick depends on its parallel scan order.
 		case (d[i] == "infinity" || d[i] == "-infinity") && (strings.HasPrefix(p[i], "2262-") || strings.HasPrefix(p[i], "1677-")):
 		case d[i] == "1970-01-01 00:00:00+00" && p[i] == "1969-12-31 23:59:59.999999+00":
 		default:

@@ -40,6 +40,8 @@ func TestKnownDuckDB(t *testing.T) {
 		{"5\t1970-01-01 00:00:00+00", "5\t1969-12-31 23:59:59.999999+00", true},
 		{"1\tinfinity", "2\t2262-04-11 23:47:16.854775807", false},
 		{"3", "4", false},
+		{"354\tnan", "354\t-nan", true},
+		{"nan", "1.0", false},
 	} {
 		if got := knownDuckDB(tc.duck, tc.pq); got != tc.want {
 			t.Errorf("knownDuckDB(%q, %q) = %v, want %v", tc.duck, tc.pq, got, tc.want)
