@@ -81,6 +81,8 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 		return &Result{}, nil
 	case *planner.Set:
 		return s.set(st)
+	case *planner.Reset:
+		return s.reset(st)
 	case *planner.CreateSecret:
 		return s.createSecret(st)
 	case *planner.DropSecret:

@@ -28,8 +28,11 @@ func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction)
 		return seriesBatches(ctx, fn.Series) // series.go
 	}
 	var rows [][]planner.Datum
-	if fn.Name == sql.SecretsFunction {
+	switch fn.Name {
+	case sql.SecretsFunction:
 		rows = x.secretRows()
+	case sql.SettingsFunction:
+		rows = x.settingRows()
 	}
 	for _, path := range fn.Files {
 		if err := ctx.Err(); err != nil {

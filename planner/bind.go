@@ -1069,18 +1069,40 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 // addAggregate makes a bound aggregate a column of the aggregate stage,
 // once per distinct call.
 func (b *binder) addAggregate(a *AggCall) (Expr, error) {
-	key := a.String()
+	// The written form names columns without their table, so the input
+	// columns it reads complete the key: max(a.x) and max(b.x) of a join
+	// are two aggregates.
+	name := a.String()
+	var cols []int
+	for _, e := range append([]Expr{a.Arg, a.Filter}, a.Params...) {
+		inputColumns(e, &cols)
+	}
+	key := name + fmt.Sprint(cols)
 	if a.Filter != nil {
 		if err := a.foldFilter(); err != nil {
 			return nil, err
 		}
 	}
 	if i, ok := b.agg.aggStr[key]; ok {
-		return &ColRef{Index: len(b.agg.keys) + i, Name: key, T: a.T}, nil
+		return &ColRef{Index: len(b.agg.keys) + i, Name: name, T: a.T}, nil
 	}
 	b.agg.aggStr[key] = len(b.agg.aggs)
 	b.agg.aggs = append(b.agg.aggs, a)
-	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: key, T: a.T}, nil
+	return &ColRef{Index: len(b.agg.keys) + len(b.agg.aggs) - 1, Name: name, T: a.T}, nil
+}
+
+// inputColumns appends the input column of every column reference in e.
+func inputColumns(e Expr, out *[]int) {
+	if e == nil {
+		return
+	}
+	if c, ok := e.(*ColRef); ok {
+		*out = append(*out, c.Index)
+	}
+	Map(e, func(x Expr) Expr {
+		inputColumns(x, out)
+		return x
+	})
 }
 
 // pairAggregate binds a two-argument aggregate: both arguments become

@@ -39,11 +39,11 @@ func init() {
 			return Datum{B: !math.IsInf(a[0].F, 0) && !math.IsNaN(a[0].F)}, nil
 		}},
 		&ScalarFunc{Name: "pi", Bind: fixed(0, 0, tDouble), Eval: func(*Call, []Datum) (Datum, error) { return Datum{F: math.Pi}, nil }},
-		&ScalarFunc{Name: "degrees", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(func(x float64) float64 { return x * 180 / math.Pi }))},
-		&ScalarFunc{Name: "radians", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(func(x float64) float64 { return x * math.Pi / 180 }))},
-		&ScalarFunc{Name: "sin", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(math.Sin))},
-		&ScalarFunc{Name: "cos", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(math.Cos))},
-		&ScalarFunc{Name: "tan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(math.Tan))},
+		&ScalarFunc{Name: "degrees", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(func(x float64) float64 { return x * (180 / math.Pi) }))},
+		&ScalarFunc{Name: "radians", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(func(x float64) float64 { return x * (math.Pi / 180) }))},
+		&ScalarFunc{Name: "sin", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(math.Sin))},
+		&ScalarFunc{Name: "cos", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(math.Cos))},
+		&ScalarFunc{Name: "tan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(math.Tan))},
 		&ScalarFunc{Name: "atan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(math.Atan))},
 		&ScalarFunc{Name: "atan2", Bind: fixed(2, 2, tDouble, tDouble), Eval: func(_ *Call, a []Datum) (Datum, error) {
 			return Datum{F: math.Atan2(a[0].F, a[1].F)}, nil
@@ -137,6 +137,17 @@ func bindRound(f *ScalarFunc, args []Expr) (Expr, error) {
 	return newCall(f, args, res), nil
 }
 
+// finiteOnly wraps a trigonometric function that DuckDB refuses for an
+// infinite input (sin, cos, tan).
+func finiteOnly(f func(float64) float64) func(float64) (float64, error) {
+	return func(x float64) (float64, error) {
+		if math.IsInf(x, 0) {
+			return 0, fmt.Errorf("%w: input value %s is out of range for numeric function", ErrOutOfRange, nonFiniteText(x, ""))
+		}
+		return f(x), nil
+	}
+}
+
 func evalRound(e *Call, args []Datum) (Datum, error) {
 	t := e.Args[0].Type()
 	digits := int64(0)
@@ -145,11 +156,28 @@ func evalRound(e *Call, args []Datum) (Datum, error) {
 	}
 	switch t.ID {
 	case TypeFloat, TypeDouble:
-		p := math.Pow(10, float64(digits))
+		// As DuckDB: negative digits divide by 10^-digits and give 0 where
+		// that is not finite; others multiply and give the input back.
 		v := args[0].F
-		r := math.Round(v*p) / p
-		if math.IsInf(v*p, 0) || math.IsNaN(r) {
+		if digits < 0 {
+			m := math.Pow10(int(-digits))
+			r := math.Round(v/m) * m
+			if math.IsInf(r, 0) || math.IsNaN(r) {
+				r = 0
+			}
+			if t.ID == TypeFloat {
+				r = float64(float32(r))
+			}
+			return Datum{F: r}, nil
+		}
+		m := math.Pow10(int(digits))
+		r := math.Round(v*m) / m
+		if math.IsInf(r, 0) || math.IsNaN(r) {
 			r = v
+		}
+		if t.ID == TypeFloat {
+			// A FLOAT rounds in double precision and is stored back as a FLOAT.
+			r = float64(float32(r))
 		}
 		return Datum{F: r}, nil
 	case TypeDecimal:

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,6 +77,23 @@ func formatArg(d Datum, t Type, verb byte) (any, error) {
 	return string(AppendText(nil, d, t)), nil
 }
 
+// nonFiniteText is DuckDB's printf text of an infinity or NaN: a sign
+// for negative infinity and a NaN with its sign bit set, or when the
+// directive asks for one.
+func nonFiniteText(x float64, spec string) string {
+	switch {
+	case math.IsNaN(x) && math.Signbit(x):
+		return "-nan"
+	case math.IsNaN(x):
+		return "nan"
+	case x < 0:
+		return "-inf"
+	case strings.Contains(spec, "+"):
+		return "+inf"
+	}
+	return "inf"
+}
+
 // evalPrintf formats with %[flags][width][.precision]verb directives.
 func evalPrintf(c *Call, a []Datum) (Datum, error) {
 	if a[0].Null {
@@ -129,7 +147,17 @@ func evalPrintf(c *Call, a []Datum) (Datum, error) {
 			if !strings.ContainsRune("dxXocbfFeEgGs", rune(goVerb)) {
 				return Datum{}, fmt.Errorf("%w: Invalid type specifier \"%c\"", ErrInvalidInput, verb)
 			}
-			fmt.Fprintf(&out, "%"+f[i+1:j]+string(goVerb), v)
+			spec := f[i+1 : j]
+			if x, ok := v.(float64); ok && (math.IsInf(x, 0) || math.IsNaN(x)) {
+				// DuckDB's fmt writes inf, -inf and nan in the field's width
+				// (Go's would write +Inf and NaN); precision does not apply.
+				v, goVerb = nonFiniteText(x, spec), 's'
+				if k := strings.IndexByte(spec, '.'); k >= 0 {
+					spec = spec[:k]
+				}
+				spec = strings.TrimLeft(spec, "+ #0")
+			}
+			fmt.Fprintf(&out, "%"+spec+string(goVerb), v)
 		}
 		next++
 		i = j

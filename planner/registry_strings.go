@@ -36,6 +36,11 @@ func init() {
 		&ScalarFunc{Name: "rtrim", Bind: fixed(1, 2, tVarchar, tVarchar), Eval: evalTrim},
 		&ScalarFunc{Name: "replace", Bind: fixed(3, 3, tVarchar, tVarchar),
 			Eval: func(_ *Call, a []Datum) (Datum, error) {
+				if a[1].S == "" {
+					// An empty search string matches nothing (Go's ReplaceAll
+					// would insert between every character).
+					return a[0], nil
+				}
 				return Datum{S: strings.ReplaceAll(a[0].S, a[1].S, a[2].S)}, nil
 			}},
 		&ScalarFunc{Name: "split_part", Bind: fixed(3, 3, tVarchar, tVarchar, tVarchar, tBigInt), Eval: evalSplitPart},
@@ -223,9 +228,8 @@ func evalSplitPart(_ *Call, a []Datum) (Datum, error) {
 		return Datum{S: parts[idx-1]}, nil
 	case idx < 0 && -idx <= int64(len(parts)):
 		return Datum{S: parts[int64(len(parts))+idx]}, nil
-	case idx == 0:
-		return Datum{}, fmt.Errorf("%w: Index 0 is out of range for split_part", ErrOutOfRange)
 	}
+	// Index 0, like any index past the parts, is the empty string.
 	return Datum{S: ""}, nil
 }
 

@@ -19,6 +19,8 @@ type (
 	DropView = sql.DropView
 	// Set is SET name = value (sql.Set).
 	Set = sql.Set
+	// Reset is RESET name (sql.Reset).
+	Reset = sql.Reset
 	// CreateSecret is CREATE SECRET (sql.CreateSecret).
 	CreateSecret = sql.CreateSecret
 	// DropSecret is DROP SECRET (sql.DropSecret).

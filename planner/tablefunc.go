@@ -63,6 +63,13 @@ var secretsColumns = []Column{
 	{Name: "storage", Type: tVarchar}, {Name: "scope", Type: Type{ID: TypeNested, Name: "VARCHAR[]"}}, {Name: "secret_string", Type: tVarchar},
 }
 
+// settingsColumns are duckdb_settings()'s columns, as DuckDB 1.5.6 binds
+// them.
+var settingsColumns = []Column{
+	{Name: "name", Type: tVarchar}, {Name: "value", Type: tVarchar}, {Name: "description", Type: tVarchar},
+	{Name: "input_type", Type: tVarchar}, {Name: "scope", Type: tVarchar}, {Name: "aliases", Type: Type{ID: TypeNested, Name: "VARCHAR[]"}},
+}
+
 // schemaColumns are parquet_schema's columns, as DuckDB 1.5.6 binds them.
 var schemaColumns = []Column{
 	{Name: "file_name", Type: tVarchar}, {Name: "name", Type: tVarchar}, {Name: "type", Type: tVarchar}, {Name: "type_length", Type: tVarchar},
@@ -82,6 +89,9 @@ func functionSource(src *sql.Source, c buildCtx) (*Scan, []Column, error) {
 		return &Scan{Function: &TableFunction{Name: src.Function, Columns: cols}, Source: src.Text}, cols, nil
 	case "range", "generate_series":
 		return seriesSource(src) // series.go
+	case sql.SettingsFunction:
+		cols = append([]Column(nil), settingsColumns...)
+		return &Scan{Function: &TableFunction{Name: src.Function, Columns: cols}, Source: src.Text}, cols, nil
 	case "parquet_metadata":
 		cols = metadataColumns
 	case "parquet_schema":

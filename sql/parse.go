@@ -125,6 +125,8 @@ func (p *parser) statement() (Statement, error) {
 		return p.dropView()
 	case k == "set":
 		return p.set()
+	case k == "reset":
+		return p.reset()
 	case statementWords[k]:
 		return nil, p.errAt(0, ErrUnsupported, strings.ToUpper(k)+" statements are not supported: "+expectStatement)
 	}
@@ -361,6 +363,23 @@ func (p *parser) set() (Statement, error) {
 		return nil, p.errAt(i+1, ErrSyntax, "expected end of statement")
 	}
 	return s, nil
+}
+
+// reset parses RESET name (DuckDB's RESET [SESSION|GLOBAL|LOCAL] name is
+// RESET name here: pqsql's settings live in the session).
+func (p *parser) reset() (Statement, error) {
+	i := 1
+	if k := p.kw(i); p.kindAt(i) == tkWord && (k == "session" || k == "global" || k == "local") && p.kindAt(i+1) == tkWord {
+		i++
+	}
+	if p.kindAt(i) != tkWord {
+		return nil, p.errAt(i, ErrSyntax, "expected a setting name")
+	}
+	r := &Reset{Name: p.toks[i].kw}
+	if i+1 < len(p.toks) {
+		return nil, p.errAt(i+1, ErrSyntax, "expected end of statement")
+	}
+	return r, nil
 }
 
 // name reads an unqualified object name at token i.

@@ -67,6 +67,8 @@ func dump(st Statement) string {
 		return fmt.Sprintf("DROP VIEW %q ifexists=%v", s.Name, s.IfExists)
 	case *Set:
 		return fmt.Sprintf("SET %s = %q (%s)", s.Name, s.Value, s.Kind)
+	case *Reset:
+		return "RESET " + s.Name
 	}
 	return fmt.Sprintf("unknown %T", st)
 }
@@ -273,6 +275,9 @@ var valid = []struct {
 	{`SET enable_progress_bar = TRUE`, `SET enable_progress_bar = "true" (bool)`},
 	{`SET x = -1.5`, `SET x = "-1.5" (number)`},
 	{`SET default_null_order TO nulls_first`, `SET default_null_order = "nulls_first" (identifier)`},
+	{`RESET Threads`, `RESET threads`},
+	{`RESET SESSION memory_limit;`, `RESET memory_limit`},
+	{`SELECT name FROM duckdb_settings()`, `select name from __pqsql_src_0 | __pqsql_src_0 = duckdb_settings[]`},
 
 	// Comments are not part of the statement.
 	{"-- count\nSELECT /* all */ count(*) FROM 'x.parquet' -- done\n;",
@@ -299,6 +304,9 @@ var invalid = []struct {
 	kind         error
 	msg          string
 }{
+	{`RESET`, 1, 6, ``, ErrSyntax, `expected a setting name`},
+	{`RESET threads now`, 1, 15, `now`, ErrSyntax, `expected end of statement`},
+	{`SELECT * FROM duckdb_settings(1)`, 1, 31, `1`, ErrSyntax, `expected ")": duckdb_settings() takes no arguments`},
 	{`SELECT a, b FORM t`, 1, 18, `t`, ErrSyntax, `expected ",", FROM, WHERE, GROUP BY, HAVING, ORDER BY, ...`},
 	{`SELECT * FORM 'x.parquet'`, 1, 10, `FORM`, ErrSyntax, `expected ",", FROM, WHERE, GROUP BY, HAVING, ORDER BY, ...`},
 	{`SELECT * FROM`, 1, 14, ``, ErrSyntax, expectSource},

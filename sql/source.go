@@ -14,6 +14,10 @@ var (
 // arguments.
 const SecretsFunction = "duckdb_secrets"
 
+// SettingsFunction lists the session's settings, as DuckDB's
+// duckdb_settings(); it takes no arguments.
+const SettingsFunction = "duckdb_settings"
+
 // parseSource reads one source starting at lowered token i and returns it
 // with the index of the token after it. A parenthesized subquery is not a
 // source; callers handle "(" themselves.
@@ -32,9 +36,9 @@ func (p *parser) parseSource(out []otok, i int) (*Source, int, error) {
 		src = &Source{Kind: SourceFiles, Paths: []string{o.val}}
 	case (o.kind == tkWord && o.kw != "" || o.kind == tkQIdent) && isOpTok(out, i+1, "("):
 		name := strings.ToLower(o.val)
-		if o.kind == tkWord && name == SecretsFunction {
+		if o.kind == tkWord && (name == SecretsFunction || name == SettingsFunction) {
 			if !isOpTok(out, i+2, ")") {
-				return nil, 0, p.errOut(out, i+2, ErrSyntax, "expected \")\": duckdb_secrets() takes no arguments")
+				return nil, 0, p.errOut(out, i+2, ErrSyntax, "expected \")\": "+name+"() takes no arguments")
 			}
 			src, next = &Source{Kind: SourceFunction, Function: name}, i+3
 			break

@@ -19,6 +19,7 @@ var (
 	_ Statement = (*CreateView)(nil)
 	_ Statement = (*DropView)(nil)
 	_ Statement = (*Set)(nil)
+	_ Statement = (*Reset)(nil)
 )
 
 func (*Select) stmt()     {}
@@ -27,6 +28,7 @@ func (*Describe) stmt()   {}
 func (*CreateView) stmt() {}
 func (*DropView) stmt()   {}
 func (*Set) stmt()        {}
+func (*Reset) stmt()      {}
 
 // A Select is a query: a sqlparser AST in which every data source of every
 // FROM clause (subqueries included) has been replaced by a placeholder table
@@ -247,6 +249,11 @@ type Set struct {
 	Name  string // lower-cased: DuckDB setting names ignore case
 	Value string // numbers as written, strings unquoted, booleans "true"/"false", identifiers as written
 	Kind  ValueKind
+}
+
+// A Reset is RESET name: the setting goes back to its default.
+type Reset struct {
+	Name string // lower-cased, as Set's
 }
 
 // ValueKind is the lexical kind of a SET value.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,6 +40,8 @@ func TestKnownDuckDB(t *testing.T) {
 		{"5\t1970-01-01 00:00:00+00", "5\t1969-12-31 23:59:59.999999+00", true},
 		{"1\tinfinity", "2\t2262-04-11 23:47:16.854775807", false},
 		{"3", "4", false},
+		{"354\tnan", "354\t-nan", true},
+		{"nan", "1.0", false},
 	} {
 		if got := knownDuckDB(tc.duck, tc.pq); got != tc.want {
 			t.Errorf("knownDuckDB(%q, %q) = %v, want %v", tc.duck, tc.pq, got, tc.want)
@@ -107,5 +111,85 @@ func TestRunDiff(t *testing.T) {
 	}
 	if _, err := RunDiff(context.Background(), DiffConfig{Count: 1, Out: &bytes.Buffer{}}); !errors.Is(err, ErrNoFiles) {
 		t.Errorf("no files: %v, want ErrNoFiles", err)
+	}
+}
+
+// Every call form has one placeholder per argument, so a generated call
+// passes each argument exactly once.
+func TestScalarSigsPlaceholders(t *testing.T) {
+	for _, s := range sigs {
+		if !strings.Contains(s.form, "?") {
+			continue
+		}
+		if n := strings.Count(s.form, "?"); n != len(s.args) {
+			t.Errorf("%q has %d placeholders for %d arguments", s.form, n, len(s.args))
+		}
+	}
+	got := f(tStr, "printf('%s', ?) || (? % ?)", tStr, tInt, tInt).render([]string{"'x'", "7", "2"})
+	if want := "printf('%s', 'x') || (7 % 2)"; got != want {
+		t.Errorf("render = %q, want %q", got, want)
+	}
+}
+
+// The generators are deterministic: one seed, one sequence of queries; and
+// every expression is built from signatures of the type asked for.
+func TestScalarGenSeeded(t *testing.T) {
+	files := []*diffFile{{path: "f.parquet", cols: []*diffCol{{name: "n", kind: kInt}, {name: "s", kind: kString}}}}
+	draw := func() []string {
+		sg := newScalarGen(&gen{r: rand.New(rand.NewPCG(7, 1))}, files)
+		var out []string
+		for range 50 {
+			q := sg.next().(scalarQuery)
+			for _, e := range q.exprs {
+				checkTyped(t, e)
+			}
+			out = append(out, q.SQL())
+		}
+		return out
+	}
+	a, b := draw(), draw()
+	if !slices.Equal(a, b) {
+		t.Fatalf("same seed, different queries:\n%v\n%v", a, b)
+	}
+}
+
+func checkTyped(t *testing.T, e *sexpr) {
+	t.Helper()
+	if e.sig == nil {
+		return
+	}
+	if e.sig.res != e.typ {
+		t.Errorf("%s: node of type %d built by a signature of type %d", e, e.typ, e.sig.res)
+	}
+	for i, k := range e.kids {
+		if k.typ != e.sig.args[i] {
+			t.Errorf("%s: argument %d has type %d, want %d", e, i, k.typ, e.sig.args[i])
+		}
+		checkTyped(t, k)
+	}
+}
+
+func TestJoinQuerySQLAndShrink(t *testing.T) {
+	q := joinQuery{left: "a.parquet", right: "b.parquet", kind: "LEFT", keys: []string{`a."k" = b."k"`},
+		aggs: []string{`max(b."v")`}, whereB: &pred{op: "leaf", leaf: `b."v" > 1`}, whereOp: "AND"}
+	if got, want := q.SQL(), `SELECT count(*), max(b."v") FROM 'a.parquet' a LEFT JOIN 'b.parquet' b ON a."k" = b."k" WHERE b."v" > 1`; got != want {
+		t.Fatalf("SQL() = %q, want %q", got, want)
+	}
+	var sqls []string
+	for _, c := range q.smaller() {
+		sqls = append(sqls, c.SQL())
+	}
+	for _, want := range []string{
+		`SELECT count(*) FROM 'a.parquet' a LEFT JOIN 'b.parquet' b ON a."k" = b."k" WHERE b."v" > 1`,
+		`SELECT count(*), max(b."v") FROM 'a.parquet' a LEFT JOIN 'b.parquet' b ON a."k" = b."k"`,
+		`SELECT count(*), max(b."v") FROM 'a.parquet' a INNER JOIN 'b.parquet' b ON a."k" = b."k" WHERE b."v" > 1`,
+	} {
+		if !slices.Contains(sqls, want) {
+			t.Errorf("smaller() lacks %q; has %q", want, sqls)
+		}
+	}
+	s := subQuery{outer: "a.parquet", inner: "b.parquet", conj: "AND", form: "NOT IN", outerCol: `a."k"`, innerExpr: `b."k"`}
+	if got, want := s.SQL(), `SELECT count(*) FROM 'a.parquet' a WHERE a."k" NOT IN (SELECT b."k" FROM 'b.parquet' b)`; got != want {
+		t.Errorf("SQL() = %q, want %q", got, want)
 	}
 }

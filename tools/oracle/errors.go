@@ -21,3 +21,6 @@ var (
 	// ErrNoFiles is a differential run with no readable Parquet file.
 	ErrNoFiles = errors.New("oracle: no Parquet files to test")
 )
+
+// ErrKind is a -kind the differential tester does not know.
+var ErrKind = errors.New("oracle: unknown kind of differential query")

@@ -190,6 +190,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "-diff: random seed")
 	count := flag.Int("n", 1000, "-diff: number of queries")
 	genDir := flag.String("gen", "", "-diff: also write DuckDB-generated files (many row groups, NaN, ±0, NULL, Bloom filters) into this directory and test them")
+	kind := flag.String("kind", KindFilter, "-diff: what to generate: filter (filtered aggregates), join (joins and uncorrelated subqueries) or scalar (scalar expressions over the function registry)")
 	maxReports := flag.Int("max-reports", 50, "-diff: how many distinct minimized mismatches to print")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: go run . [-check|-write] [-v] FILE.test...\n       go run . -diff [-seed N] [-n COUNT] [-v] [FILE.parquet...]\n")
@@ -197,7 +198,7 @@ func main() {
 	}
 	flag.Parse()
 	if *diff {
-		os.Exit(runDiff(flag.Args(), *seed, *count, *maxReports, *genDir, *verbose, os.Stdout))
+		os.Exit(runDiff(flag.Args(), *kind, *seed, *count, *maxReports, *genDir, *verbose, os.Stdout))
 	}
 	if *check && *write || flag.NArg() == 0 {
 		flag.Usage()
