@@ -8,6 +8,7 @@ import (
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/storage"
 )
 
 // A settingDef is one setting SET changes, RESET restores and
@@ -89,6 +90,9 @@ func lookupSetting(name string) (*settingDef, bool) {
 func (s *Session) reset(st *planner.Reset) (*Result, error) {
 	d, ok := lookupSetting(st.Name)
 	if !ok {
+		if s.store.Reset(st.Name) {
+			return &Result{}, nil
+		}
 		return nil, fmt.Errorf("%w \"%s\"", ErrUnknownSetting, st.Name)
 	}
 	def := NewSession().Settings
@@ -112,8 +116,18 @@ func (x *executor) settingRows() [][]planner.Datum {
 			rows = append(rows, []planner.Datum{str(a), str(v), str(d.description), str(d.inputType), str(d.scope), {N: format.List{}}})
 		}
 	}
+	if x.store != nil {
+		for _, name := range storage.SettingNames {
+			v, _ := x.store.Setting(name)
+			rows = append(rows, []planner.Datum{str(name), str(v), str(storageSettingDescription), str("VARCHAR"), str("GLOBAL"), {N: format.List{}}})
+		}
+	}
 	return rows
 }
+
+// storageSettingDescription describes the remote-file settings that
+// duckdb_settings() lists from the session's storage.
+const storageSettingDescription = "Remote files (S3, GCS, HTTP): credentials, retries and request shaping; keys read as redacted"
 
 // humanBytes renders a size as DuckDB does in its settings: the largest
 // binary unit with a whole part, and one truncated decimal ("953.6 MiB").
