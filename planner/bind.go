@@ -992,13 +992,8 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 		}
 		a.Filter = x
 	}
-	if len(e.Exprs) == 1 {
-		if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
-			if name != "count" {
-				return nil, binderError("%s(*) is not allowed", name)
-			}
-			a.Func = "count_star"
-		}
+	if err := a.countStar(e, name); err != nil {
+		return nil, err
 	}
 	fn := aggregateFuncs[name]
 	a.fn = fn
@@ -1008,21 +1003,49 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	if fn.Pair {
 		return b.pairAggregate(e, a, fn)
 	}
+	err := a.bindArgs(e, name, fn, func(x sqlparser.Expr) (Expr, error) {
+		if hasAgg(x) {
+			return nil, binderError("aggregate function calls cannot be nested")
+		}
+		return in.bind(x)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.addAggregate(a)
+}
+
+// countStar makes count(*) the count_star aggregate; * is an error in any
+// other aggregate.
+func (a *AggCall) countStar(e *sqlparser.FuncExpr, name string) error {
+	if len(e.Exprs) == 1 {
+		if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
+			if name != "count" {
+				return binderError("%s(*) is not allowed", name)
+			}
+			a.Func = "count_star"
+		}
+	}
+	return nil
+}
+
+// bindArgs binds an aggregate's value and constant parameters with bind,
+// sets its result type and applies the per-function argument rules. It is
+// shared by aggregates of a query and aggregates used as window functions,
+// which differ only in the rows their arguments are over.
+func (a *AggCall) bindArgs(e *sqlparser.FuncExpr, name string, fn *AggregateFunc, bind func(sqlparser.Expr) (Expr, error)) error {
 	if a.Func != "count_star" {
 		if len(e.Exprs) < 1 || len(e.Exprs) > 1+fn.Params {
-			return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
+			return binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
 		}
 		for i, se := range e.Exprs {
 			ae, ok := se.(*sqlparser.AliasedExpr)
 			if !ok {
-				return nil, binderError("bad argument to %s", name)
+				return binderError("bad argument to %s", name)
 			}
-			if hasAgg(ae.Expr) {
-				return nil, binderError("aggregate function calls cannot be nested")
-			}
-			x, err := in.bind(ae.Expr)
+			x, err := bind(ae.Expr)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if i == 0 {
 				a.Arg = x
@@ -1030,7 +1053,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 			}
 			c, ok := x.(*Const)
 			if !ok {
-				return nil, binderError("%s's argument %d must be a constant", name, i+1)
+				return binderError("%s's argument %d must be a constant", name, i+1)
 			}
 			a.Params = append(a.Params, c)
 		}
@@ -1041,29 +1064,27 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	t, err := fn.Result(at)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	a.T = t
 	if strings.HasPrefix(name, "quantile") && len(a.Params) > 0 {
 		c := a.Params[0].(*Const)
 		if q := floatOf(c.Value, c.T); !c.T.IsNumeric() || c.Value.Null || q < -1 || q > 1 || math.IsNaN(q) {
-			return nil, binderError("QUANTILE can only take parameters in the range [-1, 1]")
+			return binderError("QUANTILE can only take parameters in the range [-1, 1]")
 		}
 	}
 	if name == "string_agg" {
 		// string_agg reads its value as text.
 		if a.Arg, err = castTo(a.Arg, tVarchar); err != nil {
-			return nil, err
+			return err
 		}
 		if len(a.Params) > 0 {
-			p, err := castTo(a.Params[0], tVarchar)
-			if err != nil {
-				return nil, err
+			if a.Params[0], err = castTo(a.Params[0], tVarchar); err != nil {
+				return err
 			}
-			a.Params[0] = p
 		}
 	}
-	return b.addAggregate(a)
+	return nil
 }
 
 // addAggregate makes a bound aggregate a column of the aggregate stage,

@@ -257,56 +257,11 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 		}
 		return tmp.agg.aggs[0], nil
 	}
-	if len(e.Exprs) == 1 {
-		if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
-			if name != "count" {
-				return nil, binderError("%s(*) is not allowed", name)
-			}
-			a.Func = "count_star"
-		}
-	}
-	if a.Func != "count_star" {
-		if len(e.Exprs) < 1 || len(e.Exprs) > 1+fn.Params {
-			return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
-		}
-		for i, se := range e.Exprs {
-			ae, ok := se.(*sqlparser.AliasedExpr)
-			if !ok {
-				return nil, binderError("bad argument to %s", name)
-			}
-			x, err := b.bind(ae.Expr)
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 {
-				a.Arg = x
-				continue
-			}
-			c, ok := x.(*Const)
-			if !ok {
-				return nil, binderError("%s's argument %d must be a constant", name, i+1)
-			}
-			a.Params = append(a.Params, c)
-		}
-	}
-	at := Type{}
-	if a.Arg != nil {
-		at = a.Arg.Type()
-	}
-	t, err := fn.Result(at)
-	if err != nil {
+	if err := a.countStar(e, name); err != nil {
 		return nil, err
 	}
-	a.T = t
-	if name == "string_agg" {
-		if a.Arg, err = castTo(a.Arg, tVarchar); err != nil {
-			return nil, err
-		}
-		if len(a.Params) > 0 {
-			if a.Params[0], err = castTo(a.Params[0], tVarchar); err != nil {
-				return nil, err
-			}
-		}
+	if err := a.bindArgs(e, name, fn, b.bind); err != nil {
+		return nil, err
 	}
 	if f := b.filterOf(e); f != nil {
 		x, err := b.boolean(f)
