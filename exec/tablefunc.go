@@ -16,7 +16,7 @@ import (
 	"github.com/pqsql/pqsql/sql"
 )
 
-// tableFunction produces the rows of parquet_metadata or parquet_schema:
+// tableFunction produces the rows of the metadata table functions:
 // what each file's footer says, file by file in the order matched, with
 // DuckDB's values (its type names, its rendering of statistics).
 func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction) ([]*batch, error) {
@@ -48,6 +48,10 @@ func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction)
 			rows, err = appendMetadataRows(rows, path, f)
 		case "parquet_schema":
 			rows = appendSchemaRows(rows, path, f)
+		case "parquet_file_metadata":
+			rows = appendFileMetadataRows(rows, path, f)
+		case "parquet_kv_metadata":
+			rows = appendKVMetadataRows(rows, path, f)
 		default:
 			err = fmt.Errorf("%w: %s()", ErrNotImplemented, fn.Name)
 		}

@@ -233,7 +233,52 @@ func castString(s string, from, to Type) (Datum, error) {
 		}
 		return Datum{I: v}, nil
 	case to.ID == TypeBlob:
-		return Datum{Bytes: []byte(s)}, nil
+		b, err := blobOfText(s)
+		return Datum{Bytes: b}, err
 	}
 	return bad()
+}
+
+// blobOfText is DuckDB's VARCHAR to BLOB cast: ASCII bytes stand for
+// themselves and \xHH for any byte; any other backslash, and any byte past
+// ASCII, is an error rather than a guess.
+func blobOfText(s string) ([]byte, error) {
+	bad := func(why string) error {
+		return fmt.Errorf("%w: Invalid hex escape code encountered in string -> blob conversion of string \"%s\": %s", ErrConversion, s, why)
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			if i+4 > len(s) {
+				return nil, bad("unterminated escape code at end of blob")
+			}
+			hi, ok1 := hexDigit(s[i+2])
+			lo, ok2 := hexDigit(s[i+3])
+			if s[i+1] != 'x' || !ok1 || !ok2 {
+				return nil, bad(s[i : i+4])
+			}
+			out = append(out, hi<<4|lo)
+			i += 4
+		case c >= 0x80:
+			return nil, fmt.Errorf("%w: Invalid byte encountered in STRING -> BLOB conversion of string \"%s\". All non-ascii characters must be escaped with hex codes (e.g. \\xAA)", ErrConversion, s)
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out, nil
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // More numeric and string functions: logarithms to any base, gcd, lcm,
-// even, factorial, hex and binary text, translate, edit distances, base64.
+// even, factorial, hex and binary text, translate, edit distances, base64,
+// BLOB to and from text.
 func init() {
 	tBlob := Type{ID: TypeBlob}
 	registerScalar(
@@ -34,6 +35,25 @@ func init() {
 		&ScalarFunc{Name: "to_base64", Aliases: []string{"base64"}, Bind: fixed(1, 1, tVarchar, tBlob), Eval: func(_ *Call, a []Datum) (Datum, error) {
 			return Datum{S: base64.StdEncoding.EncodeToString(a[0].Bytes)}, nil
 		}},
+		&ScalarFunc{Name: "from_base64", Bind: fixed(1, 1, tBlob, tVarchar), Eval: func(_ *Call, a []Datum) (Datum, error) {
+			b, err := base64.StdEncoding.DecodeString(a[0].S)
+			if err != nil {
+				return Datum{}, fmt.Errorf("%w: Could not decode string \"%s\" as base64", ErrConversion, a[0].S)
+			}
+			return Datum{Bytes: b}, nil
+		}},
+		&ScalarFunc{Name: "encode", Bind: fixed(1, 1, tBlob, tVarchar), Eval: func(_ *Call, a []Datum) (Datum, error) {
+			return Datum{Bytes: []byte(a[0].S)}, nil
+		}},
+		&ScalarFunc{Name: "decode", Bind: fixed(1, 1, tVarchar, tBlob), Eval: func(_ *Call, a []Datum) (Datum, error) {
+			if !utf8.Valid(a[0].Bytes) {
+				return Datum{}, fmt.Errorf("%w: Failure in decode: could not convert blob to UTF8 string, the blob contained invalid UTF8 characters", ErrConversion)
+			}
+			return Datum{S: string(a[0].Bytes)}, nil
+		}},
+		&ScalarFunc{Name: "octet_length", Bind: bindOctetLength, Eval: func(_ *Call, a []Datum) (Datum, error) {
+			return Datum{I: int64(len(a[0].Bytes))}, nil
+		}},
 		&ScalarFunc{Name: "unicode", Bind: fixed(1, 1, tInteger, tVarchar), Eval: func(_ *Call, a []Datum) (Datum, error) {
 			r, n := utf8.DecodeRuneInString(a[0].S)
 			if n == 0 {
@@ -42,6 +62,25 @@ func init() {
 			return Datum{I: int64(r)}, nil
 		}},
 	)
+}
+
+// bindOctetLength takes a BLOB only: DuckDB also has a BIT overload, so a
+// string literal is ambiguous and text is no match.
+func bindOctetLength(f *ScalarFunc, args []Expr) (Expr, error) {
+	if err := arity(f, args, 1, 1); err != nil {
+		return nil, err
+	}
+	switch args[0].Type().ID {
+	case TypeBlob, TypeNull:
+	case TypeVarchar:
+		if _, lit := args[0].(*Const); lit {
+			return nil, binderError("Could not choose a best candidate function for the function call \"octet_length(STRING_LITERAL)\". In order to select one, please add explicit type casts.")
+		}
+		return nil, noMatch(f.Name, args)
+	default:
+		return nil, noMatch(f.Name, args)
+	}
+	return fixed(1, 1, Type{ID: TypeBigInt}, Type{ID: TypeBlob})(f, args)
 }
 
 // evalLog is log10(x), or the logarithm of x to base b.

@@ -10,8 +10,10 @@ import (
 // A TableFunction is a metadata table function used as a source: its rows
 // describe Files rather than hold their data. Package exec produces them.
 type TableFunction struct {
-	// Name is "parquet_metadata" (one row per column chunk) or
-	// "parquet_schema" (one row per schema element).
+	// Name is "parquet_metadata" (one row per column chunk),
+	// "parquet_schema" (one row per schema element), "parquet_file_metadata"
+	// (one row per file) or "parquet_kv_metadata" (one row per key/value
+	// entry of a file's footer).
 	Name string
 	// Files are the matched paths, globs expanded, in the order read.
 	Files []string
@@ -78,6 +80,21 @@ var schemaColumns = []Column{
 	{Name: "duckdb_type", Type: tVarchar}, {Name: "column_id", Type: tBigInt},
 }
 
+// fileMetadataColumns are parquet_file_metadata's columns, as DuckDB 1.5.6
+// binds them.
+var fileMetadataColumns = []Column{
+	{Name: "file_name", Type: tVarchar}, {Name: "created_by", Type: tVarchar}, {Name: "num_rows", Type: tBigInt},
+	{Name: "num_row_groups", Type: tBigInt}, {Name: "format_version", Type: tBigInt}, {Name: "encryption_algorithm", Type: tVarchar},
+	{Name: "footer_signing_key_metadata", Type: tVarchar}, {Name: "file_size_bytes", Type: Type{ID: TypeUBigInt}},
+	{Name: "footer_size", Type: Type{ID: TypeUBigInt}}, {Name: "column_orders", Type: Type{ID: TypeNested, Name: "VARCHAR[]"}},
+}
+
+// kvMetadataColumns are parquet_kv_metadata's columns, as DuckDB 1.5.6
+// binds them.
+var kvMetadataColumns = []Column{
+	{Name: "file_name", Type: tVarchar}, {Name: "key", Type: Type{ID: TypeBlob}}, {Name: "value", Type: Type{ID: TypeBlob}},
+}
+
 // functionSource plans FROM parquet_metadata(...) or parquet_schema(...).
 // The files are matched now, as DuckDB binds them; they are opened only
 // when the query runs.
@@ -96,6 +113,10 @@ func functionSource(src *sql.Source, c buildCtx) (*Scan, []Column, error) {
 		cols = metadataColumns
 	case "parquet_schema":
 		cols = schemaColumns
+	case "parquet_file_metadata":
+		cols = fileMetadataColumns
+	case "parquet_kv_metadata":
+		cols = kvMetadataColumns
 	default:
 		return nil, nil, fmt.Errorf("%w: %s() as a source", ErrNotImplemented, src.Function)
 	}

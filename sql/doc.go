@@ -42,7 +42,8 @@
 //	FROM read_parquet('g') / parquet_scan   SourceFiles
 //	read_parquet(['a.parquet','b.parquet']) SourceFiles, two Paths
 //	read_parquet('g', hive_partitioning = true|false|1|0)  HivePartitioning, HivePartitioningSet
-//	FROM parquet_metadata('f'), parquet_schema('f')  SourceFunction
+//	FROM parquet_metadata('f'), parquet_schema('f'),
+//	     parquet_file_metadata('f'), parquet_kv_metadata('f')  SourceFunction
 //	FROM range(3), generate_series(1, 9, 2)          SourceFunction, Args
 //	FROM v, FROM "My View"                  SourceView, Name as written
 //

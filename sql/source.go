@@ -7,7 +7,7 @@ const expectSource = "expected a source: 'file.parquet', read_parquet(...), parq
 // fileFunctions read Parquet files; metaFunctions read their metadata.
 var (
 	fileFunctions = map[string]bool{"read_parquet": true, "parquet_scan": true}
-	metaFunctions = map[string]bool{"parquet_metadata": true, "parquet_schema": true}
+	metaFunctions = map[string]bool{"parquet_metadata": true, "parquet_schema": true, "parquet_file_metadata": true, "parquet_kv_metadata": true}
 )
 
 // SecretsFunction lists the session's secrets, redacted; it takes no
@@ -52,7 +52,7 @@ func (p *parser) parseSource(out []otok, i int) (*Source, int, error) {
 		}
 		if o.kind == tkQIdent || !fileFunctions[name] && !metaFunctions[name] {
 			return nil, 0, p.errOut(out, i, ErrUnsupported,
-				"unknown table function: expected read_parquet, parquet_scan, parquet_metadata or parquet_schema")
+				"unknown table function: expected read_parquet, parquet_scan, parquet_metadata, parquet_schema, parquet_file_metadata or parquet_kv_metadata")
 		}
 		var err error
 		src, next, err = p.sourceFunction(out, i, name)
