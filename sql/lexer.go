@@ -86,6 +86,14 @@ func lex(text string) ([]token, []span, *Error) {
 				j++
 			}
 			w := text[i:j]
+			if n := len(toks); n >= 2 && toks[n-1].kind == tkOp && toks[n-1].val == "." &&
+				(toks[n-2].kind == tkWord || toks[n-2].kind == tkQIdent) {
+				// After "name." a word is a name, keyword or not (o.from),
+				// as in DuckDB's grammar.
+				toks = append(toks, token{kind: tkQIdent, off: i, end: j, val: w})
+				i = j
+				continue
+			}
 			toks = append(toks, token{kind: tkWord, off: i, end: j, val: w, kw: strings.ToLower(w)})
 			i = j
 		case isDigit(c) || (c == '.' && i+1 < len(text) && isDigit(text[i+1])):
