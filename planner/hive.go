@@ -168,6 +168,25 @@ func hiveDetect(files []string) bool {
 // scan and columns, when read_parquet's hive_partitioning asks for them or,
 // not given, when DuckDB's detection finds the paths partitioned.
 func addPartitions(src *sql.Source, scan *Scan, cols []Column) ([]Column, error) {
+	if name := src.Filename; name != "" {
+		for _, c := range cols {
+			if c.Name == name {
+				return nil, binderError("Option filename adds column \"%s\", but a column with this name is also in the file. Try setting a different name: filename='<filename column name>'", name)
+			}
+			if strings.EqualFold(c.Name, name) {
+				return nil, binderError("table \"read_parquet\" has duplicate column name \"%s\"", name)
+			}
+		}
+		// The file's path is a value constant within each file, as a
+		// partition's is, and prunes files the same way.
+		part := &Partition{Index: len(cols), Key: name, Type: Type{ID: TypeVarchar}}
+		for _, f := range scan.Files {
+			part.Values = append(part.Values, Datum{S: f})
+		}
+		cols = append(cols, Column{Name: name, Type: part.Type})
+		scan.Partitions = append(scan.Partitions, part)
+		scan.indexFiles()
+	}
 	on, off := hiveSetting(src)
 	if off || (!on && !hiveDetect(scan.Files)) {
 		return cols, nil

@@ -42,6 +42,7 @@
 //	FROM read_parquet('g') / parquet_scan   SourceFiles
 //	read_parquet(['a.parquet','b.parquet']) SourceFiles, two Paths
 //	read_parquet('g', hive_partitioning = true|false|1|0)  HivePartitioning, HivePartitioningSet
+//	read_parquet('g', filename = true|'col')      Filename (the column's name)
 //	FROM parquet_metadata('f'), parquet_schema('f'),
 //	     parquet_file_metadata('f'), parquet_kv_metadata('f')  SourceFunction
 //	FROM range(3), generate_series(1, 9, 2)          SourceFunction, Args

@@ -132,8 +132,8 @@ func (p *parser) sourceFunction(out []otok, i int, name string) (*Source, int, e
 			return nil, 0, p.errOut(out, j, ErrSyntax, "expected an option name")
 		}
 		opt := out[j].kw
-		if src.Kind != SourceFiles || opt != "hive_partitioning" {
-			msg := "unknown option: expected hive_partitioning"
+		if src.Kind != SourceFiles || !fileOptions[opt] {
+			msg := "unknown option: expected hive_partitioning or filename"
 			if src.Kind != SourceFiles {
 				msg = "unknown option: " + name + " takes no options"
 			}
@@ -148,14 +148,44 @@ func (p *parser) sourceFunction(out []otok, i int, name string) (*Source, int, e
 			return nil, 0, p.errOut(out, j, ErrSyntax, `expected "=" or ":="`)
 		}
 		j++
-		on, ok := boolValue(out, j)
-		if !ok {
-			return nil, 0, p.errOut(out, j, ErrSyntax, "expected true, false, 1 or 0")
+		switch opt {
+		case "filename":
+			// filename = 'col' names the column; a boolean turns "filename" on or off.
+			if j < len(out) && out[j].kind == tkString {
+				if out[j].val == "" {
+					return nil, 0, p.errOut(out, j, ErrSyntax, "expected a non-empty column name")
+				}
+				src.Filename = out[j].val
+				break
+			}
+			on, ok := boolValue(out, j)
+			if !ok {
+				return nil, 0, p.errOut(out, j, ErrSyntax, "expected true, false, 1, 0 or a column name")
+			}
+			if src.Filename = ""; on {
+				src.Filename = "filename"
+			}
+		case "file_row_number", "union_by_name":
+			on, ok := boolValue(out, j)
+			if !ok {
+				return nil, 0, p.errOut(out, j, ErrSyntax, "expected true, false, 1 or 0")
+			}
+			if on {
+				return nil, 0, p.errOut(out, j-2, ErrUnsupported, "read_parquet's "+opt+" option is not supported")
+			}
+		default:
+			on, ok := boolValue(out, j)
+			if !ok {
+				return nil, 0, p.errOut(out, j, ErrSyntax, "expected true, false, 1 or 0")
+			}
+			src.HivePartitioning, src.HivePartitioningSet = on, true
 		}
-		src.HivePartitioning, src.HivePartitioningSet = on, true
 		j++
 	}
 }
+
+// fileOptions are the read_parquet options pqsql knows.
+var fileOptions = map[string]bool{"hive_partitioning": true, "filename": true, "file_row_number": true, "union_by_name": true}
 
 // boolValue reads a boolean option value: true/false or 1/0, as DuckDB casts them.
 func boolValue(out []otok, j int) (bool, bool) {

@@ -195,6 +195,9 @@ type Source struct {
 	// HivePartitioningSet says it was written (DuckDB detects partitions
 	// when it is not).
 	HivePartitioning, HivePartitioningSet bool
+	// Filename is the name of the column read_parquet's filename option
+	// adds (filename = true names it "filename"); "" when not asked for.
+	Filename string
 	// Function is "parquet_metadata", "parquet_schema", "range" or
 	// "generate_series" for SourceFunction.
 	Function string
