@@ -531,5 +531,3 @@ func TestVariantTypedSoundnessProperty(t *testing.T) {
 		}
 	}
 }
-
-
