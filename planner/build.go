@@ -537,7 +537,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			if len(scan.Partitions) > 0 {
 				prunePartitions(scan, p.Where, len(cols))
 			}
-			scan.Pushdown = pushdownOf(p.Where, scan.fileFields(), len(scan.Files) == 1)
+			scan.Pushdown = Pushdown(p.Where, scan.fileFields())
 		}
 		scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
 		for _, a := range p.Aggs {
@@ -592,7 +592,7 @@ func (p *Plan) PrepareScan() {
 		if len(scan.Partitions) > 0 {
 			prunePartitions(scan, p.Where, len(p.Input))
 		}
-		scan.Pushdown = pushdownOf(p.Where, scan.fileFields(), len(scan.Files) == 1)
+		scan.Pushdown = Pushdown(p.Where, scan.fileFields())
 	}
 	scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
 	for _, a := range p.Aggs {
@@ -658,30 +658,7 @@ func constInt(e sqlparser.Expr, what string) (int64, error) {
 
 // Pushdown builds the pruning predicate of a WHERE bound to fields.
 func Pushdown(where Expr, fields []*format.Field) pushdown.Expr {
-	return pushdownOf(where, fields, true)
-}
-
-// pushdownOf is Pushdown; shredded says whether comparisons of VARIANT
-// fields may be judged on fields' shredded columns, which is so only when
-// every file scanned has the schema of fields: files of one glob may shred
-// a VARIANT differently.
-func pushdownOf(where Expr, fields []*format.Field, shredded bool) pushdown.Expr {
-	conj := []Expr{where}
-	if l, ok := where.(*Logic); ok && l.And {
-		conj = l.Xs
-	}
-	var xs []pushdown.Expr
-	for _, c := range conj {
-		if v := variantPush(c, fields); shredded && v != nil {
-			xs = append(xs, v)
-			continue
-		}
-		xs = append(xs, pushExpr(c, fields))
-	}
-	if len(xs) == 1 {
-		return xs[0]
-	}
-	return &pushdown.And{Xs: xs}
+	return pushExpr(where, fields)
 }
 
 func residual(x Expr, fields []*format.Field) pushdown.Expr {
@@ -819,6 +796,9 @@ func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
 		op, ok := pushOps[e.Op]
 		if !ok {
 			break
+		}
+		if v := variantPush(e, fields); v != nil {
+			return v
 		}
 		if col, ok := column(e.L, fields); ok {
 			if c, ok := e.R.(*Const); ok {

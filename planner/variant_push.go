@@ -1,24 +1,17 @@
 package planner
 
 import (
-	"strings"
-
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/pushdown"
 )
 
-// variantPush is the pruning node of a top-level WHERE conjunct
-// CAST(variant_extract(col, 'key') AS t) op constant (either order): what
-// the conjunct implies of col's shredded columns, conjoined with the
-// conjunct itself so that the node can skip but never prove a row group
-// true. It is nil when the conjunct has another form or the column's
-// shredding cannot answer it. Only top-level conjuncts qualify: under NOT
-// the implication would run the wrong way.
-func variantPush(x Expr, fields []*format.Field) pushdown.Expr {
-	e, ok := x.(*Binary)
-	if !ok {
-		return nil
-	}
+// variantPush is the pushdown leaf of a comparison
+// CAST(variant_extract(...variant_extract(col, 'k1')..., 'kn') AS t) op
+// constant (either order), where col is a VARIANT column and each key a
+// constant name, or nil for another form. Pushdown resolves it per file
+// against that file's shredding, so it may sit under AND, OR and NOT like
+// any leaf and in scans of several differently shredded files.
+func variantPush(e *Binary, fields []*format.Field) pushdown.Expr {
 	op, ok := pushOps[e.Op]
 	if !ok {
 		return nil
@@ -35,39 +28,65 @@ func variantPush(x Expr, fields []*format.Field) pushdown.Expr {
 	if !ok || cast.fn != variantCastFunc || len(cast.Args) != 1 {
 		return nil
 	}
-	var target pushdown.VariantTarget
+	out := &pushdown.VariantCompare{Op: op, Text: e.String()}
+	if out.Target, ok = variantTarget(cast.T, c.T); !ok {
+		return nil
+	}
+	out.Precision, out.Scale = cast.T.Precision, cast.T.Scale
+	// Walk the extractions from the outermost key in.
+	x := cast.Args[0]
+	for {
+		ex, ok := x.(*Call)
+		if !ok || ex.Name != "variant_extract" || len(ex.Args) != 2 {
+			break
+		}
+		key, ok := ex.Args[1].(*Const)
+		if !ok || key.Value.Null || key.T.ID != TypeVarchar {
+			return nil // an array index or a computed key
+		}
+		out.Path = append([]string{key.Value.S}, out.Path...)
+		x = ex.Args[0]
+	}
+	col, ok := x.(*ColRef)
+	if !ok || len(out.Path) == 0 || col.Index >= len(fields) || fields[col.Index] == nil || fields[col.Index].Kind != format.VariantField {
+		return nil
+	}
+	out.Col = fields[col.Index].Name
+	if out.Lit, ok = LiteralOf(c); !ok {
+		return nil
+	}
+	return out
+}
+
+// variantTarget is the pruning class of a cast to t compared with a
+// constant of type lit, when pushdown can judge it.
+func variantTarget(t, lit Type) (pushdown.VariantTarget, bool) {
 	switch {
-	case cast.T.IsInteger() && c.T.IsInteger():
-		target = pushdown.VariantInteger
-	case cast.T.ID == TypeVarchar && c.T.ID == TypeVarchar:
-		target = pushdown.VariantVarchar
-	default:
-		return nil
+	case t.IsInteger() && lit.IsInteger():
+		return pushdown.VariantInteger, true
+	case t.ID != lit.ID:
+		if t.ID == TypeDecimal && lit.IsInteger() {
+			return pushdown.VariantDecimal, true
+		}
+		return 0, false
 	}
-	ex, ok := cast.Args[0].(*Call)
-	if !ok || ex.Name != "variant_extract" || len(ex.Args) != 2 {
-		return nil
+	switch t.ID {
+	case TypeVarchar:
+		return pushdown.VariantVarchar, true
+	case TypeDouble:
+		return pushdown.VariantDouble, true
+	case TypeFloat:
+		return pushdown.VariantFloat, true
+	case TypeDecimal:
+		return pushdown.VariantDecimal, true
+	case TypeDate:
+		return pushdown.VariantDate, true
+	case TypeTimestamp:
+		return pushdown.VariantTimestamp, true
+	case TypeTimestampTZ:
+		return pushdown.VariantTimestampTZ, true
+	case TypeBoolean:
+		return pushdown.VariantBoolean, true
 	}
-	col, ok1 := ex.Args[0].(*ColRef)
-	key, ok2 := ex.Args[1].(*Const)
-	if !ok1 || !ok2 || key.Value.Null || key.T.ID != TypeVarchar || col.Index >= len(fields) {
-		return nil
-	}
-	lit, ok := LiteralOf(c)
-	if !ok {
-		return nil
-	}
-	exact, ok := residual(x, fields).(*pushdown.Residual)
-	if !ok {
-		return nil
-	}
-	implied, err := pushdown.VariantImplied(fields[col.Index], key.Value.S, target, op, lit)
-	if err != nil {
-		// The reason names what the shredding lacks ("variant: field "c"
-		// of v is not shredded").
-		exact.Why = strings.TrimPrefix(err.Error(), pushdown.ErrUnsupported.Error()+": ")
-		return exact
-	}
-	exact.Why = "variant: checked on each row; the shredded columns it implies skip where the typed_value statistics exclude the value and both residual value columns are all null"
-	return &pushdown.And{Xs: []pushdown.Expr{implied, exact}}
+	return 0, false
 }

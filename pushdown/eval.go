@@ -57,6 +57,11 @@ func Eval(e Expr, row Row) Truth {
 			return Unknown
 		}
 		return n.Row(row)
+	case *VariantCompare:
+		if n.Row == nil {
+			return Unknown
+		}
+		return n.Row(row)
 	case *Cond:
 		if n.Col.Leaf == nil {
 			return Unknown

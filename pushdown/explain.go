@@ -361,10 +361,20 @@ func (p *FilePlan) Summarize(f *format.File) Summary {
 				continue
 			}
 			s.PagesKept += len(c.PageIndexes)
-			s.PagesSkipped[PageIndex] += c.NumPages - len(c.PageIndexes)
+			s.PagesSkipped[pageMechanism(rg)] += c.NumPages - len(c.PageIndexes)
 		}
 	}
 	return s
+}
+
+// pageMechanism is what skipped pages of a kept row group: the page
+// index, or the spatial mechanism when only a GeoParquet covering's page
+// index narrowed the rows.
+func pageMechanism(rg RowGroupPlan) Mechanism {
+	if rg.Mechanism == BoundingBox {
+		return BoundingBox
+	}
+	return PageIndex
 }
 
 // skippedPages counts the data pages of the leaves cols in row group rg of

@@ -23,6 +23,7 @@ const (
 	MarkPageIndex
 	MarkBloom
 	MarkDictionary
+	MarkSpatial
 	MarkHivePath
 	MarkTopK
 	MarkJoinFilter
@@ -42,6 +43,7 @@ var markInfo = [numMarks]struct {
 	MarkPageIndex:  {"p", "\x1b[36m", "page index"},
 	MarkBloom:      {"b", "\x1b[35m", "bloom"},
 	MarkDictionary: {"d", "\x1b[33m", "dictionary"},
+	MarkSpatial:    {"g", "\x1b[32m", "spatial"},
 	MarkHivePath:   {"h", "\x1b[90m", "hive path"},
 	MarkTopK:       {"k", "\x1b[31m", "top-k"},
 	MarkJoinFilter: {"j", "\x1b[31m", "join filter"},
@@ -71,6 +73,8 @@ func markOf(m Mechanism) Mark {
 		return MarkBloom
 	case Dictionary:
 		return MarkDictionary
+	case BoundingBox:
+		return MarkSpatial
 	}
 	return MarkPredicate
 }
@@ -152,7 +156,7 @@ func (p *FilePlan) Marks(f *format.File, read func(format.Range) bool) []GroupMa
 				g.Chunks = append(g.Chunks, ChunkMarks{Path: c.Path, Pages: repeatMark(was(c.Chunk), n)})
 				continue
 			}
-			pages := repeatMark(MarkPageIndex, n)
+			pages := repeatMark(markOf(pageMechanism(rg)), n)
 			for i, pi := range c.PageIndexes {
 				if pi >= 0 && pi < n && i < len(c.Pages) {
 					pages[pi] = was(c.Pages[i].Range)

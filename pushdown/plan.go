@@ -359,6 +359,10 @@ type rgState struct {
 	blooms map[int]*bloomState
 	dicts  map[int]*dictState
 	pages  []PageDecision
+	// noCover ignores GeoParquet coverings; uncovered is such a state for
+	// the same row group (see byCovering).
+	noCover   bool
+	uncovered *rgState
 }
 
 func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
@@ -393,7 +397,11 @@ func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
 		}
 		last = level
 		if s.node(p.pred, level).Empty() {
-			return skip(levelMechanism[level], s.why(p.pred, level))
+			m := levelMechanism[level]
+			if s.byCovering(level, func(r RowRanges) bool { return !r.Empty() }) {
+				m = BoundingBox
+			}
+			return skip(m, s.why(p.pred, level))
 		}
 	}
 	rows := s.node(p.pred, last)
@@ -407,6 +415,9 @@ func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
 		}
 	} else {
 		out.Verdict, out.Mechanism = Select, PageIndex
+		if s.byCovering(last, func(r RowRanges) bool { return r.Covers(s.rows) }) {
+			out.Mechanism = BoundingBox
+		}
 		out.Reason = s.narrowed(p.pred, last)
 	}
 	for i, c := range p.plan.Columns {
@@ -417,7 +428,7 @@ func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
 		out.Columns = append(out.Columns, cr)
 		if skipped := chunks[i].Length - cr.Bytes; skipped > 0 {
 			out.SkippedBytes += skipped
-			p.plan.Skipped[PageIndex] += skipped
+			p.plan.Skipped[out.Mechanism] += skipped
 		}
 	}
 	return out, nil
@@ -568,30 +579,30 @@ func (s *rgState) why(e Expr, level int) string {
 func (s *rgState) narrowed(e Expr, level int) string {
 	var parts []string
 	seen := map[string]bool{}
-	var walk func(Expr)
-	walk = func(e Expr) {
+	var walk func(Expr, string)
+	walk = func(e Expr, prefix string) {
 		switch n := e.(type) {
 		case *And:
 			for _, x := range n.Xs {
-				walk(x)
+				walk(x, prefix)
 			}
 		case *Or:
 			for _, x := range n.Xs {
-				walk(x)
+				walk(x, prefix)
 			}
 		case *Spatial:
 			if n.cover != nil {
-				walk(n.cover)
+				walk(n.cover, "spatial covering: ")
 			}
 		case *Cond:
 			r := s.leaf(n, level)
-			if r.reason != "" && !r.rows.Empty() && !seen[r.reason] {
-				seen[r.reason] = true
-				parts = append(parts, r.reason)
+			if why := prefix + r.reason; r.reason != "" && !r.rows.Empty() && !seen[why] {
+				seen[why] = true
+				parts = append(parts, why)
 			}
 		}
 	}
-	walk(e)
+	walk(e, "")
 	rows := s.node(e, level)
 	head := fmt.Sprintf("%d of %d rows", rows.Count(), s.rows)
 	if len(parts) == 0 {

@@ -64,6 +64,11 @@ func bind(s *format.Schema, e Expr) (Expr, error) {
 		c := *n
 		c.Col, err = bindCol(n.Col)
 		return &c, err
+	case *VariantCompare:
+		if variantField(s, n.Col) == nil {
+			return nil, fmt.Errorf("%w: %q", ErrUnknownColumn, n.Col)
+		}
+		return n, nil
 	case *Not:
 		x, err := bind(s, n.X)
 		return &Not{X: x}, err
@@ -284,6 +289,8 @@ func (r *resolver) resolve(e Expr, negate bool) (Expr, error) {
 		})
 	case *Spatial:
 		return r.resolveSpatial(n, negate)
+	case *VariantCompare:
+		return r.resolveVariant(n, negate)
 	case *Cond:
 		c, err := r.col(n.Col)
 		if err != nil {

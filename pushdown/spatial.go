@@ -166,10 +166,51 @@ func (s *rgState) spatialRows(e *Spatial, level int) RowRanges {
 			return r
 		}
 	}
-	if e.cover != nil {
+	if e.cover != nil && !s.noCover {
 		r = r.Intersect(s.node(e.cover, level))
 	}
 	return r
+}
+
+// byCovering reports whether what the predicate allows at level passes
+// test only when GeoParquet coverings are ignored: the covering columns'
+// statistics or page index, not their own mechanism's bounds on the
+// predicate's columns, skipped the row group or narrowed its rows, so the
+// credit is the spatial mechanism's. The state without coverings shares
+// the fetched index data and the leaves' results, which coverings do not
+// change.
+func (s *rgState) byCovering(level int, test func(RowRanges) bool) bool {
+	if !hasCovering(s.p.pred) {
+		return false
+	}
+	if s.uncovered == nil {
+		u := *s
+		u.noCover, u.nodes = true, map[Expr]*[numLevels]*RowRanges{}
+		s.uncovered = &u
+	}
+	return test(s.uncovered.node(s.p.pred, level))
+}
+
+// hasCovering reports whether a resolved predicate judges a spatial leaf
+// through a GeoParquet covering.
+func hasCovering(e Expr) bool {
+	switch n := e.(type) {
+	case *And:
+		for _, x := range n.Xs {
+			if hasCovering(x) {
+				return true
+			}
+		}
+	case *Or:
+		for _, x := range n.Xs {
+			if hasCovering(x) {
+				return true
+			}
+		}
+	case *Spatial:
+		return n.cover != nil
+	}
+	return false
 }
 
 // spatialWhy says why a spatial leaf allows no row at level.
@@ -179,7 +220,7 @@ func (s *rgState) spatialWhy(e *Spatial, level int) string {
 			return why
 		}
 	}
-	if e.cover != nil {
+	if e.cover != nil && !s.noCover {
 		return "spatial covering: " + s.why(e.cover, level)
 	}
 	return ""

@@ -461,6 +461,17 @@ func TestSpatialGeoParquet(t *testing.T) {
 		if !strings.Contains(p.RowGroups[0].Reason, "bbox.ymax max 1 < 9") {
 			t.Errorf("row group 0 reason %q does not name the covering column", p.RowGroups[0].Reason)
 		}
+		// The covering columns' statistics decide, but the skip is the
+		// spatial predicate's: credited to the spatial mechanism.
+		if m := p.RowGroups[0].Mechanism; m != BoundingBox || p.Skipped[Statistics] != 0 || p.Summary().RowGroupsSkipped[BoundingBox] != 3 {
+			t.Errorf("row group 0 skipped by %s; bytes by mechanism %v, want all spatial", m, p.Skipped)
+		}
+		// Beside a condition the statistics rule out on their own, they
+		// keep the credit.
+		both := &And{Xs: []Expr{q, &Compare{Col: Column{Path: "bbox.xmin"}, Op: Gt, Lit: FloatLiteral(100)}}}
+		if p, _ := Plan(f, both, []int{0}, AllMechanisms()); p.RowGroups[0].Mechanism != Statistics {
+			t.Errorf("row group 0 with bbox.xmin > 100: skipped by %s, want statistics", p.RowGroups[0].Mechanism)
+		}
 		// Without nan_count a NaN may hide in a covering column, and a row
 		// whose box is NaN proves nothing: keep.
 		if p, _ := Plan(geoParquetFile(t, boxes, `"crs":null,`, false), q, []int{0}, AllMechanisms()); verdicts(p) != "kkkk" {

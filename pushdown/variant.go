@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
 )
 
 // A VariantTarget is the SQL type a VARIANT field is cast to before it is
@@ -12,84 +13,237 @@ import (
 type VariantTarget int8
 
 // The cast targets whose comparisons a shredded typed_value column can
-// answer: an integer type against an integer typed_value (the cast keeps
-// the value), VARCHAR against a string typed_value (the cast keeps the
-// bytes).
+// answer, each for the typed_value types whose cast keeps every value as
+// it is (see variantTargetFits).
 const (
-	VariantInteger VariantTarget = iota
+	VariantInteger VariantTarget = iota // TINYINT through BIGINT
 	VariantVarchar
+	VariantDouble
+	VariantFloat
+	VariantDecimal // DECIMAL(Precision, Scale)
+	VariantDate
+	VariantTimestamp   // TIMESTAMP (microseconds, no time zone)
+	VariantTimestampTZ // TIMESTAMP WITH TIME ZONE (microseconds)
+	VariantBoolean
 )
 
-// VariantImplied is what CAST(variant_extract(v, key) AS target) op lit
-// being true on a row implies of v's shredded columns, where v is the
-// VARIANT field f:
-//
-//	v.value IS NOT NULL OR v.typed_value.key.value IS NOT NULL
-//	OR v.typed_value.key.typed_value op lit
-//
-// A row whose key field sits in the residual value of either level may
-// hold anything (a string '5' casts to 5), so the field's typed_value can
-// rule the row out only where both residual columns are null; the implied
-// tree skips a row group or page exactly when the typed_value statistics
-// exclude lit AND both residuals are all null there. A missing key or a
-// Variant null casts to NULL, which no comparison matches, so their rows
-// imply nothing. The tree is weaker than the predicate: callers must
-// conjoin it with the predicate itself (never negate it), so it only ever
-// skips. The error, wrapping ErrUnsupported, says why nothing is implied.
-func VariantImplied(f *format.Field, key string, target VariantTarget, op Op, lit Literal) (Expr, error) {
-	if f == nil || f.Kind != format.VariantField {
-		return nil, fmt.Errorf("%w: variant: not a VARIANT column", ErrUnsupported)
+// A VariantCompare is CAST(variant_extract(... variant_extract(Col,
+// Path[0]) ..., Path[n-1]) AS Target) Op Lit: a comparison of one field of
+// a VARIANT column, reached by object keys, after DuckDB's cast. Each file
+// of a scan resolves it against its own shredding: where the field is
+// shredded it becomes the columns it implies (see implied) AND the
+// comparison itself, checked on each row; elsewhere the comparison alone,
+// which never prunes. Under NOT it becomes the comparison with the negated
+// operator, exact in three-valued logic (a NULL cast stays NULL) and under
+// DuckDB's order of floats, so it may sit anywhere in a tree.
+type VariantCompare struct {
+	// Col is the top-level VARIANT column's name; Path are the object keys
+	// in order, each one name (DuckDB reads 'a.b' as the single key a.b).
+	Col  string
+	Path []string
+	// Target is the cast's type; Precision and Scale a DECIMAL target's.
+	Target           VariantTarget
+	Precision, Scale int
+	Op               Op
+	Lit              Literal
+	// Text is the comparison as SQL, for EXPLAIN.
+	Text string
+	// Row, when set, evaluates the comparison on one row (for Eval).
+	Row func(Row) Truth
+}
+
+func (*VariantCompare) expr() {}
+
+// String renders the node as SQL.
+func (e *VariantCompare) String() string { return e.Text }
+
+// variantPruneWhy is what EXPLAIN says of the exact comparison kept beside
+// the columns it implies.
+const variantPruneWhy = "variant: checked on each row; the shredded columns it implies skip where the typed_value statistics exclude the value and every residual value column on its path is all null"
+
+// resolveVariant binds a VARIANT comparison to schema s's shredding of its
+// column: the implied columns AND the exact comparison where the field is
+// shredded as asked, the exact comparison alone (saying why) elsewhere.
+func (r *resolver) resolveVariant(n *VariantCompare, negate bool) (Expr, error) {
+	f := variantField(r.s, n.Col)
+	if f == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownColumn, n.Col)
 	}
-	top := variantChild(f, "value")
-	obj := variantChild(f, "typed_value")
-	if top == nil || top.Leaf == nil {
-		return nil, fmt.Errorf("%w: variant: %s has no residual value column", ErrUnsupported, f.Name)
+	op := n.Op
+	if negate {
+		op = op.Negate()
 	}
-	if obj == nil || obj.Kind != format.StructField {
-		return nil, fmt.Errorf("%w: variant: %s is not shredded as an object", ErrUnsupported, f.Name)
+	text := n.Text
+	if negate {
+		text = "NOT (" + text + ")"
 	}
-	g := variantChild(obj, key)
-	if g == nil {
-		return nil, fmt.Errorf("%w: variant: field %q of %s is not shredded", ErrUnsupported, key, f.Name)
-	}
-	val, typed := variantChild(g, "value"), variantChild(g, "typed_value")
-	if val == nil || val.Leaf == nil || typed == nil || typed.Leaf == nil {
-		return nil, fmt.Errorf("%w: variant: field %q of %s has no scalar typed_value and residual value pair", ErrUnsupported, key, f.Name)
-	}
-	for _, l := range []*format.Leaf{top.Leaf, val.Leaf, typed.Leaf} {
-		if l.MaxRep > 0 {
-			return nil, fmt.Errorf("%w: variant: %s is repeated", ErrUnsupported, l.Path)
+	exact := &Residual{Text: text, Columns: []string{n.Col}}
+	if row := n.Row; row != nil {
+		exact.Func = func(x Row) Truth {
+			if negate {
+				return row(x).Not()
+			}
+			return row(x)
 		}
 	}
-	if !variantTargetFits(typed.Leaf, target) {
-		return nil, fmt.Errorf("%w: variant: %s is %s, whose cast does not keep the order the statistics have", ErrUnsupported, typed.Leaf.Path, typed.Leaf.Type)
+	implied, err := n.implied(f, op)
+	if err == nil {
+		var resolved Expr
+		if resolved, err = r.resolve(implied, false); err == nil {
+			exact.Why = variantPruneWhy
+			return &And{Xs: []Expr{resolved, exact}}, nil
+		}
+		// A literal the typed_value column cannot be compared with proves
+		// nothing; the query itself is checked by the planner's types.
+		err = fmt.Errorf("%w: variant: %v", ErrUnsupported, err)
+	}
+	// EXPLAIN lists the comparison as not pushed down, saying what this
+	// file's shredding lacks.
+	exact.Why = strings.TrimPrefix(err.Error(), ErrUnsupported.Error()+": ")
+	return exact, nil
+}
+
+// implied is what the comparison with operator op being true on a row
+// implies of field f's shredded columns, for the path a.b:
+//
+//	f.value IS NOT NULL
+//	OR f.typed_value.a.value IS NOT NULL
+//	OR f.typed_value.a.typed_value.b.value IS NOT NULL
+//	OR f.typed_value.a.typed_value.b.typed_value op lit
+//
+// A row whose field sits in a residual value on its path may hold anything
+// (a string '5' casts to 5; a non-object top level may be an object a
+// writer did not shred), so the typed_value can rule a row out only where
+// every residual on the path is null: the tree skips a row group or page
+// exactly when the typed_value's statistics exclude lit AND all those
+// residuals are all null there. A missing key, a non-object or a Variant
+// null casts to NULL, which no comparison matches, so such rows imply
+// nothing. The tree is weaker than the comparison, never negated, so it
+// only ever skips. The error, wrapping ErrUnsupported, says why nothing is
+// implied.
+func (e *VariantCompare) implied(f *format.Field, op Op) (Expr, error) {
+	if f.Kind != format.VariantField {
+		return nil, fmt.Errorf("%w: variant: %s is not a VARIANT column", ErrUnsupported, f.Name)
+	}
+	if len(e.Path) == 0 {
+		return nil, fmt.Errorf("%w: variant: no field of %s is named", ErrUnsupported, f.Name)
 	}
 	if !op.isComparison() {
 		return nil, fmt.Errorf("%w: variant: operator %s", ErrUnsupported, op)
 	}
-	return &Or{Xs: []Expr{
-		&IsNull{Col: Column{Path: top.Leaf.Path}, Not: true},
-		&IsNull{Col: Column{Path: val.Leaf.Path}, Not: true},
-		&Compare{Col: Column{Path: typed.Leaf.Path}, Op: op, Lit: lit},
-	}}, nil
+	var residuals []*format.Leaf
+	g, where := f, f.Name
+	for _, key := range e.Path {
+		val, obj := variantChild(g, "value"), variantChild(g, "typed_value")
+		if val == nil || val.Leaf == nil {
+			return nil, fmt.Errorf("%w: variant: %s has no residual value column", ErrUnsupported, where)
+		}
+		residuals = append(residuals, val.Leaf)
+		if obj == nil || obj.Kind != format.StructField {
+			return nil, fmt.Errorf("%w: variant: %s is not shredded as an object", ErrUnsupported, where)
+		}
+		if g = variantChild(obj, key); g == nil {
+			return nil, fmt.Errorf("%w: variant: field %q of %s is not shredded", ErrUnsupported, key, where)
+		}
+		where = fmt.Sprintf("field %q of %s", key, where)
+	}
+	val, typed := variantChild(g, "value"), variantChild(g, "typed_value")
+	if val == nil || val.Leaf == nil || typed == nil || typed.Leaf == nil {
+		return nil, fmt.Errorf("%w: variant: %s has no scalar typed_value and residual value pair", ErrUnsupported, where)
+	}
+	residuals = append(residuals, val.Leaf)
+	for _, l := range append(residuals, typed.Leaf) {
+		if l.MaxRep > 0 {
+			return nil, fmt.Errorf("%w: variant: %s is repeated", ErrUnsupported, l.Path)
+		}
+	}
+	if !e.fits(typed.Leaf) {
+		return nil, fmt.Errorf("%w: variant: %s is %s, whose cast to %s does not keep every value as it is", ErrUnsupported, typed.Leaf.Path, format.LogicalOf(typed.Leaf).SQLName(), e.targetName())
+	}
+	if !e.litFits() {
+		return nil, fmt.Errorf("%w: variant: the literal %s is not of the cast's type %s", ErrUnsupported, e.Lit, e.targetName())
+	}
+	xs := make([]Expr, 0, len(residuals)+1)
+	for _, l := range residuals {
+		xs = append(xs, &IsNull{Col: Column{Path: l.Path}, Not: true})
+	}
+	return &Or{Xs: append(xs, &Compare{Col: Column{Path: typed.Leaf.Path}, Op: op, Lit: e.Lit})}, nil
 }
 
-// variantTargetFits reports whether casting a typed_value of leaf l's type
-// to target maps each value to itself, so that l's statistics bound the
-// cast values. Floats are left out: a cast to an integer rounds them.
-func variantTargetFits(l *format.Leaf, target VariantTarget) bool {
+// fits reports whether casting a typed_value of leaf l's type to the
+// target maps each value to itself, so that l's statistics bound the cast
+// values and compare as the cast values do. Casts that round (a DOUBLE to
+// an INTEGER or a FLOAT, a BIGINT to a DOUBLE, a DECIMAL to fewer places),
+// change the order (a number to VARCHAR) or shift by a time zone are left
+// out.
+func (e *VariantCompare) fits(l *format.Leaf) bool {
 	lg := format.LogicalOf(l)
-	switch target {
+	switch e.Target {
 	case VariantInteger:
 		switch lg.Kind {
 		case format.KindInt8, format.KindInt16, format.KindInt32, format.KindInt64:
 			return true
 		}
-		return false
 	case VariantVarchar:
 		return lg.Kind == format.KindString
+	case VariantDouble:
+		// Every FLOAT and every integer of up to 32 bits is a DOUBLE exactly.
+		switch lg.Kind {
+		case format.KindFloat, format.KindDouble, format.KindInt8, format.KindInt16, format.KindInt32:
+			return true
+		}
+	case VariantFloat:
+		return lg.Kind == format.KindFloat
+	case VariantDecimal:
+		// DECIMAL(p, s) fits DECIMAL(P, S) when S >= s and P - S >= p - s.
+		return lg.Kind == format.KindDecimal && e.Scale >= lg.Scale && e.Precision-e.Scale >= lg.Precision-lg.Scale
+	case VariantDate:
+		return lg.Kind == format.KindDate
+	case VariantTimestamp:
+		return lg.Kind == format.KindTimestamp && lg.Unit == meta.Micros
+	case VariantTimestampTZ:
+		return lg.Kind == format.KindTimestampTZ && lg.Unit == meta.Micros
+	case VariantBoolean:
+		return lg.Kind == format.KindBoolean
 	}
 	return false
+}
+
+// litFits reports whether the literal has the kind the cast's values are
+// compared as; the planner casts constants to the comparison's type.
+func (e *VariantCompare) litFits() bool {
+	k := e.Lit.Kind
+	switch e.Target {
+	case VariantInteger:
+		return k == LitInt
+	case VariantVarchar:
+		return k == LitString
+	case VariantDouble, VariantFloat:
+		return k == LitFloat
+	case VariantDecimal:
+		return k == LitDecimal || k == LitInt
+	case VariantDate:
+		return k == LitDate
+	case VariantTimestamp, VariantTimestampTZ:
+		return k == LitTimestamp && e.Lit.Unit == meta.Micros
+	case VariantBoolean:
+		return k == LitBool
+	}
+	return false
+}
+
+var variantTargetNames = [...]string{VariantInteger: "an integer type", VariantVarchar: "VARCHAR",
+	VariantDouble: "DOUBLE", VariantFloat: "FLOAT", VariantDecimal: "DECIMAL", VariantDate: "DATE",
+	VariantTimestamp: "TIMESTAMP", VariantTimestampTZ: "TIMESTAMP WITH TIME ZONE", VariantBoolean: "BOOLEAN"}
+
+func (e *VariantCompare) targetName() string {
+	if e.Target == VariantDecimal {
+		return fmt.Sprintf("DECIMAL(%d,%d)", e.Precision, e.Scale)
+	}
+	if e.Target >= 0 && int(e.Target) < len(variantTargetNames) {
+		return variantTargetNames[e.Target]
+	}
+	return fmt.Sprintf("VariantTarget(%d)", int(e.Target))
 }
 
 func variantChild(f *format.Field, name string) *format.Field {
@@ -101,16 +255,24 @@ func variantChild(f *format.Field, name string) *format.Field {
 	return nil
 }
 
+// variantField is schema s's top-level VARIANT field named name, or nil.
+func variantField(s *format.Schema, name string) *format.Field {
+	for _, f := range s.Fields {
+		if f.Name == name && f.Kind == format.VariantField {
+			return f
+		}
+	}
+	return nil
+}
+
 // variantLeaves are the leaves, in schema s, of the top-level VARIANT field
 // that path lies under, or nil. A residual condition on a VARIANT reads the
 // whole field; files of one glob may shred it differently, so a leaf path
 // taken from one file stands for that field in another.
 func variantLeaves(s *format.Schema, path string) []*format.Leaf {
 	top, _, _ := strings.Cut(path, ".")
-	for _, f := range s.Fields {
-		if f.Name == top && f.Kind == format.VariantField {
-			return f.Leaves
-		}
+	if f := variantField(s, top); f != nil {
+		return f.Leaves
 	}
 	return nil
 }

@@ -26,15 +26,10 @@ func variantFixture(t *testing.T) (*format.File, *format.Field) {
 }
 
 // variantPred is CAST(variant_extract(v, key) AS target) op lit as the
-// planner pushes it: the implied tree and the predicate itself, which
-// pushdown cannot judge.
-func variantPred(t *testing.T, v *format.Field, key string, target VariantTarget, op Op, lit Literal) Expr {
-	t.Helper()
-	implied, err := VariantImplied(v, key, target, op, lit)
-	if err != nil {
-		t.Fatalf("VariantImplied(%s %s): %v", key, op, err)
-	}
-	return &And{Xs: []Expr{implied, &Residual{Text: "exact", Columns: []string{"v.metadata"}}}}
+// planner pushes it.
+func variantPred(key string, target VariantTarget, op Op, lit Literal) *VariantCompare {
+	return &VariantCompare{Col: "v", Path: []string{key}, Target: target, Op: op, Lit: lit,
+		Text: fmt.Sprintf("CAST(v.%s AS %d) %s %s", key, target, op, lit)}
 }
 
 func leafIndex(t *testing.T, f *format.File, path string) int {
@@ -52,7 +47,7 @@ func TestVariantShreddedRowGroups(t *testing.T) {
 	f, v := variantFixture(t)
 	all := []int{0, 1, 2, 3, 4, 5, 6}
 	plan := func(op Op, n int64) *FilePlan {
-		p, err := Plan(f, variantPred(t, v, "a", VariantInteger, op, IntLiteral(n)), all, AllMechanisms())
+		p, err := Plan(f, variantPred("a", VariantInteger, op, IntLiteral(n)), all, AllMechanisms())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,13 +94,16 @@ func TestVariantShreddedRowGroups(t *testing.T) {
 			key    string
 			target VariantTarget
 		}{{"c", VariantInteger}, {"a", VariantVarchar}, {"b", VariantInteger}} {
-			if _, err := VariantImplied(v, c.key, c.target, Eq, IntLiteral(5)); !errors.Is(err, ErrUnsupported) {
+			if _, err := variantPred(c.key, c.target, Eq, IntLiteral(5)).implied(v, Eq); !errors.Is(err, ErrUnsupported) {
 				t.Errorf("%s as %d: err %v, want ErrUnsupported", c.key, c.target, err)
 			}
 		}
 		id := f.Schema.Fields[0]
-		if _, err := VariantImplied(id, "a", VariantInteger, Eq, IntLiteral(5)); !errors.Is(err, ErrUnsupported) {
+		if _, err := variantPred("a", VariantInteger, Eq, IntLiteral(5)).implied(id, Eq); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("non-VARIANT column: err %v, want ErrUnsupported", err)
+		}
+		if _, err := Plan(f, &VariantCompare{Col: "w", Path: []string{"a"}, Op: Eq, Lit: IntLiteral(5)}, nil, AllMechanisms()); !errors.Is(err, ErrUnknownColumn) {
+			t.Errorf("missing column: err %v, want ErrUnknownColumn", err)
 		}
 	})
 }
@@ -115,7 +113,7 @@ func TestVariantShreddedRowGroups(t *testing.T) {
 // its Variant bytes as DuckDB casts them, against the plan: no skipped row
 // group or page holds one.
 func TestVariantSoundnessProperty(t *testing.T) {
-	f, v := variantFixture(t)
+	f, _ := variantFixture(t)
 	d := decodeFile(t, f)
 	leaf := func(p string) int { return leafIndex(t, f, p) }
 	meta, top := leaf("v.metadata"), leaf("v.value")
@@ -186,7 +184,7 @@ func TestVariantSoundnessProperty(t *testing.T) {
 		if r.Intn(3) == 0 {
 			key, target, lit = "b", VariantVarchar, StringLiteral(s)
 		}
-		p, err := Plan(f, variantPred(t, v, key, target, op, lit), []int{0, 1, 2, 3, 4, 5, 6}, randomOptions(r))
+		p, err := Plan(f, variantPred(key, target, op, lit), []int{0, 1, 2, 3, 4, 5, 6}, randomOptions(r))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -104,8 +104,8 @@ func TestDocumentedCommands(t *testing.T) {
 			stdout: "current explain format: map\nread 1.0 KiB of 80.7 KiB (98.8% skipped)\n\n" + f[1:len(f)-1] + "\n" +
 				"             order_id\nrow group 0  ssssssssssssssss\nrow group 1  ssssssssssssssss\nrow group 2  ssssssssssssssss\n" +
 				"row group 3  ssssssssssssssss\nrow group 4  ppppppppppppppp█\n\n" +
-				"█ read  · planned, not read  s statistics  p page index  b bloom  d dictionary  h hive path  k top-k\n" +
-				"j join filter  c predicate or empty\ncurrent explain format: text\n"},
+				"█ read  · planned, not read  s statistics  p page index  b bloom  d dictionary  g spatial\n" +
+				"h hive path  k top-k  j join filter  c predicate or empty\ncurrent explain format: text\n"},
 		{name: "read", covers: []string{".read"}, args: []string{"-c", ".read script.sql"}, stdout: "current output mode: csv\n"},
 		{name: "schema and tables", covers: []string{".schema", ".tables", ".views"}, args: []string{"-c",
 			"CREATE VIEW b_view AS SELECT 1 AS x;\nCREATE VIEW \"A View\" AS SELECT 2 AS y;\n.tables\n.views\n.schema\n.schema b_view"},

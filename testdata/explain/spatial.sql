@@ -7,3 +7,5 @@ EXPLAIN SELECT id FROM 'fixtures/geo_points.parquet' WHERE ST_Intersects(geometr
 EXPLAIN ANALYZE SELECT count(*) FROM 'fixtures/geo_points.parquet' WHERE ST_DWithin(ST_Point(200, 0), geometry, 10);
 EXPLAIN SELECT id FROM 'fixtures/geo_points.parquet' WHERE ST_Intersects(geometry, ST_MakeEnvelope(13, 52.3, 13.8, 52.7));
 EXPLAIN SELECT id FROM 'fixtures/geo_points.parquet' WHERE NOT ST_Intersects(geometry, ST_MakeEnvelope(0, 60, 1, 61));
+-- The MAP marks pages a spatial predicate skips with its own mark.
+EXPLAIN (FORMAT MAP) SELECT id FROM 'fixtures/geo_points.parquet' WHERE ST_Intersects(geometry, ST_MakeEnvelope(0, 60, 1, 61));
