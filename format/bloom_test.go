@@ -115,6 +115,33 @@ func TestBloomReadsMatchProbes(t *testing.T) {
 	}
 }
 
+// TestBloomOddBitset reads a sound filter of 39 blocks, which the length
+// alone would place as 32 blocks after a longer header: the probe reads the
+// block its header places and finds the value, where the derived block would
+// have been read in vain.
+func TestBloomOddBitset(t *testing.T) {
+	f, err := Open(filepath.Join(hostileDir(t), "bloom_odd_bitset.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Hash([]byte{200, 0, 0, 0, 0, 0, 0, 0})
+	derived, ok := f.BloomReads(0, 0, []uint64{h})
+	if !ok {
+		t.Fatal("no reads derived from length 1264")
+	}
+	got := probeReads(t, f, 0, 0, []uint64{h})
+	if got[1] == derived[1] {
+		t.Fatalf("the derived block %v is the one read; the file no longer tests a wrong layout", derived[1])
+	}
+	bf, err := f.ReadBloomFilter(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if may, err := bf.MayContain(h); !may || err != nil {
+		t.Fatalf("MayContain(200) = %v, %v; want true", may, err)
+	}
+}
+
 // probeReads returns the ranges that reading a chunk's filter header and
 // probing hashes read, in order.
 func probeReads(t *testing.T, f *File, rg, col int, hashes []uint64) []Range {
