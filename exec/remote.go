@@ -364,6 +364,7 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 		return
 	}
 	var mu sync.Mutex
+	var plans []warmPlan
 	x.warmed = map[string]*storage.Object{}
 	var wg sync.WaitGroup
 	seen := map[string]bool{}
@@ -403,14 +404,34 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 			if err != nil || fp.ReadBytes == 0 || fp.ReadBytes > warmData {
 				return
 			}
-			if obj.Prefetch(fp.ReadRanges, storage.Data) == nil {
+			mu.Lock()
+			plans = append(plans, warmPlan{path, obj, fp.ReadRanges})
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	// The data of every file goes out at once, after all are planned:
+	// fetched as each plan ends, the requests of a glob spread over the
+	// planning time of its files, a round or more on a busy machine.
+	for _, p := range plans {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p.obj.Prefetch(p.ranges, storage.Data) == nil {
 				mu.Lock()
-				x.warmed[path] = obj
+				x.warmed[p.path] = p.obj
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// A warmPlan is the data a remote file's plan keeps, to fetch ahead.
+type warmPlan struct {
+	path   string
+	obj    *storage.Object
+	ranges []format.Range
 }
 
 // prefetchAll bounds the planned data a remote file fetches in one go,
