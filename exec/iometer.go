@@ -131,8 +131,14 @@ type fileMeter struct {
 	remote      *storage.Object
 	store       *storage.Store
 	indexOnce   sync.Once
+	bloomOnce   sync.Once
 	mu          sync.Mutex
 	bloomLeaves map[int]bool
+	// probes are the Bloom filter hashes the plan may probe, by leaf
+	// (expect); aheadBlooms the offsets of the filters whose header and
+	// probed blocks were fetched ahead.
+	probes      map[int][]uint64
+	aheadBlooms map[int64]bool
 	planOnly    bool // EXPLAIN: the file is planned, never scanned
 }
 

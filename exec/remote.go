@@ -77,12 +77,25 @@ func (m *fileMeter) DefersHead() bool { return m.remote != nil }
 
 var _ format.HeadDeferrer = (*fileMeter)(nil)
 
-// prefetchFor batches the planning reads of a remote file: the first read
+// expect tells a remote file's meter what its plan will judge, before
+// pushdown.Plan runs, so that the first planning read can fetch the Bloom
+// filter blocks the plan will probe.
+func (m *fileMeter) expect(pred pushdown.Expr, opt pushdown.Options) {
+	if m.remote == nil || m.f == nil || !opt.Bloom {
+		return
+	}
+	m.probes = pushdown.BloomHashes(m.f, pred)
+}
+
+// prefetchFor batches the planning reads of a remote file. The first read
 // of a page index fetches every index of the file, which writers put
 // together before the footer, in one request instead of one per column
-// chunk; the first read of a column's Bloom filter fetches that column's
-// filters in every row group, in parallel. A failed batch is not an
-// error here: the read that follows retries and reports it.
+// chunk, and with it, in the same round, the Bloom filter reads the plan
+// may make (prefetchBlooms). The first read of a Bloom filter fetches
+// those alone: the plan probes a row group's filters before its page
+// index, and when the filters rule every row group out no index is read.
+// A failed batch is not an error here: the read that follows retries and
+// reports it.
 func (m *fileMeter) prefetchFor(purpose ioPurpose, off int64) {
 	switch purpose {
 	case ioIndex, ioScanIndex:
@@ -93,34 +106,88 @@ func (m *fileMeter) prefetchFor(purpose ioPurpose, off int64) {
 					rs = append(rs, r.r)
 				}
 			}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				if purpose == ioIndex {
+					m.prefetchBlooms()
+				}
+			}()
 			m.remote.Prefetch(rs, storage.Index)
+			<-done
 		})
 	case ioBloom:
-		leaf := -1
-		for _, r := range m.regions {
-			if r.kind == regionBloom && off >= r.r.Offset && off < r.r.End() {
-				leaf = r.leaf
-				break
-			}
-		}
-		m.mu.Lock()
-		done := m.bloomLeaves[leaf]
-		if m.bloomLeaves == nil {
-			m.bloomLeaves = map[int]bool{}
-		}
-		m.bloomLeaves[leaf] = true
-		m.mu.Unlock()
-		if done || leaf < 0 {
+		m.prefetchBlooms()
+		m.prefetchWholeBlooms(off)
+	}
+}
+
+// prefetchBlooms fetches, once, the header read and the probed blocks of
+// every Bloom filter the plan may probe (expect), where the footer's
+// bloom_filter_length gives the filter's layout (format.File.BloomReads):
+// a few hundred bytes per filter in one round, where the whole filters
+// are megabytes and reading header, then blocks, two rounds. The probes
+// still read where each decoded header says: a layout that guessed wrong
+// costs reads of their own, never a wrong answer.
+func (m *fileMeter) prefetchBlooms() {
+	m.bloomOnce.Do(func() {
+		if len(m.probes) == 0 {
 			return
 		}
 		var rs []format.Range
-		for _, r := range m.regions {
-			if r.kind == regionBloom && r.leaf == leaf {
-				rs = append(rs, r.r)
+		ahead := map[int64]bool{}
+		for rg := range m.f.NumRowGroups() {
+			for leaf, hashes := range m.probes {
+				if leaf >= len(m.f.Schema.Leaves) || !m.f.HasBloomFilter(rg, leaf) {
+					continue
+				}
+				reads, ok := m.f.BloomReads(rg, leaf, hashes)
+				if !ok {
+					continue
+				}
+				rs = append(rs, reads...)
+				ahead[*m.f.Chunk(rg, leaf).MetaData.BloomFilterOffset] = true
 			}
 		}
+		m.mu.Lock()
+		m.aheadBlooms = ahead
+		m.mu.Unlock()
 		m.remote.Prefetch(rs, storage.Bloom)
+	})
+}
+
+// prefetchWholeBlooms fetches, on the first read of a column's Bloom
+// filter that was not fetched ahead (no length in the footer, no probes
+// known), that column's filters in every row group, whole, in parallel:
+// their blocks are known only once each header is read.
+func (m *fileMeter) prefetchWholeBlooms(off int64) {
+	leaf, start := -1, int64(0)
+	for _, r := range m.regions {
+		if r.kind == regionBloom && off >= r.r.Offset && off < r.r.End() {
+			leaf, start = r.leaf, r.r.Offset
+			break
+		}
 	}
+	m.mu.Lock()
+	done := m.bloomLeaves[leaf] || m.aheadBlooms[start]
+	if m.bloomLeaves == nil {
+		m.bloomLeaves = map[int]bool{}
+	}
+	if !done {
+		m.bloomLeaves[leaf] = true
+	}
+	ahead := m.aheadBlooms
+	m.mu.Unlock()
+	if done || leaf < 0 {
+		return
+	}
+	var rs []format.Range
+	for _, r := range m.regions {
+		if r.kind == regionBloom && r.leaf == leaf && !ahead[r.r.Offset] {
+			rs = append(rs, r.r)
+		}
+	}
+	m.remote.Prefetch(rs, storage.Bloom)
 }
 
 // prefetch fetches the data ranges a load is about to read, coalesced and
@@ -297,6 +364,7 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 		return
 	}
 	var mu sync.Mutex
+	var plans []warmPlan
 	x.warmed = map[string]*storage.Object{}
 	var wg sync.WaitGroup
 	seen := map[string]bool{}
@@ -331,18 +399,39 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 			if err != nil {
 				return
 			}
+			m.expect(scan.Pushdown, x.settings.options())
 			fp, err := pushdown.Plan(f, scan.Pushdown, neededLeaves(fields), x.settings.options())
 			if err != nil || fp.ReadBytes == 0 || fp.ReadBytes > warmData {
 				return
 			}
-			if obj.Prefetch(fp.ReadRanges, storage.Data) == nil {
+			mu.Lock()
+			plans = append(plans, warmPlan{path, obj, fp.ReadRanges})
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	// The data of every file goes out at once, after all are planned:
+	// fetched as each plan ends, the requests of a glob spread over the
+	// planning time of its files, a round or more on a busy machine.
+	for _, p := range plans {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p.obj.Prefetch(p.ranges, storage.Data) == nil {
 				mu.Lock()
-				x.warmed[path] = obj
+				x.warmed[p.path] = p.obj
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// A warmPlan is the data a remote file's plan keeps, to fetch ahead.
+type warmPlan struct {
+	path   string
+	obj    *storage.Object
+	ranges []format.Range
 }
 
 // prefetchAll bounds the planned data a remote file fetches in one go,

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/pqsql/pqsql/format/internal/thrift"
@@ -48,17 +49,12 @@ func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	}
 	where := fmt.Sprintf("format: file %s: row group %d, column %s: bloom filter", f.Name, rg, f.Schema.Leaves[col].Path)
 	off := *md.BloomFilterOffset
-	n := int64(maxBloomHeader)
-	if md.BloomFilterLength != nil && int64(*md.BloomFilterLength) < n {
-		n = int64(*md.BloomFilterLength)
-	}
-	if rest := f.Source.Size() - off; rest < n {
-		n = rest
-	}
+	hr := f.bloomHeaderRange(rg, col)
+	n := hr.Length
 	if off <= 0 || n <= 0 {
 		return nil, fmt.Errorf("%s: %w: offset %d outside the file", where, ErrCorrupt, off)
 	}
-	b, err := readRange(f.Source, Range{off, n})
+	b, err := readRange(f.Source, hr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
@@ -124,4 +120,63 @@ func BlockMayContain(block []byte, hash uint64) bool {
 		}
 	}
 	return true
+}
+
+// bloomHeaderRange is what ReadBloomFilter reads to find a chunk's filter
+// header: maxBloomHeader bytes from the filter's offset, fewer when the
+// footer's bloom_filter_length or the file ends sooner.
+func (f *File) bloomHeaderRange(rg, col int) Range {
+	md := f.Chunk(rg, col).MetaData
+	off := *md.BloomFilterOffset
+	n := int64(maxBloomHeader)
+	if md.BloomFilterLength != nil && int64(*md.BloomFilterLength) < n {
+		n = int64(*md.BloomFilterLength)
+	}
+	if rest := f.Source.Size() - off; rest < n {
+		n = rest
+	}
+	return Range{off, n}
+}
+
+// bloomLayout derives a filter's bitset from its total length, before its
+// header is read: writers size the bitset as a power of two (parquet-mr's
+// and arrow's BlockSplitBloomFilter both round up to one), so the largest
+// power of two that leaves a header of 1 to maxBloomHeader bytes is the
+// bitset, and what precedes it the header. ok is false when no power of
+// two fits. The header read later says where the bitset really is; a
+// layout that guessed wrong only costs reads that were not fetched ahead.
+func bloomLayout(length int64) (header, bitset int64, ok bool) {
+	if length <= bloomBlock {
+		return 0, 0, false
+	}
+	p := int64(1) << (bits.Len64(uint64(length-1)) - 1) // largest power of two below length
+	if p < bloomBlock || length-p > maxBloomHeader {
+		return 0, 0, false
+	}
+	return length - p, p, true
+}
+
+// BloomReads returns the byte ranges that probing the chunk's Bloom filter
+// for hashes will read: the header read of ReadBloomFilter and, by the
+// layout the footer's bloom_filter_length implies, the block of each hash.
+// A remote reader fetches them all in one round, before the header is
+// decoded. ok is false when the chunk has no filter or its length is not
+// recorded or fits no layout; the blocks are then known only once the
+// header is read.
+func (f *File) BloomReads(rg, col int, hashes []uint64) (reads []Range, ok bool) {
+	md := f.Chunk(rg, col).MetaData
+	if md == nil || md.BloomFilterOffset == nil || *md.BloomFilterOffset <= 0 || md.BloomFilterLength == nil {
+		return nil, false
+	}
+	off, length := *md.BloomFilterOffset, int64(*md.BloomFilterLength)
+	header, bitset, ok := bloomLayout(length)
+	if !ok || off+length > f.Source.Size() {
+		return nil, false
+	}
+	reads = append(reads, f.bloomHeaderRange(rg, col))
+	bf := BloomFilter{bitset: off + header, numBytes: bitset}
+	for _, h := range hashes {
+		reads = append(reads, bf.BlockRange(h))
+	}
+	return reads, true
 }

@@ -159,6 +159,7 @@ func TestHostileFiles(t *testing.T) {
 		"invalid_utf8.parquet":                 {read: renderAll, err: ErrInvalidString},
 		"date_on_int64.parquet":                {read: renderAll, err: ErrCorrupt},
 		"bloom_length_contradiction.parquet":   {read: readBloom, answer: "272 528"},
+		"bloom_odd_bitset.parquet":             {read: readBloom, answer: "1264 1264"},
 		"num_values_zero.parquet":              {read: renderAll, answer: "1\n2\n3\n4\n5\n6\n7\n8\n"},
 	}
 	dir := hostileDir(t)

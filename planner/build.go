@@ -229,6 +229,12 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			if err != nil {
 				return nil, nil, err
 			}
+			if on, off := hiveSetting(src); off || (!on && !hiveDetect(files)) {
+				// Every file's footer in one round rather than the first
+				// alone, then the rest. Hive partitions are pruned first:
+				// a pruned file gets no request.
+				c.store.OpenAhead(c.ctx, files, footersAhead)
+			}
 			f, closeFile, err := openFile(c.ctx, c.store, files[0])
 			if err != nil {
 				return nil, nil, err

@@ -48,6 +48,11 @@ func expandPaths(ctx context.Context, st *storage.Store, patterns []string) ([]s
 	return files, nil
 }
 
+// footersAhead bounds the remote footers a files source reads in one
+// round before binding, so that a glob of thousands of files does not
+// fill memory with footers; the scan opens the rest as it reaches them.
+const footersAhead = 64
+
 // openFile opens a file's footer through the store, to bind its schema.
 // The store caches what it read, so the query's scan does not read it
 // again.

@@ -153,3 +153,48 @@ func (s *rgState) bloomLeaf(c *Cond) (RowRanges, string) {
 	}
 	return nil, fmt.Sprintf("bloom: %s %s absent", c.Col.Path, strings.Join(shown, ", "))
 }
+
+// BloomHashes returns, by leaf, the hashes that planning pred on f may
+// probe in Bloom filters: those of every = and IN leaf bloomLeaf would
+// judge. A remote reader fetches their blocks ahead, in one round with the
+// filter headers; a hash listed here and never probed costs 32 bytes, a
+// probe not listed only a read of its own.
+func BloomHashes(f *format.File, pred Expr) map[int][]uint64 {
+	if pred == nil {
+		return nil
+	}
+	resolved, _, err := resolve(f.Schema, pred)
+	if err != nil {
+		return nil
+	}
+	out := map[int][]uint64{}
+	var walk func(Expr)
+	walk = func(e Expr) {
+		switch n := e.(type) {
+		case *And:
+			for _, x := range n.Xs {
+				walk(x)
+			}
+		case *Or:
+			for _, x := range n.Xs {
+				walk(x)
+			}
+		case *Cond:
+			values := n.Values
+			switch {
+			case n.Op == Eq:
+				values = [][]byte{n.Value}
+			case n.Op != In:
+				return
+			}
+			leaf := n.Col.Leaf.Index
+			for _, v := range values {
+				for _, p := range bloomProbes(n, v) {
+					out[leaf] = append(out[leaf], format.Hash(p))
+				}
+			}
+		}
+	}
+	walk(resolved)
+	return out
+}

@@ -233,7 +233,14 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 			todo = append(todo, r)
 		}
 	}
-	merged := format.Coalesce(todo, o.st.Options().CoalesceGap)
+	gap := o.st.Options().CoalesceGap
+	if purpose == Bloom {
+		// Probed blocks are 32 bytes scattered over bitsets of hundreds of
+		// kilobytes: the bytes between them are never worth a read, and
+		// the requests of a round run in parallel.
+		gap = 0
+	}
+	merged := format.Coalesce(todo, gap)
 	if len(merged) == 0 {
 		return nil
 	}

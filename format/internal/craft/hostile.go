@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pqsql/pqsql/format/internal/thrift"
@@ -42,6 +43,7 @@ func HostileFiles() []Hostile {
 		{Name: "invalid_utf8.parquet", What: "a STRING column holding the bytes ff fe", Build: invalidUTF8},
 		{Name: "date_on_int64.parquet", What: "converted type DATE on an INT64 column", Build: dateOnInt64},
 		{Name: "bloom_length_contradiction.parquet", What: "100 rows of r = 200 whose Bloom filter header says 256 bytes, bloom_filter_length 528, and whose bits are empty", Build: bloomContradiction},
+		{Name: "bloom_odd_bitset.parquet", What: "100 rows of r = 200 whose Bloom filter has 39 blocks (not a power of two) holding 200, its length agreeing with its header", Build: bloomOddBitset},
 		{Name: "num_values_zero.parquet", What: "a chunk of 8 rows (1..8) whose num_values is 0 and null_count 0", Build: numValuesZero},
 	}
 }
@@ -222,6 +224,32 @@ func bloomContradiction() ([]byte, error) {
 	bloom := append(h, make([]byte, 528-len(h))...)
 	return one(schema(leafOf("r", meta.Int64, meta.Required)), RowGroup{NumRows: 100, Chunks: []Chunk{{NumValues: 100,
 		Pages: []Page{dataPage(100, meta.Plain, int64s(vals...), 0)}, Bloom: bloom, BloomLength: ptr(int32(528))}}})
+}
+
+// bloomOddBitset writes a filter that is sound but sized as no common
+// writer sizes one: a reader that derives the bitset from the length (the
+// largest power of two below it) looks for the blocks in the wrong place.
+func bloomOddBitset() ([]byte, error) {
+	vals := make([]int64, 100)
+	for i := range vals {
+		vals[i] = 200
+	}
+	const blocks = 39
+	h, err := thrift.EncodeBloomFilterHeader(&meta.BloomFilterHeader{NumBytes: blocks * 32, AlgorithmBlock: true, HashXxHash: true, CompressionNone: true})
+	if err != nil {
+		return nil, err
+	}
+	bitset := make([]byte, blocks*32)
+	hash := xxhash.Sum64(int64s(200))
+	block := bitset[((hash>>32)*blocks)>>32*32:]
+	salt := [8]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31}
+	for i, s := range salt {
+		w := binary.LittleEndian.Uint32(block[4*i:]) | 1<<((uint32(hash)*s)>>27)
+		binary.LittleEndian.PutUint32(block[4*i:], w)
+	}
+	bloom := append(h, bitset...)
+	return one(schema(leafOf("r", meta.Int64, meta.Required)), RowGroup{NumRows: 100, Chunks: []Chunk{{NumValues: 100,
+		Pages: []Page{dataPage(100, meta.Plain, int64s(vals...), 0)}, Bloom: bloom}}})
 }
 
 func numValuesZero() ([]byte, error) {
