@@ -395,8 +395,7 @@ func statText(leaf *format.Leaf, set bool, v []byte) (planner.Datum, error) {
 		case meta.Millis:
 			d.I *= 1000
 		case meta.Nanos:
-			// DuckDB truncates toward zero.
-			d.I /= 1000
+			d.I = planner.MicrosOfNanosTZ(d.I)
 		}
 	case TypeTimestampNS:
 		if len(v) != 8 {

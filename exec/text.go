@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 
@@ -55,6 +56,9 @@ func AppendText(dst []byte, v *Vector, i int) []byte {
 	case TypeTimestampNS:
 		return format.AppendTimestamp(dst, v.Int[i], meta.Nanos)
 	case TypeTimestampTZ:
+		if t := v.Int[i]; t == math.MaxInt64 || t == -math.MaxInt64 {
+			return format.AppendTimestamp(dst, t, meta.Micros) // infinity has no offset
+		}
 		return append(format.AppendTimestamp(dst, v.Int[i], meta.Micros), "+00"...)
 	case TypeNested:
 		return format.AppendValueText(dst, v.Nested[i])

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/planner"
 )
 
 // A Vector is one column of a batch. Only the slice that fits Type is used;
@@ -175,7 +176,8 @@ func (v *Vector) appendLeaf(lg format.Logical, vals *format.Values, i int) {
 	v.markNotNull()
 }
 
-// toMicros converts ticks of unit u to microseconds, flooring nanoseconds.
+// toMicros converts ticks of unit u to microseconds; nanoseconds as DuckDB
+// reads them (see planner.MicrosOfNanosTZ, which pushdown mirrors).
 func toMicros(t int64, u meta.TimeUnit) int64 {
 	switch u {
 	case meta.Millis:
@@ -184,11 +186,7 @@ func toMicros(t int64, u meta.TimeUnit) int64 {
 		}
 		return t * 1000
 	case meta.Nanos:
-		q := t / 1000
-		if t%1000 < 0 {
-			q--
-		}
-		return q
+		return planner.MicrosOfNanosTZ(t)
 	}
 	return t
 }

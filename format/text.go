@@ -61,8 +61,9 @@ func AppendText(dst []byte, lg Logical, v *Values, i int) []byte {
 		}
 		return dst
 	case KindTimestamp, KindTimestampTZ:
-		dst = AppendTimestamp(dst, v.Int64[i], lg.Unit)
-		if lg.Kind == KindTimestampTZ {
+		t := v.Int64[i]
+		dst = AppendTimestamp(dst, t, lg.Unit)
+		if lg.Kind == KindTimestampTZ && t != math.MaxInt64 && t != -math.MaxInt64 {
 			dst = append(dst, "+00"...)
 		}
 		return dst

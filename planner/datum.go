@@ -274,7 +274,11 @@ func AppendText(dst []byte, d Datum, t Type) []byte {
 	case TypeTimestampNS:
 		return format.AppendTimestamp(dst, d.I, meta.Nanos)
 	case TypeTimestampTZ:
-		return append(format.AppendTimestamp(dst, d.I, meta.Micros), "+00"...)
+		dst = format.AppendTimestamp(dst, d.I, meta.Micros)
+		if d.I == math.MaxInt64 || d.I == -math.MaxInt64 {
+			return dst // infinity has no offset
+		}
+		return append(dst, "+00"...)
 	case TypeNested:
 		return format.AppendValueText(dst, d.N)
 	case TypeNull:
@@ -423,6 +427,17 @@ func parseClock(s string) (int64, bool) {
 
 // civil splits days since the epoch into year, month and day.
 func civil(days int64) (y, m, d int64) { return format.Civil(days) }
+
+// MicrosOfNanosTZ is a TIMESTAMP WITH TIME ZONE stored in nanoseconds read
+// as DuckDB reads it: microseconds truncated toward zero, the largest and
+// smallest finite values of int64 (DuckDB's infinity and -infinity)
+// staying infinite.
+func MicrosOfNanosTZ(ns int64) int64 {
+	if ns == math.MaxInt64 || ns == -math.MaxInt64 {
+		return ns
+	}
+	return ns / 1000
+}
 
 // floorDiv is a / b rounded toward minus infinity.
 func floorDiv(a, b int64) int64 {

@@ -206,7 +206,7 @@ func leafDatum(v format.Value) (Datum, Type, bool) {
 			if id == TypeTimestamp {
 				return Datum{I: v}, Type{ID: TypeTimestampNS}, true
 			}
-			v = floorDiv(v, 1000)
+			v = MicrosOfNanosTZ(v)
 		}
 		return Datum{I: v}, Type{ID: id}, true
 	}

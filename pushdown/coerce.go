@@ -231,6 +231,9 @@ func (ci colInfo) compare(op Op, lit Literal) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ci.truncatesNanos() {
+		return ci.nanosAsMicros(op, r)
+	}
 	return ci.ratCmp(op, r)
 }
 

@@ -69,7 +69,7 @@ func TestResolve(t *testing.T) {
 		{"timestamp >= date", cmpx("ts", Ge, DateLiteral(day2024)), "ts >= TIMESTAMP '2024-01-01 00:00:00'"},
 		{"micros = nanos between two micros", cmpx("ts", Eq, TimestampLiteral(day2024*86400*1e9+1500, meta.Nanos)), "ts IS NULL AND NULL"},
 		{"micros > nanos between two micros", cmpx("ts", Gt, TimestampLiteral(day2024*86400*1e9+1500, meta.Nanos)), "ts >= TIMESTAMP '2024-01-01 00:00:00.000002'"},
-		{"nanos column = micros literal", cmpx("tsn", Eq, TimestampLiteral(day2024*86400*1e6+1, meta.Micros)), "tsn = TIMESTAMP_NS '2024-01-01 00:00:00.000001'"},
+		{"nanos column = micros literal", cmpx("tsn", Eq, TimestampLiteral(day2024*86400*1e6+1, meta.Micros)), "tsn >= TIMESTAMP_NS '2024-01-01 00:00:00.000001' AND tsn <= TIMESTAMP_NS '2024-01-01 00:00:00.000001999'"},
 		{"float = 0.1 (not a FLOAT)", cmpx("f32", Eq, dec(t, "0.1")), "f32 IS NULL AND NULL"},
 		{"float < 0.1 is float <= the FLOAT below it", cmpx("f32", Lt, dec(t, "0.1")), "f32 <= 0.099999994"},
 		{"float >= 0.1 is float >= the FLOAT above it", cmpx("f32", Ge, dec(t, "0.1")), "f32 >= 0.1"},

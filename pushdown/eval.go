@@ -7,6 +7,7 @@ import (
 	"math/big"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/format/stats"
 )
 
@@ -255,6 +256,11 @@ func logicalOf(leaf *format.Leaf, v []byte) lval {
 	case format.KindTimestamp, format.KindTimestampTZ:
 		per := unitsPerSecond(lg.Unit)
 		if n, ok := integer(); ok && per > 0 {
+			if lg.Kind == format.KindTimestampTZ && lg.Unit == meta.Nanos && n.IsInt64() && n.CmpAbs(big.NewInt(math.MaxInt64)) != 0 {
+				// Read as microseconds truncated toward zero (see
+				// nanosAsMicros); ±MaxInt64 are the infinities either way.
+				n.Quo(n, thousand).Mul(n, thousand)
+			}
 			return lval{k: lTime, r: new(big.Rat).SetFrac(n, big.NewInt(per))}
 		}
 	case format.KindFloat, format.KindDouble, format.KindFloat16:
