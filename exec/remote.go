@@ -115,8 +115,9 @@ func (m *fileMeter) expect(pred pushdown.Expr, columns []int, opt pushdown.Optio
 // its statistics alone.
 type aheadPlan struct {
 	rowGroups []int
-	// judged are the leaves the predicate judges (column indexes, Bloom
-	// filters), read those whose offset indexes map rows to pages.
+	// judged are the leaves the predicate judges, whose column indexes
+	// the plan reads; read the leaves whose offset indexes it reads to map
+	// rows to pages (judged or in the output).
 	judged, read map[int]bool
 }
 
