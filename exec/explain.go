@@ -288,7 +288,7 @@ func (x *executor) planFile(s *planner.Scan, path string) error {
 	if err != nil {
 		return err
 	}
-	m.expect(s.Pushdown, x.settings.options())
+	m.expect(s.Pushdown, neededLeaves(fields), x.settings.options())
 	fp, err := pushdown.Plan(f, s.Pushdown, neededLeaves(fields), x.settings.options())
 	if err != nil {
 		return err

@@ -128,17 +128,19 @@ type fileMeter struct {
 	progress *Progress
 	// Set when the file is remote: its object, the store it came from,
 	// and which planning reads were batched (see prefetchFor).
-	remote      *storage.Object
-	store       *storage.Store
-	indexOnce   sync.Once
-	bloomOnce   sync.Once
-	mu          sync.Mutex
-	bloomLeaves map[int]bool
+	remote        *storage.Object
+	store         *storage.Store
+	indexOnce     sync.Once
+	scanIndexOnce sync.Once
+	bloomOnce     sync.Once
+	mu            sync.Mutex
+	bloomLeaves   map[int]bool
 	// probes are the Bloom filter hashes the plan may probe, by leaf
 	// (expect); aheadBlooms the offsets of the filters whose header and
 	// probed blocks were fetched ahead.
 	probes      map[int][]uint64
 	aheadBlooms map[int64]bool
+	ahead       *aheadPlan
 	planOnly    bool // EXPLAIN: the file is planned, never scanned
 }
 

@@ -78,43 +78,125 @@ func (m *fileMeter) DefersHead() bool { return m.remote != nil }
 var _ format.HeadDeferrer = (*fileMeter)(nil)
 
 // expect tells a remote file's meter what its plan will judge, before
-// pushdown.Plan runs, so that the first planning read can fetch the Bloom
-// filter blocks the plan will probe.
-func (m *fileMeter) expect(pred pushdown.Expr, opt pushdown.Options) {
-	if m.remote == nil || m.f == nil || !opt.Bloom {
+// pushdown.Plan runs, so that its first planning read can fetch ahead what
+// the plan will read of indexes and filters, and little more: the row
+// groups the statistics alone keep (a plan of the footer's statistics,
+// which reads nothing), and in them the page indexes of the columns the
+// plan judges or reads and the Bloom filter blocks its = and IN probe.
+func (m *fileMeter) expect(pred pushdown.Expr, columns []int, opt pushdown.Options) {
+	if m.remote == nil || m.f == nil {
 		return
 	}
-	m.probes = pushdown.BloomHashes(m.f, pred)
+	g := *m.f
+	g.Source = noReads{m.f.Source.Size()}
+	pre, err := pushdown.Plan(&g, pred, nil, pushdown.Options{Statistics: opt.Statistics})
+	if err != nil {
+		return // fetch ahead for every row group and column, as unplanned
+	}
+	a := &aheadPlan{judged: map[int]bool{}, read: map[int]bool{}}
+	for _, rg := range pre.RowGroups {
+		if rg.Verdict != pushdown.Skip {
+			a.rowGroups = append(a.rowGroups, rg.Index)
+		}
+	}
+	for _, c := range pre.Columns {
+		a.judged[c], a.read[c] = true, true
+	}
+	for _, c := range columns {
+		a.read[c] = true
+	}
+	m.ahead = a
+	if opt.Bloom {
+		m.probes = pushdown.BloomHashes(m.f, pred)
+	}
+}
+
+// An aheadPlan is what a file's plan may read of indexes and filters, by
+// its statistics alone.
+type aheadPlan struct {
+	rowGroups []int
+	// judged are the leaves the predicate judges, whose column indexes
+	// the plan reads; read the leaves whose offset indexes it reads to map
+	// rows to pages (judged or in the output).
+	judged, read map[int]bool
+}
+
+// noReads is the source of a plan that must read nothing: any read fails.
+type noReads struct{ size int64 }
+
+func (n noReads) ReadAt([]byte, int64) (int, error) { return 0, errPlanRead }
+func (n noReads) Size() int64                       { return n.size }
+
+var errPlanRead = errors.New("a statistics plan read the file")
+
+// rowGroupsAhead returns the row groups whose indexes and filters to fetch
+// ahead: those the statistics keep, or all when unknown.
+func (m *fileMeter) rowGroupsAhead() []int {
+	if m.ahead != nil {
+		return m.ahead.rowGroups
+	}
+	out := make([]int, m.f.NumRowGroups())
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// indexRanges returns the page index ranges to fetch ahead.
+func (m *fileMeter) indexRanges() []format.Range {
+	var rs []format.Range
+	if m.ahead == nil {
+		for _, r := range m.regions {
+			if r.kind == regionIndex {
+				rs = append(rs, r.r)
+			}
+		}
+		return rs
+	}
+	for _, rg := range m.ahead.rowGroups {
+		for c := range m.f.Schema.Leaves {
+			if r, ok := m.f.ColumnIndexRange(rg, c); ok && m.ahead.judged[c] {
+				rs = append(rs, r)
+			}
+			if r, ok := m.f.OffsetIndexRange(rg, c); ok && m.ahead.read[c] {
+				rs = append(rs, r)
+			}
+		}
+	}
+	return rs
 }
 
 // prefetchFor batches the planning reads of a remote file. The first read
-// of a page index fetches every index of the file, which writers put
-// together before the footer, in one request instead of one per column
-// chunk, and with it, in the same round, the Bloom filter reads the plan
-// may make (prefetchBlooms). The first read of a Bloom filter fetches
-// those alone: the plan probes a row group's filters before its page
-// index, and when the filters rule every row group out no index is read.
-// A failed batch is not an error here: the read that follows retries and
-// reports it.
+// of a page index fetches the indexes the plan may read (expect), which
+// writers put together before the footer, coalesced into few requests, and
+// with them, in the same round, the Bloom filter reads the plan may make
+// (prefetchBlooms). The first read of a Bloom filter fetches those alone:
+// the plan probes a row group's filters before its page index, and when
+// the filters rule every row group out no index is read. A failed batch
+// is not an error here: the read that follows retries and reports it.
 func (m *fileMeter) prefetchFor(purpose ioPurpose, off int64) {
 	switch purpose {
-	case ioIndex, ioScanIndex:
+	case ioIndex:
 		m.indexOnce.Do(func() {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				m.prefetchBlooms()
+			}()
+			m.remote.Prefetch(m.indexRanges(), storage.Index)
+			<-done
+		})
+	case ioScanIndex:
+		// The scan reads offset indexes of chunks the plan reads whole, of
+		// its own choosing: all of the file's, in one go.
+		m.scanIndexOnce.Do(func() {
 			var rs []format.Range
 			for _, r := range m.regions {
 				if r.kind == regionIndex {
 					rs = append(rs, r.r)
 				}
 			}
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				if purpose == ioIndex {
-					m.prefetchBlooms()
-				}
-			}()
 			m.remote.Prefetch(rs, storage.Index)
-			<-done
 		})
 	case ioBloom:
 		m.prefetchBlooms()
@@ -136,7 +218,7 @@ func (m *fileMeter) prefetchBlooms() {
 		}
 		var rs []format.Range
 		ahead := map[int64]bool{}
-		for rg := range m.f.NumRowGroups() {
+		for _, rg := range m.rowGroupsAhead() {
 			for leaf, hashes := range m.probes {
 				if leaf >= len(m.f.Schema.Leaves) || !m.f.HasBloomFilter(rg, leaf) {
 					continue
@@ -240,7 +322,7 @@ func (m *fileMeter) plannedRequests() (requests, bytes int64) {
 				rs = append(rs, p.Range)
 			}
 		}
-		for _, r := range format.Coalesce(rs, gap) {
+		for _, r := range storage.Coalesce(rs, gap) {
 			requests++
 			bytes += r.Length
 		}
@@ -399,7 +481,7 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 			if err != nil {
 				return
 			}
-			m.expect(scan.Pushdown, x.settings.options())
+			m.expect(scan.Pushdown, neededLeaves(fields), x.settings.options())
 			fp, err := pushdown.Plan(f, scan.Pushdown, neededLeaves(fields), x.settings.options())
 			if err != nil || fp.ReadBytes == 0 || fp.ReadBytes > warmData {
 				return
@@ -412,12 +494,14 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 	wg.Wait()
 	// The data of every file goes out at once, after all are planned:
 	// fetched as each plan ends, the requests of a glob spread over the
-	// planning time of its files, a round or more on a busy machine.
+	// planning time of its files, a round or more on a busy machine. The
+	// pages merge by the gap alone: a dozen requests a file would be
+	// hundreds in this one round.
 	for _, p := range plans {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if p.obj.Prefetch(p.ranges, storage.Data) == nil {
+			if p.obj.PrefetchWide(p.ranges, storage.Data) == nil {
 				mu.Lock()
 				x.warmed[p.path] = p.obj
 				mu.Unlock()

@@ -424,7 +424,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		return false
 	}
 	sf.fields = fields
-	sf.cs.expect(q.p.Scan.Pushdown, s.x.settings.options())
+	sf.cs.expect(q.p.Scan.Pushdown, neededLeaves(fields), s.x.settings.options())
 	fp, err := pushdown.Plan(f, q.p.Scan.Pushdown, neededLeaves(fields), s.x.settings.options())
 	if err != nil {
 		pass(scanMsg{err: err})

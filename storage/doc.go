@@ -12,9 +12,10 @@
 // the footer with one suffix range request (Range: bytes=-N, no HEAD),
 // which also gives the size and ETag; every later request carries If-Match
 // with that ETag, so a file replaced during a query fails the query instead
-// of mixing two versions. Prefetch fetches many ranges at once, coalescing
-// those whose gap is cheaper to read than a round trip, in parallel with
-// bounded concurrency. A response shorter than its range is retried and
+// of mixing two versions. Prefetch fetches many ranges at once, in
+// parallel with bounded concurrency, coalescing ranges within the
+// coalescing gap while the bytes between them stay within a tenth of
+// theirs (Coalesce); OpenAhead reads many files' footers in one round. A response shorter than its range is retried and
 // never decoded; 5xx, 429, timeouts and reset connections are retried with
 // backoff; 403, 404 and 412 fail at once. Every error names the URL, the
 // status and the range, and never a secret.

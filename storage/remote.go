@@ -147,7 +147,7 @@ func (o *Object) ReadPurpose(p []byte, off int64, purpose Purpose) (int, error) 
 // in one request when r starts within the coalescing gap of the head,
 // else in two in parallel. It fails if either fails.
 func (o *Object) fetchWithHead(purpose Purpose, r format.Range) ([]byte, error) {
-	if r.Offset-headRange.End() <= o.st.Options().CoalesceGap {
+	if len(Coalesce([]format.Range{headRange, r}, o.st.Options().CoalesceGap)) == 1 {
 		b, err := o.fetch(o.ctx, purpose, format.Range{Offset: 0, Length: r.End()})
 		if err != nil {
 			return nil, err
@@ -218,6 +218,19 @@ var headRange = format.Range{Offset: 0, Length: 4}
 // cache. A prefetch of pages also fetches the head, if not read yet,
 // for the reader's check of the leading magic before it decodes them.
 func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
+	return o.prefetch(ranges, purpose, Coalesce)
+}
+
+// PrefetchWide is Prefetch merging every gap up to the store's coalescing
+// gap, whatever it costs in bytes: for a round that fetches many files at
+// once, where hundreds of page requests would queue behind the store's
+// concurrency and cost more client and server work than the bytes between
+// them.
+func (o *Object) PrefetchWide(ranges []format.Range, purpose Purpose) error {
+	return o.prefetch(ranges, purpose, format.Coalesce)
+}
+
+func (o *Object) prefetch(ranges []format.Range, purpose Purpose, coalesce func([]format.Range, int64) []format.Range) error {
 	if len(ranges) == 0 {
 		return nil
 	}
@@ -240,7 +253,7 @@ func (o *Object) Prefetch(ranges []format.Range, purpose Purpose) error {
 		// the requests of a round run in parallel.
 		gap = 0
 	}
-	merged := format.Coalesce(todo, gap)
+	merged := coalesce(todo, gap)
 	if len(merged) == 0 {
 		return nil
 	}

@@ -37,18 +37,30 @@ type Options struct {
 	FooterGuess int64
 }
 
-// DefaultOptions are DuckDB's http_* defaults, and a coalescing gap of
-// 32 KiB, which gave the lowest wall time of 0, 8, 32, 128 and 512 KiB for
-// the point lookup of BenchmarkRemote at 20 ms per request: requests run
-// in parallel, so a wider gap saves requests but not time, and its bytes
-// then cost more than they save (bench/remote.md).
+// DefaultOptions are DuckDB's http_* defaults, a coalescing gap of 32 KiB
+// and 256 requests in flight.
+//
+// The gap was measured with `PQSQL_BENCH_GAPS=0,8192,32768,131072,1048576
+// go test ./exec -run XXX -bench 'Remote/PointLookup/s3-20ms/cold'
+// -benchtime 8x` (1M-row file, 20 ms per request, 2 CPUs at load 28):
+// gaps of 0, 8 KiB and 32 KiB sent 19, 15 and 14 requests for 529, 545 and
+// 563 KB, in 368, 128 and 87 ms; 128 KiB and 1 MiB made the same requests
+// as 32 KiB (Coalesce spends at most a tenth of the bytes on gaps) in 54
+// and 147 ms, which is the machine's noise. The requests of a round run in
+// parallel, so a merge saves no round trip; it saves the client's and the
+// server's work per request, which on a loaded machine is what the times
+// show. 32 KiB is the smallest gap that makes every merge the budget
+// allows on that file.
+//
+// 256 in flight lets a 16-file glob send its data (a dozen page requests
+// a file) in one round; at 64 the requests queued into three.
 var DefaultOptions = Options{
 	Retries:     3,
 	RetryWait:   100 * time.Millisecond,
 	Backoff:     4,
 	Timeout:     30 * time.Second,
 	CoalesceGap: 32 << 10,
-	Concurrency: 64,
+	Concurrency: 256,
 	FooterGuess: 64 << 10,
 }
 
