@@ -71,6 +71,7 @@ type Select struct {
 	Pos Position
 
 	castText map[*sqlparser.ConvertExpr]string
+	pos      map[sqlparser.SQLNode]Position // see PosOf
 }
 
 // A CTE is one "name [(columns)] AS (query)" of a WITH clause.
