@@ -171,18 +171,20 @@ func (b *binder) unknownColumn(name string) error {
 			count[strings.ToLower(c.Name)]++
 		}
 	}
-	var names []string
+	var names, bare []string
 	for _, c := range b.cols {
 		switch {
 		case c.Hidden:
+			continue
 		case count[strings.ToLower(c.Name)] > 1 && c.Table != "":
 			names = append(names, c.Table+"."+c.Name)
 		default:
 			names = append(names, c.Name)
 		}
+		bare = append(bare, c.Name)
 	}
 	return binderError("Referenced column \"%s\" not found in FROM clause!%s", name,
-		candidatesLine("Candidate bindings", similarNames(names, name)))
+		candidatesLine("Candidate bindings", similarNames(names, bare, name)))
 }
 
 // unknownTable is DuckDB's binder error for a qualifier that names no
@@ -196,7 +198,7 @@ func unknownTable(cols []Column, table string) error {
 			tables = append(tables, c.Table)
 		}
 	}
-	return binderError("Referenced table \"%s\" not found!%s", table, candidatesLine("Candidate tables", similarNames(tables, table)))
+	return binderError("Referenced table \"%s\" not found!%s", table, candidatesLine("Candidate tables", similarNames(tables, nil, table)))
 }
 
 // editDistance is the Levenshtein distance of a and b.
@@ -1035,7 +1037,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	a := &AggCall{Func: name, Distinct: e.Distinct}
 	if f := b.filterOf(e); f != nil {
 		if hasAgg(f) {
-			return nil, binderError("aggregate function calls cannot be nested")
+			return nil, b.nestedAggregate(f)
 		}
 		x, err := in.boolean(f)
 		if err != nil {
@@ -1056,7 +1058,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	err := a.bindArgs(e, name, fn, func(x sqlparser.Expr) (Expr, error) {
 		if hasAgg(x) {
-			return nil, binderError("aggregate function calls cannot be nested")
+			return nil, b.nestedAggregate(x)
 		}
 		return in.bind(x)
 	})
@@ -1177,6 +1179,12 @@ func inputColumns(e Expr, out *[]int) {
 	})
 }
 
+// nestedAggregate is DuckDB's error for an aggregate inside the argument
+// x of another, located at the inner one.
+func (b *binder) nestedAggregate(x sqlparser.Expr) error {
+	return locate(binderError("aggregate function calls cannot be nested"), b.sel, firstAggregate(x))
+}
+
 // pairAggregate binds a two-argument aggregate: both arguments become
 // one pair expression.
 func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateFunc) (Expr, error) {
@@ -1193,7 +1201,7 @@ func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateF
 			return nil, binderError("bad argument to %s", fn.Name)
 		}
 		if hasAgg(ae.Expr) {
-			return nil, binderError("aggregate function calls cannot be nested")
+			return nil, b.nestedAggregate(ae.Expr)
 		}
 		x, err := b.agg.inputer.bind(ae.Expr)
 		if err != nil {

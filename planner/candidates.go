@@ -43,11 +43,17 @@ func topScored(s []scored, threshold float64) []string {
 }
 
 // similarNames returns the names closest to target by Jaro-Winkler
-// similarity, DuckDB's choice for unknown columns and tables.
-func similarNames(names []string, target string) []string {
+// similarity, DuckDB's choice for unknown columns and tables. Each name
+// is scored by its bare form (a column qualified as "table.column" by the
+// column), bare[i], or by itself when bare is nil.
+func similarNames(names, bare []string, target string) []string {
 	s := make([]scored, len(names))
 	for i, n := range names {
-		s[i] = scored{n, similarity(n, target)}
+		b := n
+		if bare != nil {
+			b = bare[i]
+		}
+		s[i] = scored{n, similarity(b, target)}
 	}
 	return topScored(s, 0.5)
 }
