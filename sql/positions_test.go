@@ -67,3 +67,35 @@ func TestPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionsInScript checks that a statement parsed from a script is
+// located in the script's coordinates, and an EXPLAIN's query and a CTE's
+// body in the whole statement's.
+func TestPositionsInScript(t *testing.T) {
+	pieces, err := SplitScript("SELECT 1;\n  -- note\n  SELECT\n\tfoo FROM t;\nEXPLAIN WITH c AS (SELECT bar FROM u) SELECT * FROM c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pieces) != 3 {
+		t.Fatalf("%d pieces, want 3", len(pieces))
+	}
+	st, err := pieces[1].Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dumpPositions(st.(*Select)), "4:2 foo"; got != want {
+		t.Errorf("script positions %s, want %s", got, want)
+	}
+	st, err = pieces[2].Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := st.(*Explain).Query
+	bar := sel.With[0].Query.AST.(*sqlparser.Select).SelectExprs[0].(*sqlparser.AliasedExpr).Expr
+	if p, ok := sel.PosOf(bar); !ok || p.Line != 5 || p.Column != 27 {
+		t.Errorf("CTE column at %v (%v), want line 5, column 27", p, ok)
+	}
+	if _, ok := sel.PosOf(&sqlparser.ColName{}); ok {
+		t.Error("a node of no statement has a position")
+	}
+}
