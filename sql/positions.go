@@ -22,18 +22,20 @@ const maxPosSkip = 64
 type posWalker struct {
 	p   *parser
 	out []otok
-	at  int // the next token a node may start at
-	pos map[sqlparser.SQLNode]Position
+	at  int                       // the next token a node may start at
+	pos map[sqlparser.SQLNode]int // byte offsets in p.text
 }
 
-// positions returns the position of every column reference, function
-// call, literal, star, cast, operator, CASE and subquery of ast, parsed
-// from the lowered tokens out. It runs before fixAST, on the tree exactly
-// as sqlparser built it from out.
-func (p *parser) positions(ast sqlparser.SelectStatement, out []otok) map[sqlparser.SQLNode]Position {
-	w := &posWalker{p: p, out: out, pos: map[sqlparser.SQLNode]Position{}}
-	w.walk(ast)
-	return w.pos
+// positions records where every column reference, function call,
+// literal, star, cast, operator, CASE and subquery of sel's AST starts,
+// parsed from the lowered tokens out. It runs before fixAST, on the tree
+// exactly as sqlparser built it from out. Byte offsets are kept and
+// turned into lines and columns only when asked (PosOf): counting them for
+// every node would cost time quadratic in a long line.
+func (p *parser) positions(sel *Select, out []otok) {
+	w := &posWalker{p: p, out: out, pos: map[sqlparser.SQLNode]int{}}
+	w.walk(sel.AST)
+	sel.pos, sel.posText, sel.posBase = w.pos, p.text, p.base
 }
 
 // find returns the index of the first token from w.at on that ok accepts,
@@ -54,7 +56,7 @@ func (w *posWalker) record(node sqlparser.SQLNode, i int) {
 	if i < 0 || i >= len(w.out) {
 		return
 	}
-	w.pos[node] = w.p.pos(w.p.toks[w.out[i].orig].off)
+	w.pos[node] = w.p.toks[w.out[i].orig].off
 }
 
 // ident finds the identifier name.
@@ -292,8 +294,8 @@ func (s *Select) PosOf(node sqlparser.SQLNode) (Position, bool) {
 	if s == nil || node == nil {
 		return Position{}, false
 	}
-	if p, ok := s.pos[node]; ok {
-		return p, true
+	if off, ok := s.pos[node]; ok {
+		return positionAt(s.posText, off, s.posBase), true
 	}
 	for _, c := range s.With {
 		if p, ok := c.Query.PosOf(node); ok {

@@ -17,7 +17,8 @@ func dumpPositions(s *Select) string {
 		text string
 	}
 	var es []entry
-	for n, p := range s.pos {
+	for n := range s.pos {
+		p, _ := s.PosOf(n)
 		es = append(es, entry{p, fmt.Sprintf("%d:%d %s", p.Line, p.Column, sqlparser.String(n))})
 	}
 	sort.Slice(es, func(i, j int) bool {
