@@ -51,6 +51,25 @@ func binderError(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrBinder}, args...)...)
 }
 
+// firstAggregate returns the first aggregate call of e (outside
+// subqueries), the node DuckDB's errors about a misplaced aggregate point
+// at, or nil.
+func firstAggregate(e sqlparser.Expr) sqlparser.SQLNode {
+	var found sqlparser.SQLNode
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.FuncExpr:
+			if found == nil && IsAggregate(n.Name.Lowered()) && n.Qualifier.String() != sql.WindowQualifier {
+				found = n
+			}
+		case *sqlparser.Subquery:
+			return false, nil
+		}
+		return found == nil, nil
+	}, e)
+	return found
+}
+
 // hasAgg reports whether an AST expression calls an aggregate function.
 func hasAgg(e sqlparser.Expr) bool {
 	found := false
@@ -139,19 +158,47 @@ func foldKey(s string) string {
 	return b.String()
 }
 
-// unknownColumn is DuckDB's binder error with the closest name suggested.
+// unknownColumn is DuckDB's binder error for an unknown column, with the
+// most similar names of the FROM clause's columns (qualified where two
+// tables share one).
 func (b *binder) unknownColumn(name string) error {
-	best, bestD := "", 1<<30
+	if len(b.cols) == 0 {
+		return binderError("Referenced column \"%s\" was not found because the FROM clause is missing", name)
+	}
+	count := map[string]int{}
 	for _, c := range b.cols {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c.Name)); d < bestD {
-			best, bestD = c.Name, d
+		if !c.Hidden {
+			count[strings.ToLower(c.Name)]++
 		}
 	}
-	msg := fmt.Sprintf("Referenced column \"%s\" not found in FROM clause!", name)
-	if best != "" && bestD <= max(3, len(name)/2) {
-		msg += fmt.Sprintf(" Did you mean \"%s\"?", best)
+	var names, bare []string
+	for _, c := range b.cols {
+		switch {
+		case c.Hidden:
+			continue
+		case count[strings.ToLower(c.Name)] > 1 && c.Table != "":
+			names = append(names, c.Table+"."+c.Name)
+		default:
+			names = append(names, c.Name)
+		}
+		bare = append(bare, c.Name)
 	}
-	return fmt.Errorf("%w: %s", ErrBinder, msg)
+	return binderError("Referenced column \"%s\" not found in FROM clause!%s", name,
+		candidatesLine("Candidate bindings", similarNames(names, bare, name)))
+}
+
+// unknownTable is DuckDB's binder error for a qualifier that names no
+// table of the FROM clause, with the most similar table names.
+func unknownTable(cols []Column, table string) error {
+	var tables []string
+	seen := map[string]bool{}
+	for _, c := range cols {
+		if k := strings.ToLower(c.Table); c.Table != "" && !seen[k] {
+			seen[k] = true
+			tables = append(tables, c.Table)
+		}
+	}
+	return binderError("Referenced table \"%s\" not found!%s", table, candidatesLine("Candidate tables", similarNames(tables, nil, table)))
 }
 
 // editDistance is the Levenshtein distance of a and b.
@@ -209,12 +256,18 @@ func castTo(x Expr, t Type) (Expr, error) {
 }
 
 // bind binds an AST expression.
+// An error gets the position of the innermost expression that raised it
+// (see locate); an error of constant folding gets none, as in DuckDB.
 func (b *binder) bind(e sqlparser.Expr) (Expr, error) {
 	x, err := b.bind1(e)
 	if err != nil {
-		return nil, err
+		return nil, b.locate(err, e)
 	}
-	return fold(x)
+	y, err := fold(x)
+	if err != nil {
+		return nil, unlocated(err)
+	}
+	return y, nil
 }
 
 func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
@@ -984,7 +1037,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	a := &AggCall{Func: name, Distinct: e.Distinct}
 	if f := b.filterOf(e); f != nil {
 		if hasAgg(f) {
-			return nil, binderError("aggregate function calls cannot be nested")
+			return nil, b.nestedAggregate(f)
 		}
 		x, err := in.boolean(f)
 		if err != nil {
@@ -1005,7 +1058,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	err := a.bindArgs(e, name, fn, func(x sqlparser.Expr) (Expr, error) {
 		if hasAgg(x) {
-			return nil, binderError("aggregate function calls cannot be nested")
+			return nil, b.nestedAggregate(x)
 		}
 		return in.bind(x)
 	})
@@ -1126,6 +1179,12 @@ func inputColumns(e Expr, out *[]int) {
 	})
 }
 
+// nestedAggregate is DuckDB's error for an aggregate inside the argument
+// x of another, located at the inner one.
+func (b *binder) nestedAggregate(x sqlparser.Expr) error {
+	return locate(binderError("aggregate function calls cannot be nested"), b.sel, firstAggregate(x))
+}
+
 // pairAggregate binds a two-argument aggregate: both arguments become
 // one pair expression.
 func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateFunc) (Expr, error) {
@@ -1142,7 +1201,7 @@ func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateF
 			return nil, binderError("bad argument to %s", fn.Name)
 		}
 		if hasAgg(ae.Expr) {
-			return nil, binderError("aggregate function calls cannot be nested")
+			return nil, b.nestedAggregate(ae.Expr)
 		}
 		x, err := b.agg.inputer.bind(ae.Expr)
 		if err != nil {

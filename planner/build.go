@@ -205,7 +205,7 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 				text, ok = c.cat.View(src.Name)
 			}
 			if !ok {
-				return nil, nil, fmt.Errorf("%w: Table with name %s does not exist!", ErrCatalog, src.Name)
+				return nil, nil, locateAt(fmt.Errorf("%w: Table with name %s does not exist!", ErrCatalog, src.Name), src.Pos, true)
 			}
 			st, err := sql.Parse(text)
 			if err != nil {
@@ -221,12 +221,17 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			vc.env = nil
 			sub, err := buildQuery(vs, vc)
 			if err != nil {
-				return nil, nil, err
+				// Positions in the body are in the view's text, not the statement's.
+				return nil, nil, unlocated(err)
 			}
 			return &Scan{Subquery: sub, Source: src.Name}, sub.Columns, nil
 		case sql.SourceFiles:
 			files, err := expandPaths(c.ctx, c.store, src.Paths)
 			if err != nil {
+				// DuckDB locates a missing file of read_parquet(...), not of a quoted path.
+				if !strings.HasPrefix(src.Text, "'") {
+					return nil, nil, locateAt(err, src.Pos, true)
+				}
 				return nil, nil, err
 			}
 			if on, off := hiveSetting(src); off || (!on && !hiveDetect(files)) {
@@ -252,7 +257,8 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			scan.Needed = make([]bool, len(cols))
 			return scan, cols, nil
 		}
-		return functionSource(src, c)
+		scan, cols, err := functionSource(src, c)
+		return scan, cols, locate1(err, src.Pos)
 	}
 	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
 }
@@ -311,7 +317,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if where != nil {
 		where = substituteAliases(where, in, explicitAliases(s))
 		if hasAgg(where) {
-			return nil, binderError("WHERE clause cannot contain aggregates!")
+			return nil, locate(binderError("WHERE clause cannot contain aggregates!"), sel, firstAggregate(where))
 		}
 		w, err := in.boolean(where)
 		if err != nil {
@@ -414,7 +420,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 				}
 			}
 			if hasAgg(ge) {
-				return nil, binderError("GROUP BY clause cannot contain aggregates!")
+				return nil, locate(binderError("GROUP BY clause cannot contain aggregates!"), sel, firstAggregate(ge))
 			}
 			k, err := in.bind(ge)
 			if err != nil {
@@ -470,7 +476,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		if v, ok := o.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
 			n, _ := strconv.Atoi(string(v.Val))
 			if n < 1 || n > len(items) {
-				return nil, binderError("ORDER term out of range - should be between 1 and %d", len(items))
+				return nil, locate(binderError("ORDER term out of range - should be between 1 and %d", len(items)), sel, v)
 			}
 			k.Index = n - 1
 		} else if c, ok := o.Expr.(*sqlparser.ColName); ok {
@@ -522,12 +528,12 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			p.LimitPercent, p.HasPercent = pct, true
 		} else if _, null := s.Limit.Rowcount.(*sqlparser.NullVal); s.Limit.Rowcount != nil && !null {
 			if p.Limit, err = constInt(s.Limit.Rowcount, "LIMIT"); err != nil {
-				return nil, err
+				return nil, locate(err, sel, s.Limit.Rowcount)
 			}
 		}
 		if s.Limit.Offset != nil {
 			if p.Offset, err = constInt(s.Limit.Offset, "OFFSET"); err != nil {
-				return nil, err
+				return nil, locate(err, sel, s.Limit.Offset)
 			}
 		}
 	}

@@ -222,7 +222,7 @@ func (b *binder) resolveScoped(e *sqlparser.ColName) (int, error) {
 		if hasTable(outer.cols, q) {
 			return outer.resolveColumn(e)
 		}
-		return -1, binderError("Referenced table \"%s\" not found!", q)
+		return -1, unknownTable(b.cols, q)
 	}
 	if i, err := inner.resolveColumn(e); err != nil || i >= 0 {
 		if i >= 0 {

@@ -89,4 +89,17 @@
 // LIKE, starts_with under NOT/AND/OR) become pushdown leaves; everything
 // else becomes a pushdown.Residual. Pushdown only prunes: exec still
 // evaluates the whole WHERE on every row it reads.
+//
+// # Errors
+//
+// Errors carry DuckDB's classes (errors.go). A Binder, Catalog,
+// Conversion or Not implemented error raised while binding an expression
+// is an *Error holding the position (sql.Select.PosOf) of what DuckDB
+// points at: the column reference, the function call, the operator, the
+// cast, a string literal an implicit cast could not convert, the inner
+// aggregate of a nested one, the source of a missing view or
+// read_parquet file. Errors DuckDB reports without one (an overflow while
+// folding constants, a missing quoted file, an error inside a view's
+// body) have none. Unknown columns and tables suggest DuckDB's candidates
+// (candidates.go).
 package planner

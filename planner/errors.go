@@ -1,6 +1,13 @@
 package planner
 
-import "github.com/pqsql/pqsql/errclass"
+import (
+	"errors"
+	"strings"
+
+	"github.com/pqsql/pqsql/errclass"
+	"github.com/pqsql/pqsql/sql"
+	"github.com/xwb1989/sqlparser"
+)
 
 // Sentinel errors of package planner: DuckDB's error classes from package
 // errclass, so a wrapped error reads like DuckDB's ("Binder Error: ...") and
@@ -31,3 +38,111 @@ var (
 	// such as a LIKE pattern ending in its escape character.
 	ErrSyntax = errclass.Sub(errclass.Parser, "Syntax Error")
 )
+
+// An Error is a planner error located in the statement's text, as DuckDB
+// locates its binder errors: at the column reference, function call,
+// operator, cast or source it is about. Error returns the wrapped error's
+// text unchanged (the shell draws the position as an excerpt with a
+// caret), and errors.Is sees through it to the class and sentinels.
+//
+// An Error without a position (Located false) is settled: DuckDB reports
+// it without one (an overflow while folding constants, an error in a
+// view's body), and no enclosing expression may claim it.
+type Error struct {
+	Err     error
+	Pos     sql.Position
+	Located bool
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap returns the located error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Position returns where in the statement the error is, when known.
+func (e *Error) Position() (sql.Position, bool) { return e.Pos, e.Located }
+
+// locateAt attaches pos to err unless err is already settled (located, or
+// known to have no position).
+func locateAt(err error, pos sql.Position, ok bool) error {
+	if err == nil {
+		return nil
+	}
+	var pe *Error
+	if errors.As(err, &pe) {
+		return err
+	}
+	if !ok {
+		return err
+	}
+	return &Error{Err: err, Pos: pos, Located: true}
+}
+
+// locate attaches the position of node, a node of sel's AST, to err (see
+// locateAt). Errors of the classes DuckDB never locates (Out of Range,
+// Invalid Input, I/O) are left as they are.
+func locate(err error, sel *sql.Select, node sqlparser.SQLNode) error {
+	if err == nil || !locatable(err) {
+		return err
+	}
+	pos, ok := sel.PosOf(node)
+	return locateAt(err, pos, ok)
+}
+
+// locatable reports whether DuckDB shows errors of err's class with the
+// position of the expression that raised them.
+func locatable(err error) bool {
+	return errors.Is(err, ErrBinder) || errors.Is(err, ErrCatalog) || errors.Is(err, ErrConversion) ||
+		errors.Is(err, ErrNotImplemented)
+}
+
+// unlocated settles err without a position: whatever position it holds
+// belongs to another text (a view's body) or DuckDB shows none.
+func unlocated(err error) error {
+	if err == nil {
+		return nil
+	}
+	if pe, ok := err.(*Error); ok && !pe.Located {
+		return err
+	}
+	return &Error{Err: err}
+}
+
+// locate attaches the position of e to err. A conversion error raised by
+// an implicit cast of a string literal (x = 'a', x IN ('a', 'b'), CASE
+// ... THEN 'a') is located at that literal, as DuckDB locates it; an
+// explicit CAST at the cast.
+func (b *binder) locate(err error, e sqlparser.Expr) error {
+	if _, isCast := e.(*sqlparser.ConvertExpr); !isCast && errors.Is(err, ErrConversion) {
+		if lit := quotedLiteral(e, err.Error()); lit != nil {
+			return locate(err, b.sel, lit)
+		}
+	}
+	return locate(err, b.sel, e)
+}
+
+// quotedLiteral returns the first string literal of e (outside
+// subqueries) that msg quotes, or nil.
+func quotedLiteral(e sqlparser.Expr, msg string) sqlparser.SQLNode {
+	var found sqlparser.SQLNode
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.SQLVal:
+			if found == nil && n.Type == sqlparser.StrVal && strings.Contains(msg, "'"+string(n.Val)+"'") {
+				found = n
+			}
+		}
+		return found == nil, nil
+	}, e)
+	return found
+}
+
+// locate1 attaches pos to err when DuckDB locates errors of its class.
+func locate1(err error, pos sql.Position) error {
+	if err == nil || !locatable(err) {
+		return err
+	}
+	return locateAt(err, pos, true)
+}

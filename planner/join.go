@@ -181,9 +181,17 @@ func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
 			// One source: its qualifier is not checked, as before joins.
 			return b.lookup(name), nil
 		}
-		return -1, binderError("Referenced table \"%s\" not found!", table)
+		return -1, unknownTable(b.cols, table)
 	}
-	return -1, binderError("Table \"%s\" does not have a column named \"%s\"", table, name)
+	var names []string
+	for _, c := range b.cols {
+		if strings.EqualFold(c.Table, table) {
+			names = append(names, c.Name)
+		}
+	}
+	// DuckDB's text, its blank line and doubled colon included.
+	return -1, binderError("Table \"%s\" does not have a column named \"%s\"\n%s", table, name,
+		candidatesLine("Candidate bindings: ", prefixNames(names, name)))
 }
 
 // fromItems plans a FROM list; items after the first are cross joined

@@ -89,7 +89,7 @@ func TestBindErrors(t *testing.T) {
 		kind error
 		text string
 	}{
-		{"SELECT ordr_id FROM 'fixtures/orders_sorted.parquet'", ErrBinder, `Did you mean "order_id"?`},
+		{"SELECT ordr_id FROM 'fixtures/orders_sorted.parquet'", ErrBinder, `Candidate bindings: "order_id", "order_date"`},
 		{"SELECT city FROM 'fixtures/orders_sorted.parquet' GROUP BY status", ErrBinder, "GROUP BY"},
 		{"SELECT sum(city) FROM 'fixtures/orders_sorted.parquet'", ErrBinder, "sum(VARCHAR)"},
 		{"SELECT * FROM 'fixtures/nope.parquet'", ErrIO, "No files found"},

@@ -59,7 +59,13 @@ func (b *binder) subqueryPlan(s *sqlparser.Subquery) (*Plan, error) {
 	if b.plan == nil {
 		return nil, fmt.Errorf("%w: a subquery in this clause", ErrNotImplemented)
 	}
-	return b.plan(s.Select)
+	p, err := b.plan(s.Select)
+	if err != nil {
+		// An error of the subquery's own planning is located inside it or
+		// not at all; the enclosing expression does not claim it.
+		return nil, unlocated(err)
+	}
+	return p, nil
 }
 
 // oneColumn checks that a subquery used as a value or an IN list has one

@@ -127,6 +127,16 @@
 //   - FROM range(...) and generate_series(...) with one to three integer
 //     literals are SourceFunction sources with Args.
 //
+// # Positions
+//
+// Select.PosOf gives where a node of the AST starts in the original text:
+// column references, function calls, literals, stars, casts (CAST at
+// CAST, x::T at "::"), operators, CASE and subqueries, as DuckDB locates
+// its binder errors. sqlparser keeps no positions; they are recovered by
+// matching the tree, in the order it was written, against the lowered
+// tokens, which remember the original token each came from
+// (positions.go).
+//
 // A SELECT without FROM gets sqlparser's FROM dual (a plain TableName
 // "dual", not a placeholder). Beware: sqlparser.Walk does not visit a
 // Union's OrderBy and Limit.

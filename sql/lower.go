@@ -152,6 +152,7 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		Text:    p.text[p.toks[lo].off:last.end],
 		Pos:     p.pos(p.toks[lo].off),
 	}
+	p.positions(sel, out)
 	if err := p.fixAST(sel, out); err != nil {
 		return nil, err
 	}

@@ -71,6 +71,11 @@ type Select struct {
 	Pos Position
 
 	castText map[*sqlparser.ConvertExpr]string
+	// pos holds the byte offsets in posText of the AST's nodes (PosOf),
+	// posBase where posText starts in its script.
+	pos     map[sqlparser.SQLNode]int
+	posText string
+	posBase Position
 }
 
 // A CTE is one "name [(columns)] AS (query)" of a WITH clause.

@@ -212,7 +212,8 @@ func TestErrorDisplay(t *testing.T) {
 				strings.Repeat(" ", len("LINE 4: FROM (SELECT 1 AS a) WHERE a = ")) + "^\n"},
 		{"a long line is cut around the caret", []string{"-c", "SELECT " + strings.Repeat("1 + ", 40) + "FROM"},
 			"Error: line 1: syntax error at end of input: expected a source: 'file.parquet', read_parquet(...), parquet_metadata(...), parquet_schema(...), a view name or a subquery\n\n" +
-				"LINE 1: ..." + ("SELECT " + strings.Repeat("1 + ", 40) + "FROM")[7+160+4-maxExcerpt/2:] + "\n" + strings.Repeat(" ", len("LINE 1: ...")+maxExcerpt/2) + "^\n"},
+				// Cut about maxExcerpt/2 columns before the caret, at the space 3 before.
+				"LINE 1: ..." + ("SELECT " + strings.Repeat("1 + ", 40) + "FROM")[7+160+4-maxExcerpt/2-3:] + "\n" + strings.Repeat(" ", len("LINE 1: ...")+maxExcerpt/2+3) + "^\n"},
 		{"no package prefix", []string{"-c", "SELECT * FROM '" + filepath.Join(moduleRoot(t), "go.mod") + "'"},
 			"Error: line 1: "},
 	}

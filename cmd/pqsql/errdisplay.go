@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/pqsql/pqsql/sql"
 )
@@ -18,8 +19,9 @@ const (
 	ansiReset = "\x1b[0m"
 )
 
-// maxExcerpt bounds the statement excerpt an error shows, in columns.
-const maxExcerpt = 100
+// maxExcerpt bounds the statement excerpt an error shows, in columns
+// (DuckDB's MAX_LINE_RENDER_WIDTH).
+const maxExcerpt = 120
 
 // report prints err as "Error: line N: ..." (without the line when line is
 // 0) and marks the run failed.
@@ -62,25 +64,49 @@ func (sh *shell) reportAt(line int, err error, ex *excerpt) {
 }
 
 // reportStatement reports an error of the statement text, which starts on
-// line firstLine of its script: a parse error gets the script's line of
-// its position (one number, not the statement's and the script's) and an
-// excerpt with a caret under the position, as DuckDB shows them.
+// line firstLine of its script: an error located in the text (a parse
+// error, or a binder error at the column, call or operator it is about)
+// gets the script's line of its position (one number, not the
+// statement's and the script's) and an excerpt with a caret under the
+// position, as DuckDB shows them.
 func (sh *shell) reportStatement(text string, firstLine int, err error) {
-	var se *sql.Error
-	if !errors.As(err, &se) || se.Line <= 0 {
+	pos, shown, ok := located(err)
+	if !ok || pos.Line <= 0 {
 		sh.reportAt(sh.lineFor(firstLine), err, nil)
 		return
 	}
-	line := sh.lineFor(firstLine + se.Line - 1)
+	line := sh.lineFor(firstLine + pos.Line - 1)
 	lines := strings.Split(text, "\n")
 	var ex *excerpt
-	if se.Line <= len(lines) {
-		ex = &excerpt{line: firstLine + se.Line - 1, text: lines[se.Line-1], column: se.Column}
+	if pos.Line <= len(lines) {
+		ex = &excerpt{line: firstLine + pos.Line - 1, text: strings.TrimSuffix(lines[pos.Line-1], "\r"), column: pos.Column}
 		if line == 0 {
-			ex.line = se.Line
+			ex.line = pos.Line
 		}
 	}
-	sh.reportAt(line, &positionless{se}, ex)
+	sh.reportAt(line, shown, ex)
+}
+
+// A locatedError is an error that knows where in its statement it is
+// (the planner's errors).
+type locatedError interface {
+	error
+	Position() (sql.Position, bool)
+}
+
+// located returns the position err points at, and err as it is told
+// beside the excerpt: a parse error without its "at line L, column C".
+func located(err error) (sql.Position, error, bool) {
+	var se *sql.Error
+	var le locatedError
+	switch {
+	case errors.As(err, &le):
+		pos, ok := le.Position()
+		return pos, err, ok
+	case errors.As(err, &se):
+		return se.Pos(), &positionless{se}, true
+	}
+	return sql.Position{}, err, false
 }
 
 // positionless is a parse error told without its "at line L, column C",
@@ -110,24 +136,65 @@ func (p *positionless) Unwrap() error { return p.e }
 //
 //	LINE 3: SELECT * FORM t
 //	                 ^
+//
+// A long line is cut to about maxExcerpt/2 columns either side of the
+// caret, at a space or punctuation mark when one is within four
+// characters of the cut, and "..." marks each cut.
 func (ex *excerpt) render() string {
-	text := strings.ReplaceAll(ex.text, "\t", " ")
-	runes := []rune(text)
+	runes := []rune(strings.ReplaceAll(ex.text, "\t", " "))
 	col := min(max(ex.column-1, 0), len(runes))
-	// A long line is cut to a window around the caret.
-	before, after := runes[:col], runes[col:]
+	widths := make([]int, len(runes))
+	for i, r := range runes {
+		widths[i] = displayWidth(string(r))
+	}
+	start, end := 0, len(runes)
+	// Backwards from the caret (its own character included) ...
+	w := 0
+	for i := col; i > 0; i-- {
+		if i < len(runes) {
+			w += widths[i]
+		}
+		if w >= maxExcerpt/2 {
+			start = naturalBreak(runes, max(i-4, 0), min(i+4, col), i)
+			break
+		}
+	}
+	// ... and forwards from it.
+	w = 0
+	for i := col; i < len(runes); i++ {
+		w += widths[i]
+		if w >= maxExcerpt/2 {
+			end = naturalBreak(runes, max(i-4, col), min(i+4, len(runes)), i)
+			break
+		}
+	}
 	prefix, suffix := "", ""
-	for displayWidth(string(before)) > maxExcerpt/2 {
-		before = before[1:]
+	if start > 0 {
 		prefix = "..."
 	}
-	for displayWidth(string(after)) > maxExcerpt/2 {
-		after = after[:len(after)-1]
+	if end < len(runes) {
 		suffix = "..."
 	}
 	head := fmt.Sprintf("LINE %d: %s", ex.line, prefix)
-	return fmt.Sprintf("\n%s%s%s%s\n%s^\n", head, string(before), string(after), suffix,
-		strings.Repeat(" ", displayWidth(head)+displayWidth(string(before))))
+	pad := displayWidth(head)
+	for _, cw := range widths[start:col] {
+		pad += cw
+	}
+	return fmt.Sprintf("\n%s%s%s\n%s^\n", head, string(runes[start:end]), suffix, strings.Repeat(" ", pad))
+}
+
+// naturalBreak returns the first index in [lo, hi) of a space or
+// punctuation mark, a better place to cut a line than at, or at.
+func naturalBreak(runes []rune, lo, hi, at int) int {
+	for k := lo; k < hi; k++ {
+		r := runes[k]
+		space := r == ' ' || r == '\n' || r == '\v' || r == '\f' || r == '\r'
+		mark := r < 0x80 && r != '_' && (unicode.IsPunct(r) || unicode.IsSymbol(r))
+		if space || mark {
+			return k
+		}
+	}
+	return at
 }
 
 // packagePrefix matches the name of a Go package of pqsql where an error
