@@ -306,3 +306,44 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPQSQL runs pqsql's side of each 1M-row query over the files a
+// run of the benchmark cached in data/ (skipped when there are none), as
+// the timed runs do: for profiling one row, such as
+// go test -run XXX -bench 'PQSQL/join_selective$' -cpuprofile cpu.prof.
+func BenchmarkPQSQL(b *testing.B) {
+	specs := fileSet("data", false)
+	files := map[string]string{}
+	for _, s := range specs {
+		if _, err := os.Stat(filepath.Join(s.dir, stampName)); err != nil {
+			b.Skipf("no generated files in %s: run the benchmark once", s.dir)
+		}
+		for k, v := range s.files {
+			files[k] = v
+		}
+	}
+	out := b.TempDir()
+	ctx := context.Background()
+	for _, q := range selectQueries(queries, nil, false) {
+		if q.remote {
+			continue
+		}
+		bq, err := bind(q, files)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if q.csv {
+			bq.csvOut = filepath.Join(out, q.name+".csv")
+		}
+		b.Run(q.name, func(b *testing.B) {
+			e := newPQEngine(2)
+			for b.Loop() {
+				answer, err := e.exec(ctx, bq)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = answer
+			}
+		})
+	}
+}

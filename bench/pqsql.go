@@ -2,11 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/pqsql/pqsql/exec"
 )
@@ -71,20 +71,11 @@ func writeCSV(path string, res *exec.Result) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
-	field := func(s string) {
-		if s != "" && !strings.ContainsAny(s, ",\"\r\n") {
-			w.WriteString(s)
-			return
-		}
-		w.WriteByte('"')
-		w.WriteString(strings.ReplaceAll(s, `"`, `""`))
-		w.WriteByte('"')
-	}
 	for c, name := range res.Columns {
 		if c > 0 {
 			w.WriteByte(',')
 		}
-		field(name)
+		writeCSVField(w, []byte(name))
 	}
 	w.WriteByte('\n')
 	var buf []byte
@@ -96,7 +87,7 @@ func writeCSV(path string, res *exec.Result) error {
 				}
 				if !v.IsNull(r) {
 					buf = exec.AppendText(buf[:0], v, r)
-					field(string(buf))
+					writeCSVField(w, buf)
 				}
 			}
 			w.WriteByte('\n')
@@ -107,6 +98,39 @@ func writeCSV(path string, res *exec.Result) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// writeCSVField writes one non-NULL field: as is, or in double quotes
+// (doubled inside) when it is empty or holds a comma, a quote or a line
+// break. It works on the bytes AppendText made, so a field costs no string.
+func writeCSVField(w *bufio.Writer, s []byte) {
+	if len(s) > 0 && !needsQuotes(s) {
+		w.Write(s)
+		return
+	}
+	w.WriteByte('"')
+	for {
+		i := bytes.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		w.Write(s[:i+1])
+		w.WriteByte('"')
+		s = s[i+1:]
+	}
+	w.Write(s)
+	w.WriteByte('"')
+}
+
+// needsQuotes reports whether s holds a comma, a quote or a line break.
+func needsQuotes(s []byte) bool {
+	for _, c := range s {
+		switch c {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	return false
 }
 
 // readerBytes runs q under EXPLAIN ANALYZE and returns what pqsql's reader

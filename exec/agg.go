@@ -317,7 +317,7 @@ func finishBuiltin(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 		if a.T.ID == planner.TypeHugeInt && !planner.FitsHugeInt(sum) {
 			return planner.Datum{}, fmt.Errorf("%w: Overflow in HUGEINT addition: sum(%s) is %s", planner.ErrOutOfRange, a.Arg, sum)
 		}
-		return planner.Datum{Big: new(big.Int).Set(sum)}, nil
+		return planner.Datum{Big: sum}, nil // sum made a new big.Int
 	}
 	if isFloat {
 		return planner.Datum{F: s.fsum / float64(s.n)}, nil

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -204,8 +205,11 @@ func (r *flatReader) appendEntries(dst *Vector, p format.PageSpan, e0, n int) er
 	end := e0 + n
 	for e := e0; e < end; {
 		if def[e] != r.max {
-			dst.appendNull()
-			e++
+			s := e
+			for e < end && def[e] != r.max {
+				e++
+			}
+			dst.appendNulls(e - s)
 			continue
 		}
 		s := e
@@ -234,18 +238,24 @@ func appendValues(v *Vector, lg format.Logical, vals *format.Values, from, to in
 	case format.KindBoolean:
 		v.Bool = append(v.Bool, vals.Bool[from:to]...)
 	case format.KindInt8, format.KindInt16, format.KindInt32, format.KindNull, format.KindDate:
-		for _, x := range vals.Int32[from:to] {
-			v.Int = append(v.Int, int64(x))
+		var out []int64
+		v.Int, out = extend(v.Int, n)
+		for k, x := range vals.Int32[from:to] {
+			out[k] = int64(x)
 		}
 	case format.KindUint8, format.KindUint16, format.KindUint32:
-		for _, x := range vals.Int32[from:to] {
-			v.Int = append(v.Int, int64(uint32(x)))
+		var out []int64
+		v.Int, out = extend(v.Int, n)
+		for k, x := range vals.Int32[from:to] {
+			out[k] = int64(uint32(x))
 		}
 	case format.KindInt64, format.KindUint64:
 		v.Int = append(v.Int, vals.Int64[from:to]...)
 	case format.KindFloat:
-		for _, x := range vals.Float[from:to] {
-			v.Float = append(v.Float, float64(x))
+		var out []float64
+		v.Float, out = extend(v.Float, n)
+		for k, x := range vals.Float[from:to] {
+			out[k] = float64(x)
 		}
 	case format.KindDouble:
 		if lg.Precision > 0 {
@@ -258,8 +268,10 @@ func appendValues(v *Vector, lg format.Logical, vals *format.Values, from, to in
 		case wideDecimal(v.Type):
 			bulk = false
 		case vals.Type == meta.Int32:
-			for _, x := range vals.Int32[from:to] {
-				v.Int = append(v.Int, int64(x))
+			var out []int64
+			v.Int, out = extend(v.Int, n)
+			for k, x := range vals.Int32[from:to] {
+				out[k] = int64(x)
 			}
 		case vals.Type == meta.Int64:
 			v.Int = append(v.Int, vals.Int64[from:to]...)
@@ -267,8 +279,10 @@ func appendValues(v *Vector, lg format.Logical, vals *format.Values, from, to in
 			bulk = false
 		}
 	case format.KindString:
-		for _, b := range vals.Bytes[from:to] {
-			v.Str = append(v.Str, strs.str(b))
+		var out []string
+		v.Str, out = extend(v.Str, n)
+		for k, b := range vals.Bytes[from:to] {
+			out[k] = strs.str(b)
 		}
 	case format.KindTimestamp, format.KindTimestampTZ:
 		if v.Type.ID != TypeTimestampNS && lg.Unit != meta.Micros {
@@ -286,10 +300,18 @@ func appendValues(v *Vector, lg format.Logical, vals *format.Values, from, to in
 		return
 	}
 	if v.Nulls != nil {
-		for range n {
-			v.Nulls = append(v.Nulls, false)
-		}
+		var out []bool
+		v.Nulls, out = extend(v.Nulls, n)
+		clear(out)
 	}
+}
+
+// extend lengthens s by n and returns it with the new tail to fill: one
+// growth per run of values rather than an append per value.
+func extend[T any](s []T, n int) (all, tail []T) {
+	l := len(s)
+	s = slices.Grow(s, n)[:l+n]
+	return s, s[l:]
 }
 
 // A nestedReader serves an assembled STRUCT, LIST, MAP or VARIANT field.

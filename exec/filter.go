@@ -709,17 +709,10 @@ func cmp3[T int64 | uint64 | string](a, b T) int {
 }
 
 // cmpConst compares xs[i] op k for the rows sel.
+// NULL rows hold their type's zero value: they are compared with the rest,
+// in loops specialised by operator, and then marked NULL.
 func cmpConst[T int64 | string](op cmpOp, xs []T, k T, nulls []bool, sel []int32, res []uint8) {
-	if nulls != nil {
-		for _, i := range sel {
-			if nulls[i] {
-				res[i] = tNull
-				continue
-			}
-			res[i] = b2t(holdsOrdered(op, xs[i], k))
-		}
-		return
-	}
+	defer markNulls(nulls, sel, res)
 	switch op {
 	case opEq:
 		for _, i := range sel {
@@ -744,6 +737,18 @@ func cmpConst[T int64 | string](op cmpOp, xs []T, k T, nulls []bool, sel []int32
 	case opGe:
 		for _, i := range sel {
 			res[i] = b2t(xs[i] >= k)
+		}
+	}
+}
+
+// markNulls sets the result of the NULL rows of sel to NULL.
+func markNulls(nulls []bool, sel []int32, res []uint8) {
+	if nulls == nil {
+		return
+	}
+	for _, i := range sel {
+		if nulls[i] {
+			res[i] = tNull
 		}
 	}
 }

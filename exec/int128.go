@@ -34,6 +34,10 @@ func (a int128) add(b int128) int128 {
 
 // big converts a to a big integer.
 func (a int128) big() *big.Int {
+	if a.hi == int64(a.lo)>>63 {
+		// It fits an int64, as nearly every sum does: one allocation.
+		return big.NewInt(int64(a.lo))
+	}
 	out := new(big.Int).SetInt64(a.hi)
 	out.Lsh(out, 64)
 	return out.Add(out, new(big.Int).SetUint64(a.lo))

@@ -55,7 +55,7 @@ func (pr *projector) apply(b *batch) (*batch, error) {
 			// needs no evaluation per row.
 			one := newResultVector(c.T, 1)
 			one.appendDatum(c.Value)
-			out.cols[i] = one.take(make([]int32, b.n))
+			out.cols[i] = one.repeat(b.n)
 			continue
 		}
 		if vx := pr.vx[i]; vx != nil {

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"math"
-	"math/big"
 	"strconv"
 
 	"github.com/pqsql/pqsql/format"
@@ -34,7 +33,7 @@ func AppendText(dst []byte, v *Vector, i int) []byte {
 		if v.Big != nil {
 			return format.AppendDecimal(dst, v.Big[i], t.Scale)
 		}
-		return format.AppendDecimal(dst, big.NewInt(v.Int[i]), t.Scale)
+		return appendDecimal64(dst, v.Int[i], t.Scale)
 	case TypeVarchar:
 		return append(dst, v.Str[i]...)
 	case TypeBlob:
@@ -64,4 +63,31 @@ func AppendText(dst []byte, v *Vector, i int) []byte {
 		return format.AppendValueText(dst, v.Nested[i])
 	}
 	return dst
+}
+
+// appendDecimal64 appends a decimal whose unscaled value fits an int64, as
+// format.AppendDecimal does, without a big.Int per value: decimals of up to
+// 18 digits are held this way and printed on every output path.
+func appendDecimal64(dst []byte, unscaled int64, scale int) []byte {
+	if scale == 0 {
+		return strconv.AppendInt(dst, unscaled, 10)
+	}
+	u := uint64(unscaled)
+	if unscaled < 0 {
+		dst = append(dst, '-')
+		u = -u // two's complement: also right for math.MinInt64
+	}
+	var digits [24]byte
+	d := strconv.AppendUint(digits[:0], u, 10)
+	if len(d) <= scale {
+		// Leading zeros up to one integer digit: 5 at scale 3 is 0.005.
+		dst = append(dst, '0', '.')
+		for range scale - len(d) {
+			dst = append(dst, '0')
+		}
+		return append(dst, d...)
+	}
+	dst = append(dst, d[:len(d)-scale]...)
+	dst = append(dst, '.')
+	return append(dst, d[len(d)-scale:]...)
 }

@@ -103,6 +103,47 @@ func (v *Vector) appendNull() {
 	}
 }
 
+// appendNulls appends k NULL rows, as k calls of appendNull would.
+func (v *Vector) appendNulls(k int) {
+	if k <= 0 {
+		return
+	}
+	v.appendNull() // makes Nulls and picks the value slice
+	k--
+	if k == 0 {
+		return
+	}
+	var nulls []bool
+	v.Nulls, nulls = extend(v.Nulls, k)
+	for i := range nulls {
+		nulls[i] = true
+	}
+	// The same choice as appendNull's; a grown slice may hold old values.
+	switch {
+	case v.Bool != nil || v.Type.ID == TypeBoolean:
+		v.Bool = extendZero(v.Bool, k)
+	case v.Float != nil || v.Type.ID == TypeFloat || v.Type.ID == TypeDouble:
+		v.Float = extendZero(v.Float, k)
+	case v.Str != nil || v.Type.ID == TypeVarchar:
+		v.Str = extendZero(v.Str, k)
+	case v.Big != nil || wideDecimal(v.Type):
+		v.Big = extendZero(v.Big, k)
+	case v.Bytes != nil || v.Type.ID == TypeBlob || v.Type.ID == TypeUUID || v.Type.ID == TypeInterval:
+		v.Bytes = extendZero(v.Bytes, k)
+	case v.Nested != nil || v.Type.ID == TypeNested:
+		v.Nested = extendZero(v.Nested, k)
+	default:
+		v.Int = extendZero(v.Int, k)
+	}
+}
+
+// extendZero lengthens s by n zero values.
+func extendZero[T any](s []T, n int) []T {
+	s, tail := extend(s, n)
+	clear(tail)
+	return s
+}
+
 // markNotNull extends Nulls after a non-null append when it exists.
 func (v *Vector) markNotNull() {
 	if v.Nulls != nil {
@@ -189,4 +230,43 @@ func toMicros(t int64, u meta.TimeUnit) int64 {
 		return planner.MicrosOfNanosTZ(t)
 	}
 	return t
+}
+
+// repeat returns a vector of n copies of v's row 0: a constant column of a
+// batch (a pruned column is a typed NULL), made without gathering through
+// a selection of n zeros.
+func (v *Vector) repeat(n int) *Vector {
+	out := &Vector{Type: v.Type}
+	if v.Nulls != nil && v.Nulls[0] && n > 0 {
+		out.Nulls = fill(true, n, false)
+	}
+	switch {
+	case v.Int != nil:
+		out.Int = fill(v.Int[0], n, v.Int[0] == 0)
+	case v.Float != nil:
+		out.Float = fill(v.Float[0], n, false)
+	case v.Bool != nil:
+		out.Bool = fill(v.Bool[0], n, !v.Bool[0])
+	case v.Str != nil:
+		out.Str = fill(v.Str[0], n, v.Str[0] == "")
+	case v.Bytes != nil:
+		out.Bytes = fill(v.Bytes[0], n, v.Bytes[0] == nil)
+	case v.Big != nil:
+		out.Big = fill(v.Big[0], n, v.Big[0] == nil)
+	case v.Nested != nil:
+		out.Nested = fill(v.Nested[0], n, v.Nested[0] == nil)
+	}
+	return out
+}
+
+// fill makes n copies of x; zero says x is T's zero value, which make
+// already wrote (storing it again would cost a write barrier per pointer).
+func fill[T any](x T, n int, zero bool) []T {
+	s := make([]T, n)
+	if !zero {
+		for i := range s {
+			s[i] = x
+		}
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
@@ -52,35 +53,33 @@ func (v *Values) appendIndexed(dict *Values, idx []int32) (bad int32, ok bool) {
 	}
 	switch v.Type {
 	case meta.Boolean:
-		for _, i := range idx {
-			v.Bool = append(v.Bool, dict.Bool[i])
-		}
+		v.Bool = gatherInto(v.Bool, dict.Bool, idx)
 	case meta.Int32:
-		for _, i := range idx {
-			v.Int32 = append(v.Int32, dict.Int32[i])
-		}
+		v.Int32 = gatherInto(v.Int32, dict.Int32, idx)
 	case meta.Int64:
-		for _, i := range idx {
-			v.Int64 = append(v.Int64, dict.Int64[i])
-		}
+		v.Int64 = gatherInto(v.Int64, dict.Int64, idx)
 	case meta.Int96:
-		for _, i := range idx {
-			v.Int96 = append(v.Int96, dict.Int96[i])
-		}
+		v.Int96 = gatherInto(v.Int96, dict.Int96, idx)
 	case meta.Float:
-		for _, i := range idx {
-			v.Float = append(v.Float, dict.Float[i])
-		}
+		v.Float = gatherInto(v.Float, dict.Float, idx)
 	case meta.Double:
-		for _, i := range idx {
-			v.Double = append(v.Double, dict.Double[i])
-		}
+		v.Double = gatherInto(v.Double, dict.Double, idx)
 	default:
-		for _, i := range idx {
-			v.Bytes = append(v.Bytes, dict.Bytes[i])
-		}
+		v.Bytes = gatherInto(v.Bytes, dict.Bytes, idx)
 	}
 	return 0, true
+}
+
+// gatherInto appends dict[i] for each index, which the caller has checked:
+// the slice grows once and the loop stores, rather than appending per value.
+func gatherInto[T any](dst, dict []T, idx []int32) []T {
+	n := len(dst)
+	dst = slices.Grow(dst, len(idx))[:n+len(idx)]
+	out := dst[n:]
+	for k, i := range idx {
+		out[k] = dict[i]
+	}
+	return dst
 }
 
 // PlainBytes returns value i in PLAIN physical form (little-endian numbers,

@@ -66,12 +66,20 @@ func (s *rgState) dictionary(c int) *dictState {
 		x.why = "the footer does not locate the dictionary page"
 		return x
 	}
-	x.values = make([][]byte, vals.Len())
-	for i := range x.values {
-		x.values[i] = vals.PlainBytes(i, nil)
-		if x.values[i] == nil {
-			x.values[i] = []byte{}
-		}
+	// The values share one buffer: a dictionary of a high-cardinality
+	// column holds a hundred thousand entries and more.
+	n := vals.Len()
+	ends := make([]int, n)
+	buf := make([]byte, 0, 8*n)
+	for i := range n {
+		buf = vals.PlainBytes(i, buf)
+		ends[i] = len(buf)
+	}
+	x.values = make([][]byte, n)
+	start := 0
+	for i, end := range ends {
+		x.values[i] = buf[start:end:end]
+		start = end
 	}
 	return x
 }

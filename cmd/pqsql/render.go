@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -241,18 +242,28 @@ func renderCSV(w *bufio.Writer, t *table, o renderOptions) {
 		}
 		w.WriteByte('\n')
 	}
-	for r := 0; r < t.rows; r++ {
-		for c := range t.numCols() {
-			if c > 0 {
-				w.WriteString(sep)
+	// Batch by batch, each field appended to one reused buffer: a million
+	// rows must not cost a million strings.
+	nullText := []byte(null)
+	for _, b := range t.res.Batches {
+		for r := range b.Len {
+			for c := range t.numCols() {
+				if c > 0 {
+					w.WriteString(sep)
+				}
+				var v *exec.Vector
+				if c < len(b.Vectors) {
+					v = b.Vectors[c]
+				}
+				field := nullText
+				if v != nil && !v.IsNull(r) {
+					t.buf = exec.AppendText(t.buf[:0], v, r)
+					field = t.buf
+				}
+				writeCSVBytes(w, field, sep)
 			}
-			text, isNull := t.cell(r, c)
-			if isNull {
-				text = null
-			}
-			writeCSVField(w, text, sep)
+			w.WriteByte('\n')
 		}
-		w.WriteByte('\n')
 	}
 }
 
@@ -266,6 +277,37 @@ func writeCSVField(w *bufio.Writer, s, sep string) {
 	w.WriteByte('"')
 	w.WriteString(strings.ReplaceAll(s, `"`, `""`))
 	w.WriteByte('"')
+}
+
+// writeCSVBytes is writeCSVField on bytes.
+func writeCSVBytes(w *bufio.Writer, s []byte, sep string) {
+	if !csvNeedsQuotes(s, sep) {
+		w.Write(s)
+		return
+	}
+	w.WriteByte('"')
+	for {
+		i := bytes.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		w.Write(s[:i+1])
+		w.WriteByte('"')
+		s = s[i+1:]
+	}
+	w.Write(s)
+	w.WriteByte('"')
+}
+
+// csvNeedsQuotes reports whether s holds sep, a quote or a line break.
+func csvNeedsQuotes(s []byte, sep string) bool {
+	single := len(sep) == 1
+	for _, c := range s {
+		if c == '"' || c == '\r' || c == '\n' || single && c == sep[0] {
+			return true
+		}
+	}
+	return !single && bytes.Contains(s, []byte(sep))
 }
 
 // renderJSON prints rows as JSON objects: inside an array, one row a line
