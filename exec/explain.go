@@ -175,7 +175,8 @@ type VerifyJSON struct {
 // ANALYZE or VERIFY it reads only footers, indexes and filters, never a
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
+	x := newExecutor(ctx, s.Settings, s.store)
+	defer x.close()
 	var run *executor
 	if st.Analyze {
 		run = x
@@ -688,7 +689,8 @@ func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, e
 		if !on {
 			set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = false, false, false, false
 		}
-		x := &executor{settings: set, store: s.store, ctx: ctx}
+		x := newExecutor(ctx, set, s.store)
+		defer x.close()
 		p, err := s.plan(ctx, q, x)
 		if err != nil {
 			return nil, nil, nil, err
