@@ -83,6 +83,17 @@ func (r *Result) Close() {
 	}
 }
 
+// Wait blocks until a streamed result's first batch is ready, or its
+// query has ended, and returns the query's error if it ended with one
+// before any row; Next still returns that first batch. Blocking
+// operators (a sort, an aggregation) do their work before Wait returns.
+func (r *Result) Wait() error {
+	if r.stream == nil {
+		return nil
+	}
+	return r.stream.wait()
+}
+
 // Streamed reports whether the result's batches come from Next as the
 // query runs rather than from Batches.
 func (r *Result) Streamed() bool { return r.stream != nil }
@@ -99,13 +110,29 @@ type resultStream struct {
 	// err is the query's error, set before ch closes.
 	err  error
 	once sync.Once
+	// waited holds the batch Wait took (nil: the end), for Next.
+	waited    *Batch
+	hasWaited bool
+}
+
+func (rs *resultStream) wait() error {
+	if rs.hasWaited {
+		return nil
+	}
+	b, err := rs.next()
+	if err != nil {
+		return err
+	}
+	rs.waited, rs.hasWaited = b, true
+	return nil
 }
 
 // startStream runs p with x, handing its visible columns' batches to the
 // stream; x's temporary files are removed when the query ends. run wraps
 // the query so that a panic in it becomes the stream's error.
 func startStream(ctx context.Context, x *executor, p *planner.Plan, run func(func() error) error) *resultStream {
-	ctx, cancel := context.WithCancel(ctx)
+	inner, cancel := context.WithCancel(ctx)
+	ctx = streamCtx{Context: inner, caller: ctx}
 	rs := &resultStream{ch: make(chan *Batch, streamBuffer), cancel: cancel}
 	go func() {
 		err := run(func() error {
@@ -133,6 +160,14 @@ func startStream(ctx context.Context, x *executor, p *planner.Plan, run func(fun
 }
 
 func (rs *resultStream) next() (*Batch, error) {
+	if rs.hasWaited {
+		rs.hasWaited = false
+		if rs.waited != nil {
+			b := rs.waited
+			rs.waited = nil
+			return b, nil
+		}
+	}
 	b, ok := <-rs.ch
 	if !ok {
 		return nil, rs.err
@@ -146,4 +181,19 @@ func (rs *resultStream) close() {
 		for range rs.ch {
 		}
 	})
+}
+
+// A streamCtx is the caller's context that Close can also cancel. Err asks
+// the caller's context first, so the query sees the caller's own error
+// (its deadline, its cancellation) as it would without the stream.
+type streamCtx struct {
+	context.Context
+	caller context.Context
+}
+
+func (c streamCtx) Err() error {
+	if err := c.caller.Err(); err != nil {
+		return err
+	}
+	return c.Context.Err()
 }

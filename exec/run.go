@@ -91,36 +91,20 @@ func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFu
 	return x.inputQuery(ctx, newScanQuery(p, x.settings), consume)
 }
 
-// inputQuery is input for a prepared scan query.
+// inputQuery is input for a prepared scan query. A subquery's rows and
+// UNION ALL's stream through as they are made; a CTE read more than once,
+// the other set operations, joins and table functions produce theirs
+// first.
 func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consumeFunc) error {
 	p := q.p
 	sub := p.Scan.Subquery
 	if sub == nil && !virtualSource(p.Scan) {
 		return x.scanFiles(ctx, q, consume)
 	}
-	var batches []*batch
-	if sub == nil {
-		// A set operation or a table function (setop.go).
-		var err error
-		if batches, err = x.virtualBatches(ctx, p.Scan); err != nil {
-			return err
-		}
-	} else if sub.Single {
-		batches = []*batch{{n: 1}}
-	} else if p.Scan.CTE != nil && !x.planOnly && x.recursing == 0 {
-		var err error
-		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
-			return err
-		}
-	} else {
-		var err error
-		if batches, err = x.run(ctx, sub); err != nil {
-			return err
-		}
-	}
-	for _, b := range batches {
+	stopped := false
+	pass := func(b *batch) (bool, error) {
 		if err := ctx.Err(); err != nil {
-			return err
+			return true, err
 		}
 		var err error
 		if q.where != nil {
@@ -132,14 +116,51 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 			out, perr := q.project(b)
 			if out.n > 0 {
 				if stop, cerr := consume(scanMsg{b: out}); stop || cerr != nil {
-					return cerr
+					stopped = true
+					return true, cerr
 				}
 			}
 			if perr != nil {
-				return perr
+				return true, perr
 			}
 		}
 		if err != nil {
+			return true, err
+		}
+		return false, nil
+	}
+	if op := p.Scan.SetOp; sub == nil && op != nil && op.Op == "UNION" && op.All {
+		n := len(op.Left.Columns)
+		for _, side := range []*planner.Plan{op.Left, op.Right} {
+			err := x.stream(ctx, side, func(b *batch) (bool, error) {
+				return pass(&batch{cols: b.cols[:n], n: b.n})
+			})
+			if err != nil || stopped {
+				return err
+			}
+		}
+		return nil
+	}
+	if sub != nil && !sub.Single && (p.Scan.CTE == nil || x.planOnly || x.recursing > 0) {
+		return x.stream(ctx, sub, pass)
+	}
+	var batches []*batch
+	if sub == nil {
+		// A set operation or a table function (setop.go).
+		var err error
+		if batches, err = x.virtualBatches(ctx, p.Scan); err != nil {
+			return err
+		}
+	} else if sub.Single {
+		batches = []*batch{{n: 1}}
+	} else {
+		var err error
+		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
+			return err
+		}
+	}
+	for _, b := range batches {
+		if stop, err := pass(b); stop || err != nil {
 			return err
 		}
 	}
