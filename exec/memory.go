@@ -68,5 +68,5 @@ func (m *memTracker) release(n int64) {
 // does not allow.
 func (m *memTracker) errAllocate(n int64) error {
 	return fmt.Errorf("%w: failed to allocate data of size %s (%s/%s used)",
-		ErrOutOfMemory, formatBytes(n), formatBytes(m.used.Load()), formatBytes(m.limit))
+		ErrOutOfMemory, humanBytes(n), humanBytes(m.used.Load()), humanBytes(m.limit))
 }

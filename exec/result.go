@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pqsql/pqsql/planner"
 )
@@ -110,6 +111,10 @@ type resultStream struct {
 	// err is the query's error, set before ch closes.
 	err  error
 	once sync.Once
+	// sent counts the batches handed to ch; ended is set once the query
+	// has returned.
+	sent  atomic.Int64
+	ended atomic.Bool
 	// waited holds the batch Wait took (nil: the end), for Next.
 	waited    *Batch
 	hasWaited bool
@@ -144,6 +149,7 @@ func startStream(ctx context.Context, x *executor, p *planner.Plan, run func(fun
 				out := &Batch{Vectors: b.cols[:min(len(p.Columns), len(b.cols))], Len: b.n}
 				select {
 				case rs.ch <- out:
+					rs.sent.Add(1)
 					return false, nil
 				case <-ctx.Done():
 					return true, ctx.Err()
@@ -154,6 +160,7 @@ func startStream(ctx context.Context, x *executor, p *planner.Plan, run func(fun
 			err = cerr
 		}
 		rs.err = err
+		rs.ended.Store(true)
 		close(rs.ch)
 	}()
 	return rs

@@ -108,8 +108,8 @@ func (s *spillSpace) newWriter() (*spillWriter, error) {
 
 // The column kinds of a spilled batch.
 const (
-	spillNone byte = iota // a column the batch does not hold
-	spillNulls            // NULLs only, no values
+	spillNone  byte = iota // a column the batch does not hold
+	spillNulls             // NULLs only, no values
 	spillInt
 	spillFloat
 	spillBool
