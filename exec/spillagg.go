@@ -208,9 +208,9 @@ func (sa *spillAgg) consume(m scanMsg) (bool, error) {
 	return false, m.err
 }
 
-// account reserves the memory of the groups made since there were before
-// (and of the values holistic aggregates keep, for rows more rows); when
-// the limit does not allow it the aggregation freezes.
+// account reserves the memory of the groups made since there were
+// before, and of the values holistic aggregates keep for rows more rows;
+// when the limit does not allow it, the aggregation freezes.
 func (sa *spillAgg) account(before, rows int) error {
 	ag := sa.ag
 	n := sa.groupCost * int64(len(ag.groups)-before)
