@@ -63,8 +63,24 @@
 // group's fetched (compressed) bytes, but decodes a flat column one page at
 // a time as the batches reach it (format.PageReader), reusing the page's
 // buffers. Nested columns are still decoded and assembled whole. At most a
-// few batches per row group wait for the consumer. Result still collects
-// the final rows.
+// few batches per row group wait for the consumer.
+//
+// Results stream (Session.Stream): a query without a blocking operator
+// (filter, projection, LIMIT, DISTINCT's first rows, UNION ALL, a
+// subquery of those) hands its batches to the reader as the scan makes
+// them, a few ahead, so the first rows come before the scan ends and a
+// result of any size takes constant memory; Session.Execute collects them.
+// The operators that hold rows count them against memory_limit
+// (memory.go; default 80% of the machine's memory): a sort keeps sorted
+// runs as large as the limit allows, spills the others to temp_directory
+// and merges them stably (spillsort.go); a hash aggregation that cannot
+// hold a new group sends that group's rows, raw, to partition files by
+// key hash and aggregates each partition afterwards, so a group sees its
+// rows in input order wherever it is built (spillagg.go). A join's hash
+// table, DISTINCT's keys, window partitions and the results held for a
+// join, a CTE or a set operation fail past the limit with DuckDB's Out of
+// Memory error. Each statement's temporary files live in a directory of
+// their own, removed when the statement ends.
 //
 // A second pass over the WHERE's columns (late materialization) decodes
 // again only the pages that hold a surviving row. Unless the consumer has

@@ -23,8 +23,15 @@ var (
 	// ErrBadSetting means a SET value of the wrong kind.
 	ErrBadSetting = errclass.InvalidInput
 	// ErrOutOfMemory means a query needs more memory than memory_limit
-	// allows (a join's hash table).
+	// allows, in an operator that does not spill (a join's hash table,
+	// DISTINCT, window partitions, a buffered result).
 	ErrOutOfMemory = errclass.OutOfMemory
+	// ErrSpill means a temporary file under temp_directory that could not
+	// be made, written or read back.
+	ErrSpill = errclass.Sub(errclass.IO, "exec: temporary file")
+	// ErrSpillNested means rows past memory_limit that hold a STRUCT, LIST
+	// or MAP column, which are not written to temporary files.
+	ErrSpillNested = errclass.Sub(errclass.OutOfMemory, "exec: nested columns are not spilled to temporary files")
 	// ErrNotImplemented means a statement pqsql does not run.
 	ErrNotImplemented = errclass.NotImplemented
 	// ErrInternal means a bug in pqsql: a statement that panicked. The

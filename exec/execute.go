@@ -46,12 +46,19 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 	}
 	switch st := st.(type) {
 	case *planner.Select:
-		x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
+		x := newExecutor(ctx, s.Settings, s.store)
 		p, err := s.plan(ctx, st, x)
 		if err != nil {
+			x.close()
 			return nil, err
 		}
-		return x.result(ctx, p)
+		res := &Result{}
+		for _, c := range p.Columns {
+			res.Columns = append(res.Columns, c.Name)
+			res.Types = append(res.Types, c.Type)
+		}
+		res.stream = startStream(ctx, x, p, s.guard(text))
+		return res, nil
 	case *planner.Explain:
 		return s.explain(ctx, st)
 	case *planner.Describe:
@@ -133,9 +140,14 @@ func (s *Session) prepare(ctx context.Context, p *planner.Plan, x *executor) (*p
 	return optimizer.Optimize(p), nil
 }
 
-// result runs a plan and hands its batches over as the result's.
+// result runs a plan and hands its batches over as the result's; the
+// result is the caller's, not counted against memory_limit.
 func (x *executor) result(ctx context.Context, p *planner.Plan) (*Result, error) {
-	batches, err := x.run(ctx, p)
+	var batches []*batch
+	err := x.stream(ctx, p, func(b *batch) (bool, error) {
+		batches = append(batches, b)
+		return false, nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +193,9 @@ func (s *Session) set(st *planner.Set) (*Result, error) {
 			return nil, err
 		}
 		s.Settings.MemoryLimit = n
+		return &Result{}, nil
+	case "temp_directory":
+		s.Settings.TempDirectory = st.Value
 		return &Result{}, nil
 	case "threads", "worker_threads":
 		n, err := strconv.Atoi(st.Value)

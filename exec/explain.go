@@ -102,6 +102,11 @@ type AnalyzeJSON struct {
 	IO []IOJSON `json:"io"`
 	// MatchesPlan says every purpose's account balances (IOJSON.Matches).
 	MatchesPlan bool `json:"matches_plan"`
+	// PeakMemory is the most memory_limit counted at once; SpillFiles and
+	// SpillBytes what sorts and aggregations wrote to temp_directory.
+	PeakMemory int64 `json:"peak_memory_bytes,omitempty"`
+	SpillFiles int   `json:"spill_files,omitempty"`
+	SpillBytes int64 `json:"spill_bytes,omitempty"`
 	// Time is the wall time and the phases, summed over threads.
 	Time TimeJSON `json:"time_ns"`
 }
@@ -175,7 +180,8 @@ type VerifyJSON struct {
 // ANALYZE or VERIFY it reads only footers, indexes and filters, never a
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
-	x := &executor{settings: s.Settings, store: s.store, ctx: ctx}
+	x := newExecutor(ctx, s.Settings, s.store)
+	defer x.close()
 	var run *executor
 	if st.Analyze {
 		run = x
@@ -516,6 +522,12 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	a := &AnalyzeJSON{Files: st.Files, RowGroupsRead: st.RowGroups, RowGroupsSkipped: st.RowGroupsSkipped,
 		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
 		BytesRead: st.IO.Bytes, Requests: st.IO.Requests}
+	if x.mem != nil {
+		a.PeakMemory = x.mem.peak.Load()
+	}
+	if x.spill != nil {
+		a.SpillFiles, a.SpillBytes = x.spill.files, x.spill.bytes
+	}
 	acct := make([]IOJSON, numPurposes)
 	for p := range acct {
 		acct[p].Purpose = ioPurpose(p).String()
@@ -689,7 +701,8 @@ func (s *Session) verify(ctx context.Context, q *planner.Select) (*VerifyJSON, e
 		if !on {
 			set.Statistics, set.PageIndex, set.Bloom, set.Dictionary = false, false, false, false
 		}
-		x := &executor{settings: set, store: s.store, ctx: ctx}
+		x := newExecutor(ctx, set, s.store)
+		defer x.close()
 		p, err := s.plan(ctx, q, x)
 		if err != nil {
 			return nil, nil, nil, err

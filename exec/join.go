@@ -8,10 +8,6 @@ import (
 	"github.com/pqsql/pqsql/planner"
 )
 
-// defaultMemoryLimit bounds a join's hash table when SET memory_limit was
-// not used.
-const defaultMemoryLimit = 4 << 30
-
 // join runs both sides of a join and pairs their rows: a hash join on the
 // keys, building a table on one side and probing it with the other, or a
 // nested loop when the condition has no equality. Rows come out in
@@ -19,7 +15,8 @@ const defaultMemoryLimit = 4 << 30
 // on a side that keeps all its rows gets NULLs for the other side.
 func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) {
 	nl, nr := len(j.Left.Columns), len(j.Right.Columns)
-	jn := &joiner{j: j, nl: nl, nr: nr, limit: x.settings.MemoryLimit, buildLeft: j.BuildLeft}
+	jn := &joiner{j: j, nl: nl, nr: nr, mem: x.mem, buildLeft: j.BuildLeft}
+	defer func() { jn.mem.release(jn.reserved) }()
 	switch j.Kind {
 	case planner.JoinLeft, planner.JoinFull:
 		jn.buildLeft = false
@@ -29,9 +26,6 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 		// The hash table holds the right side; each left row is kept or
 		// dropped once its probe ends.
 		jn.buildLeft = false
-	}
-	if jn.limit <= 0 {
-		jn.limit = defaultMemoryLimit
 	}
 	// The build side runs first, as one batch: its keys may rule out
 	// probe rows before the probe side is read. The probe side's batches
@@ -104,7 +98,10 @@ type joiner struct {
 	build    *batch
 	probes   []*batch
 	residual *filter
-	limit    int64
+	// mem counts the hash table's bytes (reserved so far) against
+	// memory_limit.
+	mem      *memTracker
+	reserved int64
 	// buildLeft: the hash table holds the left side's rows.
 	buildLeft bool
 	// The hash table: ints when the one key is held as integers (all
@@ -303,12 +300,16 @@ func (jn *joiner) buildTable(kb *batch) error {
 	return jn.account(used)
 }
 
-// account fails once the hash table's memory passes the limit.
+// account reserves the hash table's growth to used bytes, or fails with
+// an Out of Memory error naming the limit.
 func (jn *joiner) account(used int64) error {
-	if used > jn.limit {
-		return fmt.Errorf("%w: the hash table of a join needs more than memory_limit (%s); raise it with SET memory_limit = '...'",
-			ErrOutOfMemory, formatBytes(jn.limit))
+	if used <= jn.reserved {
+		return nil
 	}
+	if err := jn.mem.reserve(used - jn.reserved); err != nil {
+		return fmt.Errorf("%w (the hash table of a join)", err)
+	}
+	jn.reserved = used
 	return nil
 }
 

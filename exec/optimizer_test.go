@@ -137,7 +137,7 @@ func TestJoinMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.Execute(context.Background(), q)
-	if !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), "memory_limit (97.7 KiB)") {
+	if !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), "/97.6 KiB used)") {
 		t.Errorf("100KB: %v, want ErrOutOfMemory naming the limit", err)
 	}
 	if _, err := s.Execute(context.Background(), "SET memory_limit = '64MiB'"); err != nil {

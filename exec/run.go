@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 
@@ -34,7 +35,21 @@ type executor struct {
 	// each time.
 	work      map[*planner.WorkTable][]*batch
 	recursing int
+	// mem counts the statement's memory against memory_limit; spill is
+	// where its sorts and aggregations write what does not fit.
+	mem   *memTracker
+	spill *spillSpace
 }
+
+// newExecutor returns an executor for one statement of a session with
+// these settings; close removes its temporary files.
+func newExecutor(ctx context.Context, settings Settings, store *storage.Store) *executor {
+	return &executor{settings: settings, store: store, ctx: ctx,
+		mem: newMemTracker(settings.MemoryLimit), spill: newSpillSpace(settings.TempDirectory)}
+}
+
+// close deletes the statement's temporary files.
+func (x *executor) close() error { return x.spill.remove() }
 
 // A sharedKey is a CTE and the printed plan of one reference to it.
 type sharedKey struct {
@@ -76,36 +91,20 @@ func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFu
 	return x.inputQuery(ctx, newScanQuery(p, x.settings), consume)
 }
 
-// inputQuery is input for a prepared scan query.
+// inputQuery is input for a prepared scan query. A subquery's rows and
+// UNION ALL's stream through as they are made; a CTE read more than once,
+// the other set operations, joins and table functions produce theirs
+// first.
 func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consumeFunc) error {
 	p := q.p
 	sub := p.Scan.Subquery
 	if sub == nil && !virtualSource(p.Scan) {
 		return x.scanFiles(ctx, q, consume)
 	}
-	var batches []*batch
-	if sub == nil {
-		// A set operation or a table function (setop.go).
-		var err error
-		if batches, err = x.virtualBatches(ctx, p.Scan); err != nil {
-			return err
-		}
-	} else if sub.Single {
-		batches = []*batch{{n: 1}}
-	} else if p.Scan.CTE != nil && !x.planOnly && x.recursing == 0 {
-		var err error
-		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
-			return err
-		}
-	} else {
-		var err error
-		if batches, err = x.run(ctx, sub); err != nil {
-			return err
-		}
-	}
-	for _, b := range batches {
+	stopped := false
+	pass := func(b *batch) (bool, error) {
 		if err := ctx.Err(); err != nil {
-			return err
+			return true, err
 		}
 		var err error
 		if q.where != nil {
@@ -117,48 +116,92 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 			out, perr := q.project(b)
 			if out.n > 0 {
 				if stop, cerr := consume(scanMsg{b: out}); stop || cerr != nil {
-					return cerr
+					stopped = true
+					return true, cerr
 				}
 			}
 			if perr != nil {
-				return perr
+				return true, perr
 			}
 		}
 		if err != nil {
+			return true, err
+		}
+		return false, nil
+	}
+	if op := p.Scan.SetOp; sub == nil && op != nil && op.Op == "UNION" && op.All {
+		n := len(op.Left.Columns)
+		for _, side := range []*planner.Plan{op.Left, op.Right} {
+			err := x.stream(ctx, side, func(b *batch) (bool, error) {
+				return pass(&batch{cols: b.cols[:n], n: b.n})
+			})
+			if err != nil || stopped {
+				return err
+			}
+		}
+		return nil
+	}
+	if sub != nil && !sub.Single && (p.Scan.CTE == nil || x.planOnly || x.recursing > 0) {
+		return x.stream(ctx, sub, pass)
+	}
+	var batches []*batch
+	if sub == nil {
+		// A set operation or a table function (setop.go).
+		var err error
+		if batches, err = x.virtualBatches(ctx, p.Scan); err != nil {
+			return err
+		}
+	} else if sub.Single {
+		batches = []*batch{{n: 1}}
+	} else {
+		var err error
+		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
+			return err
+		}
+	}
+	for _, b := range batches {
+		if stop, err := pass(b); stop || err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// An emitFunc takes the batches of a result as they are made; it returns
+// true to stop the plan early.
+type emitFunc func(b *batch) (stop bool, err error)
+
 // run executes a plan and returns its result in batches of the visible
-// columns.
+// columns. The batches are a result buffer held for the statement, so they
+// count against memory_limit.
 func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
-	if p.HasPercent {
-		return x.runLimitPercent(ctx, p) // limit_percent.go
+	var out []*batch
+	err := x.stream(ctx, p, func(b *batch) (bool, error) {
+		if err := x.mem.reserve(batchBytes(b)); err != nil {
+			return false, err
+		}
+		out = append(out, b)
+		return false, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if len(p.Windows) > 0 {
-		return x.runWindows(ctx, p) // window.go
-	}
-	if p.Aggregate {
-		ag, ok, err := x.metaAggregate(p)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			ag = newAggregator(p)
-			if err := x.input(ctx, p, ag.consume); err != nil {
-				return nil, err
-			}
-		}
-		if !p.Distinct && len(p.Order) == 0 && p.Offset == 0 && p.Limit < 0 {
-			return ag.batches(projTypes(p), len(p.Columns))
-		}
-		rows, err := ag.rows()
-		if err != nil {
-			return nil, err
-		}
-		return x.finishRows(ctx, p, rows)
+	return out, nil
+}
+
+// stream executes a plan and hands its result, in batches of the visible
+// columns, to emit as they are made. A plan without a blocking operator
+// (filter, projection, LIMIT) passes the scan's batches on as they arrive;
+// a sort spills sorted runs past memory_limit and merges them (spillsort.go),
+// an aggregation spills the rows of the groups it cannot hold (spillagg.go).
+func (x *executor) stream(ctx context.Context, p *planner.Plan, emit emitFunc) error {
+	switch {
+	case p.HasPercent:
+		return emitAll(x.runLimitPercent(ctx, p))(emit) // limit_percent.go
+	case len(p.Windows) > 0:
+		return emitAll(x.runWindows(ctx, p))(emit) // window.go
+	case p.Aggregate:
+		return x.aggregate(ctx, p, emit)
 	}
 	want := rowsWanted(p)
 	switch {
@@ -176,55 +219,99 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 			return false, m.err
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return x.finishRows(ctx, p, top.sorted())
-	case len(p.Order) > 0 || p.Distinct:
-		var bs []*batch
-		var dd *deduper
-		if p.Distinct {
-			dd = newDeduper(projTypes(p))
-		}
-		err := x.input(ctx, p, func(m scanMsg) (bool, error) {
-			if b := m.b; b != nil && b.n > 0 {
-				if dd != nil {
-					// Only the first row of each distinct key is kept, as
-					// the batches arrive.
-					b = b.take(dd.firstRows(b))
+		return emitAll(x.finishRows(ctx, p, top.sorted()))(emit)
+	case len(p.Order) > 0:
+		return x.sortSpilling(ctx, p, emit) // spillsort.go
+	}
+	// Streaming: batches pass through as they arrive, DISTINCT keeping the
+	// first row of each key, and a LIMIT stops the scan as soon as LIMIT +
+	// OFFSET rows are in.
+	var dd *deduper
+	var ddHeld int64
+	if p.Distinct {
+		dd = newDeduper(projTypes(p))
+		defer func() { x.mem.release(ddHeld) }()
+	}
+	cut := newLimitCutter(p.Offset, p.Limit, len(p.Columns))
+	return x.input(ctx, p, func(m scanMsg) (bool, error) {
+		if b := m.b; b != nil && b.n > 0 {
+			if dd != nil {
+				b = b.take(dd.firstRows(b))
+				// The deduper keeps each new row's key.
+				n := batchBytes(b) + distinctKeyOverhead*int64(b.n)
+				if err := x.mem.reserve(n); err != nil {
+					return false, fmt.Errorf("%w (the keys of DISTINCT)", err)
 				}
-				if b.n > 0 {
-					bs = append(bs, b)
+				ddHeld += n
+			}
+			if b = cut.cut(b); b.n > 0 {
+				if stop, err := emit(b); stop || err != nil {
+					return true, err
 				}
 			}
-			return false, m.err
-		})
-		if err != nil {
-			return nil, err
-		}
-		return finishBatches(ctx, p, bs)
-	}
-	// Streaming: batches pass through, and a LIMIT stops the scan as soon
-	// as LIMIT + OFFSET rows are in.
-	var out []*batch
-	total := int64(0)
-	err := x.input(ctx, p, func(m scanMsg) (bool, error) {
-		if b := m.b; b != nil {
-			if p.Limit >= 0 && total+int64(b.n) >= want {
-				b = b.head(int(want - total))
-				out = append(out, b)
-				total += int64(b.n)
+			if cut.done() {
 				return true, nil
 			}
-			out = append(out, b)
-			total += int64(b.n)
 		}
 		return false, m.err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return limitBatches(out, p.Offset, p.Limit, len(p.Columns)), nil
 }
+
+// distinctKeyOverhead is what a DISTINCT key costs besides its bytes: the
+// map entry and the string header.
+const distinctKeyOverhead = 48
+
+// emitAll hands batches made at once to emit, in order.
+func emitAll(bs []*batch, err error) func(emit emitFunc) error {
+	return func(emit emitFunc) error {
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			if stop, err := emit(b); stop || err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// A limitCutter applies OFFSET and LIMIT to batches as they pass, and
+// keeps the first n (visible) columns.
+type limitCutter struct {
+	offset, limit int64
+	n             int
+}
+
+func newLimitCutter(offset, limit int64, n int) *limitCutter {
+	return &limitCutter{offset: offset, limit: limit, n: n}
+}
+
+// cut returns the rows of b the OFFSET and LIMIT keep.
+func (c *limitCutter) cut(b *batch) *batch {
+	if c.offset >= int64(b.n) {
+		c.offset -= int64(b.n)
+		return &batch{}
+	}
+	if c.offset > 0 {
+		sel := make([]int32, 0, b.n-int(c.offset))
+		for i := int(c.offset); i < b.n; i++ {
+			sel = append(sel, int32(i))
+		}
+		b = b.take(sel)
+		c.offset = 0
+	}
+	if c.limit >= 0 {
+		b = b.head(int(min(c.limit, int64(b.n))))
+		c.limit -= int64(b.n)
+	}
+	return &batch{cols: b.cols[:min(c.n, len(b.cols))], n: b.n}
+}
+
+// done reports whether the LIMIT has all its rows.
+func (c *limitCutter) done() bool { return c.limit == 0 }
 
 // rowsWanted is LIMIT + OFFSET, the rows a limited plan must produce,
 // saturated at the largest int64: LIMIT and OFFSET may each be as large.
@@ -281,35 +368,6 @@ func (x *executor) finishRows(ctx context.Context, p *planner.Plan, rows [][]pla
 	return out, nil
 }
 
-// limitBatches drops offset rows, keeps at most limit (all when negative)
-// and the first n columns.
-func limitBatches(bs []*batch, offset, limit int64, n int) []*batch {
-	var out []*batch
-	for _, b := range bs {
-		if offset >= int64(b.n) {
-			offset -= int64(b.n)
-			continue
-		}
-		if offset > 0 {
-			sel := make([]int32, 0, b.n-int(offset))
-			for i := int(offset); i < b.n; i++ {
-				sel = append(sel, int32(i))
-			}
-			b = b.take(sel)
-			offset = 0
-		}
-		if limit >= 0 {
-			if limit == 0 {
-				break
-			}
-			b = b.head(int(min(limit, int64(b.n))))
-			limit -= int64(b.n)
-		}
-		out = append(out, &batch{cols: b.cols[:min(n, len(b.cols))], n: b.n})
-	}
-	return out
-}
-
 func projTypes(p *planner.Plan) []Type {
 	ts := make([]Type, len(p.Project))
 	for i, e := range p.Project {
@@ -349,4 +407,20 @@ func rowLess(keys []planner.SortKey, types []Type) func(a, b []planner.Datum) bo
 		}
 		return false
 	}
+}
+
+// limitBatches drops offset rows, keeps at most limit (all when negative)
+// and the first n columns.
+func limitBatches(bs []*batch, offset, limit int64, n int) []*batch {
+	c := newLimitCutter(offset, limit, n)
+	var out []*batch
+	for _, b := range bs {
+		if c.done() {
+			break
+		}
+		if b = c.cut(b); b.n > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
 }

@@ -116,6 +116,9 @@ type scanQuery struct {
 	// partial: workers aggregate their row groups and pass the partial
 	// aggregates on, which merge exactly.
 	partial bool
+	// noPartial, when set, stops the partial aggregation for row groups
+	// not yet started: a spilling aggregation cannot merge new groups.
+	noPartial *atomic.Bool
 	// topk, for a sorted limit, skips the row groups that cannot beat it.
 	topk *topKScan
 }
@@ -525,7 +528,7 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 			send(scanMsg{panicked: r})
 		}
 	}()
-	if !s.q.partial || s.partialOff.Load() {
+	if !s.q.partial || s.partialOff.Load() || (s.q.noPartial != nil && s.q.noPartial.Load()) {
 		if err := s.scanRowGroup(ctx, t, send); err != nil {
 			send(scanMsg{err: err})
 		}

@@ -28,9 +28,15 @@ type Settings struct {
 	// JoinFilters lets an inner join rule out probe rows, and the pages
 	// holding them, with its build side's keys.
 	JoinFilters bool
-	// MemoryLimit bounds a join's hash table, in bytes; 0 means the
-	// default (defaultMemoryLimit).
+	// MemoryLimit bounds the memory of a statement's sorts, hash tables,
+	// DISTINCT keys, window partitions and buffered results, in bytes; 0
+	// means the default, 80% of the machine's memory. Past it, sorts and
+	// aggregations spill to TempDirectory; the others fail with an Out of
+	// Memory error.
 	MemoryLimit int64
+	// TempDirectory holds the temporary files of spilling statements;
+	// empty means os.TempDir()/pqsql-<pid>, removed when emptied.
+	TempDirectory string
 }
 
 // A Session holds what lives between statements: views and settings.
@@ -51,17 +57,63 @@ func NewSession() *Session {
 	}
 }
 
-// Execute runs one SQL statement. Cancelling ctx stops a running query.
-// A panic while running it (in this goroutine or, passed on, in a scan
-// worker's) becomes an error of class Internal naming the statement; the
-// session stays usable.
-func (s *Session) Execute(ctx context.Context, text string) (res *Result, err error) {
+// Execute runs one SQL statement and returns its whole result. Cancelling
+// ctx stops a running query. A panic while running it (in this goroutine
+// or, passed on, in a scan worker's) becomes an error of class Internal
+// naming the statement; the session stays usable.
+func (s *Session) Execute(ctx context.Context, text string) (*Result, error) {
+	res, err := s.Stream(ctx, text)
+	if err != nil || !res.Streamed() {
+		return res, err
+	}
+	defer res.Close()
+	var bs []*batch
+	for {
+		b, err := res.Next()
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		bs = append(bs, &batch{cols: b.Vectors, n: b.Len})
+	}
+	out := &Result{Columns: res.Columns, Types: res.Types, Message: res.Message}
+	for _, b := range packBatches(bs) {
+		out.Batches = append(out.Batches, &Batch{Vectors: b.cols, Len: b.n})
+	}
+	return out, nil
+}
+
+// Stream runs one SQL statement as Execute does, except that a query's
+// rows are not collected: the result's Next hands them out as the query
+// makes them, so the first rows of a scan come before it ends and a
+// result of any size takes constant memory. The caller must Close the
+// result. Statements other than queries return their whole result.
+func (s *Session) Stream(ctx context.Context, text string) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, &InternalError{Statement: text, Panic: r, Stack: debug.Stack()}
+			res, err = nil, s.internalError(text, r)
 		}
 	}()
 	return s.execute(ctx, text)
+}
+
+// guard runs f, turning a panic in it into an error of class Internal
+// naming the statement.
+func (s *Session) guard(text string) func(f func() error) error {
+	return func(f func() error) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = s.internalError(text, r)
+			}
+		}()
+		return f()
+	}
+}
+
+func (s *Session) internalError(text string, r any) error {
+	return &InternalError{Statement: text, Panic: r, Stack: debug.Stack()}
 }
 
 // An InternalError is a statement that panicked: a bug in pqsql, never a

@@ -45,7 +45,7 @@ var settingDefs = []settingDef{
 		value: func(st *Settings) string {
 			n := st.MemoryLimit
 			if n == 0 {
-				n = defaultMemoryLimit
+				n = defaultMemoryLimit()
 			}
 			return humanBytes(n)
 		},
@@ -57,6 +57,16 @@ var settingDefs = []settingDef{
 		func(s *Settings) *bool { return &s.PageIndex }),
 	boolSetting("statistics", "Skip row groups whose column statistics rule out the predicate",
 		func(s *Settings) *bool { return &s.Statistics }),
+	{
+		name: "temp_directory", description: "Set the directory to which to write temp files", inputType: "VARCHAR", scope: "GLOBAL",
+		value: func(st *Settings) string {
+			if st.TempDirectory == "" {
+				return defaultTempDirectory()
+			}
+			return st.TempDirectory
+		},
+		restore: func(st, def *Settings) { st.TempDirectory = def.TempDirectory },
+	},
 	{
 		name: "threads", description: "The number of total threads used by the system.", inputType: "BIGINT", scope: "GLOBAL",
 		aliases: []string{"worker_threads"},

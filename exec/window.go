@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/sql"
@@ -37,8 +38,13 @@ func (x *executor) runWindows(ctx context.Context, p *planner.Plan) ([]*batch, e
 	for _, b := range batches {
 		n += b.n
 	}
-	rows := make([][]planner.Datum, 0, n)
 	all := len(p.Windows) + width
+	// The rows as datums, with their windows' values, are the window
+	// partitions' memory.
+	if err := x.mem.reserve(int64(n) * int64(all) * int64(unsafe.Sizeof(planner.Datum{}))); err != nil {
+		return nil, fmt.Errorf("%w (the partitions of a window)", err)
+	}
+	rows := make([][]planner.Datum, 0, n)
 	slab := make([]planner.Datum, n*all)
 	for _, b := range batches {
 		for i := 0; i < b.n; i++ {

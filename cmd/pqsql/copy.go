@@ -11,10 +11,16 @@ import (
 
 // copyTo runs COPY (query) TO 'file': the query's rows written as CSV
 // (header, delimiter and null text as the options say) or as JSON, one
-// object a line, as DuckDB writes them.
+// object a line, as DuckDB writes them. The rows stream from the query to
+// the file.
 func (sh *shell) copyTo(ctx context.Context, c *sql.Copy) error {
-	res, err := sh.session.Execute(ctx, c.Query)
+	res, err := sh.session.Stream(ctx, c.Query)
 	if err != nil {
+		return err
+	}
+	defer res.Close()
+	// A query that fails before its first row leaves no file behind.
+	if err := res.Wait(); err != nil {
 		return err
 	}
 	f, err := os.Create(c.File)
@@ -26,7 +32,7 @@ func (sh *shell) copyTo(ctx context.Context, c *sql.Copy) error {
 	if c.Format == "json" {
 		o.mode = modeJSONLines
 	}
-	if err := renderCancellable(ctx, w, res, o); err != nil {
+	if err := renderStreamed(ctx, w, res, o); err != nil {
 		f.Close()
 		return err
 	}

@@ -150,10 +150,14 @@ func (o renderOptions) sep(def string) string {
 // render prints res in the mode of o. Write errors stay in w, for its
 // Flush to report.
 func render(w *bufio.Writer, res *exec.Result, o renderOptions) {
-	if len(res.Columns) == 0 {
+	renderTableOf(w, newTable(res), o)
+}
+
+// renderTableOf prints the rows of t in the mode of o.
+func renderTableOf(w *bufio.Writer, t *table, o renderOptions) {
+	if len(t.res.Columns) == 0 {
 		return
 	}
-	t := newTable(res)
 	switch o.mode {
 	case modeCSV:
 		renderCSV(w, t, o)
@@ -191,6 +195,9 @@ type table struct {
 	starts []int // first row of each batch
 	rows   int
 	buf    []byte
+	// gap rows, from row gapAt on, are not held: a streamed result kept
+	// only its first and last rows for box mode, which shows no others.
+	gapAt, gap int
 }
 
 func newTable(res *exec.Result) *table {
@@ -207,6 +214,12 @@ func (t *table) numCols() int { return len(t.res.Columns) }
 // vector finds row's batch and returns the column's vector and the row's
 // index in it; v is nil when the batch lacks the column.
 func (t *table) vector(row, col int) (v *exec.Vector, i int) {
+	if t.gap > 0 && row >= t.gapAt {
+		if row < t.gapAt+t.gap {
+			return nil, 0
+		}
+		row -= t.gap
+	}
 	bi := sort.Search(len(t.starts), func(k int) bool { return t.starts[k] > row }) - 1
 	if bi < 0 || bi >= len(t.res.Batches) {
 		return nil, 0
@@ -316,6 +329,17 @@ func renderJSON(w *bufio.Writer, t *table, array bool) {
 	if array {
 		w.WriteByte('[')
 	}
+	renderJSONRows(w, t, array)
+	if array {
+		w.WriteString("]\n")
+	} else if t.rows > 0 {
+		w.WriteByte('\n')
+	}
+}
+
+// renderJSONRows prints t's rows as JSON objects, separated as renderJSON
+// separates them, without the array's brackets or the last line break.
+func renderJSONRows(w *bufio.Writer, t *table, array bool) {
 	for r := 0; r < t.rows; r++ {
 		if r > 0 {
 			if array {
@@ -338,11 +362,6 @@ func renderJSON(w *bufio.Writer, t *table, array bool) {
 			writeJSONValue(w, t, v, i)
 		}
 		w.WriteByte('}')
-	}
-	if array {
-		w.WriteString("]\n")
-	} else if t.rows > 0 {
-		w.WriteByte('\n')
 	}
 }
 

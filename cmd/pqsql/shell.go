@@ -187,7 +187,14 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 				sh.session.Settings.MapWidth = sh.termWidth()
 			}
 		}
-		res, err = sh.session.Execute(ctx, sh.withExplainFormat(text))
+		res, err = sh.session.Stream(ctx, sh.withExplainFormat(text))
+		if err == nil {
+			// The progress bar runs until the first rows are ready.
+			err = res.Wait()
+		}
+	}
+	if res != nil {
+		defer res.Close()
 	}
 	stopProgress()
 	if cerr := ctx.Err(); cerr != nil {
@@ -233,7 +240,10 @@ func (sh *shell) print(ctx context.Context, res *exec.Result) error {
 		if sh.termWidth != nil && opts.maxWidth == 0 && sh.out == sh.stdout {
 			opts.maxWidth = sh.termWidth()
 		}
-		if err := renderCancellable(ctx, sh.out, res, opts); err != nil {
+		if err := renderStreamed(ctx, sh.out, res, opts); err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
 			return err
 		}
 	}
