@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // geoGroup is one row group of a synthetic file: its rows' geometries (nil
@@ -505,4 +507,28 @@ func TestSpatialGeoParquet(t *testing.T) {
 			t.Fatalf("verdicts %s, want kkkk: spherical boxes do not bound planar predicates", got)
 		}
 	})
+}
+
+// TestSpatialNaNRowGroupSkipped: geospatial-with-nan.parquet's one row
+// group has the box x[10, 130] y[20, 140], which leaves out the NaN
+// coordinate of its line; a query box missing it skips the row group. That
+// the answer is the same without the skip (the function compares the rows'
+// boxes without NaN first) is testdata/queries/spatial_nan.test's part.
+func TestSpatialNaNRowGroupSkipped(t *testing.T) {
+	path := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data", "geospatial", "geospatial-with-nan.parquet")
+	f, err := format.Open(path)
+	if err != nil {
+		t.Skipf("corpus file: %v", err)
+	}
+	defer f.Close()
+	leaf := spatialLeafOf(STWithin, mustWKT(t, "POLYGON((0 0, 0 1, 1 1, 1 0, 0 0))"), 0, false)
+	leaf.Col.Path = "geometry"
+	p, err := Plan(f, leaf, nil, AllMechanisms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.RowGroups[0]
+	if r.Verdict != Skip || r.Mechanism != BoundingBox || r.Reason != "spatial: bbox x[10, 130] y[20, 140] is disjoint from query box x[0, 1] y[0, 1]" {
+		t.Errorf("row group 0: %s by %s (%q), want skipped by the statistics box", r.Verdict, r.Mechanism, r.Reason)
+	}
 }
