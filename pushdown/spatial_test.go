@@ -273,6 +273,14 @@ func TestSpatialGeographyAntimeridian(t *testing.T) {
 	if !strings.Contains(strings.Join(p.Notes, "\n"), "crosses the antimeridian") {
 		t.Errorf("notes do not say why the wrapped box was kept: %q", p.Notes)
 	}
+	if r := p.RowGroups[0].Reason; !strings.Contains(r, "spatial: the GEOGRAPHY box x[170, -170] y[0, 0] crosses the antimeridian, so only its latitudes bound planar predicates") {
+		t.Errorf("row group 0's reason does not say why it was kept: %q", r)
+	}
+	// Its latitudes still bound the line: a query box north of them skips it.
+	north := spatialLeafOf(STIntersects, mustWKT(t, "POLYGON((-1 5, -1 6, 1 6, 1 5, -1 5))"), 0, false)
+	if p, _ := Plan(geoFile(t, true, groups), north, []int{0}, AllMechanisms()); verdicts(p) != "ss" || !strings.Contains(p.RowGroups[0].Reason, "crosses the antimeridian, but its latitudes miss") {
+		t.Errorf("query box north of the line: verdicts %s (%q), want ss", verdicts(p), p.RowGroups[0].Reason)
+	}
 }
 
 // wkbRow is a Row of one geometry column.
