@@ -130,7 +130,11 @@ func binaryPred(need func(a, b box) bool, fn func(a, b geom.Geometry) (bool, err
 		if need != nil {
 			bx, okx := boxOf(x)
 			by, oky := boxOf(y)
-			if okx && oky && !need(bx, by) {
+			switch {
+			case okx && oky && !need(bx, by):
+				return Datum{B: false}, nil
+			case !okx && !x.IsEmpty() || !oky && !y.IsEmpty():
+				// Only NaN coordinates: no box, so nothing to meet.
 				return Datum{B: false}, nil
 			}
 		}
@@ -150,11 +154,35 @@ func binaryPred(need func(a, b box) bool, fn func(a, b geom.Geometry) (bool, err
 // A box is a geometry's extent.
 type box struct{ lo, hi geom.XY }
 
-// boxOf is g's box; false for an empty geometry or NaN coordinates.
+// boxOf is the box of g's coordinates whose x and y are both numbers;
+// false when there is none (an empty geometry, or NaN everywhere).
+//
+// A coordinate with a NaN is left out, as GEOS leaves NaN ordinates out of
+// an envelope and as the Parquet geospatial statistics leave them out of a
+// column chunk's box. Pruning skips a row group when its box misses the
+// query's, so every row of it must then answer false here, before the
+// exact predicate could raise an error on the NaN (simplefeatures cannot
+// evaluate it): with and without pruning, the rows of such a row group
+// are false. Where the box meets the query's, the exact predicate runs on
+// the NaN and fails, with and without pruning alike, since pruning keeps
+// that row group.
 func boxOf(g geom.Geometry) (box, bool) {
-	lo, hi, ok := g.Envelope().MinMaxXYs()
-	b := box{lo, hi}
-	return b, ok && !math.IsNaN(lo.X+lo.Y+hi.X+hi.Y)
+	seq := g.DumpCoordinates()
+	var b box
+	ok := false
+	for i := range seq.Length() {
+		p := seq.GetXY(i)
+		if math.IsNaN(p.X) || math.IsNaN(p.Y) {
+			continue
+		}
+		if !ok {
+			b, ok = box{p, p}, true
+			continue
+		}
+		b.lo.X, b.lo.Y = min(b.lo.X, p.X), min(b.lo.Y, p.Y)
+		b.hi.X, b.hi.Y = max(b.hi.X, p.X), max(b.hi.Y, p.Y)
+	}
+	return b, ok
 }
 
 func boxesMeet(a, b box) bool {
@@ -170,9 +198,12 @@ func boxEquals(a, b box) bool { return a == b }
 func flip(f func(a, b box) bool) func(a, b box) bool { return func(a, b box) bool { return f(b, a) } }
 
 // extentsMeet is ST_Intersects_Extent (&&): the bounding boxes share a
-// point. An empty geometry has no box and meets nothing.
+// point. An empty geometry has no box and meets nothing; NaN coordinates
+// are left out of the boxes (see boxOf).
 func extentsMeet(a, b geom.Geometry) (bool, error) {
-	return a.Envelope().Intersects(b.Envelope()), nil
+	x, okx := boxOf(a)
+	y, oky := boxOf(b)
+	return okx && oky && boxesMeet(x, y), nil
 }
 
 func evalGeomFromText(_ *Call, a []Datum) (Datum, error) {
@@ -313,6 +344,16 @@ func evalDWithin(_ *Call, a []Datum) (Datum, error) {
 	y, err := geometryOf(a[1].Bytes)
 	if err != nil {
 		return Datum{}, err
+	}
+	// Boxes grown by the distance that miss each other answer false before
+	// any distance is computed, as pruning does (see boxOf).
+	bx, okx := boxOf(x)
+	by, oky := boxOf(y)
+	if d := a[2].F; okx && oky && d >= 0 && (bx.lo.X-d > by.hi.X || by.lo.X-d > bx.hi.X || bx.lo.Y-d > by.hi.Y || by.lo.Y-d > bx.hi.Y) {
+		return Datum{B: false}, nil
+	}
+	if !okx && !x.IsEmpty() || !oky && !y.IsEmpty() {
+		return Datum{B: false}, nil
 	}
 	dist, ok := geom.Distance(x, y)
 	return Datum{B: ok && dist <= a[2].F}, nil

@@ -33,6 +33,7 @@ func variantPush(e *Binary, fields []*format.Field) pushdown.Expr {
 		return nil
 	}
 	out.Precision, out.Scale = cast.T.Precision, cast.T.Scale
+	out.Bits, out.Unsigned = intWidth(cast.T.ID)
 	// Walk the extractions from the outermost key in.
 	x := cast.Args[0]
 	for {
@@ -87,6 +88,31 @@ func variantTarget(t, lit Type) (pushdown.VariantTarget, bool) {
 		return pushdown.VariantTimestampTZ, true
 	case TypeBoolean:
 		return pushdown.VariantBoolean, true
+	}
+	return 0, false
+}
+
+// intWidth is an integer type's width in bits and sign; 0 for others.
+func intWidth(id TypeID) (int, bool) {
+	switch id {
+	case TypeTinyInt:
+		return 8, false
+	case TypeSmallInt:
+		return 16, false
+	case TypeInteger:
+		return 32, false
+	case TypeBigInt:
+		return 64, false
+	case TypeHugeInt:
+		return 128, false
+	case TypeUTinyInt:
+		return 8, true
+	case TypeUSmallInt:
+		return 16, true
+	case TypeUInteger:
+		return 32, true
+	case TypeUBigInt:
+		return 64, true
 	}
 	return 0, false
 }

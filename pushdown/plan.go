@@ -363,6 +363,9 @@ type rgState struct {
 	// the same row group (see byCovering).
 	noCover   bool
 	uncovered *rgState
+	// kept says why a mechanism that could not rule the row group out
+	// kept it, for its reason.
+	kept []string
 }
 
 func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
@@ -412,6 +415,9 @@ func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
 		out.Reason = "no mechanism rules out " + p.pred.String()
 		if k, ok := p.pred.(*Const); ok && k.Value == True {
 			out.Reason = "no predicate"
+		}
+		for _, why := range s.kept {
+			out.Reason += "; " + why
 		}
 	} else {
 		out.Verdict, out.Mechanism = Select, PageIndex

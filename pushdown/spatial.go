@@ -245,8 +245,14 @@ func (s *rgState) spatialLeaf(e *Spatial) (RowRanges, string) {
 	if format.LogicalOf(e.Col.Leaf).Kind == format.KindGeography && b.XMin > b.XMax {
 		// The box crosses the antimeridian, but the predicates are planar:
 		// an edge from x=170 to x=-170 passes x=0 in the plane, outside the
-		// wrapped box, so the box bounds nothing they test.
-		s.p.note(fmt.Sprintf("spatial: row group %d, column %s: the GEOGRAPHY box %s crosses the antimeridian and cannot bound planar predicates; kept", s.rg, e.Col.Path, b))
+		// wrapped box, so its longitudes bound nothing they test. Its
+		// latitudes still do: a planar edge stays between its vertices'.
+		if !math.IsNaN(b.YMin+b.YMax) && b.YMin <= b.YMax && (b.YMax < q.YMin || q.YMax < b.YMin) {
+			return nil, fmt.Sprintf("spatial: GEOGRAPHY bbox %s crosses the antimeridian, but its latitudes miss query box %s", b, q)
+		}
+		why := fmt.Sprintf("spatial: the GEOGRAPHY box %s crosses the antimeridian, so only its latitudes bound planar predicates, and they meet query box %s", b, q)
+		s.p.note(fmt.Sprintf("row group %d, column %s: %s; kept", s.rg, e.Col.Path, why))
+		s.kept = append(s.kept, why)
 		return s.all, ""
 	}
 	if !b.IsProper() {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // geoGroup is one row group of a synthetic file: its rows' geometries (nil
@@ -271,6 +273,14 @@ func TestSpatialGeographyAntimeridian(t *testing.T) {
 	if !strings.Contains(strings.Join(p.Notes, "\n"), "crosses the antimeridian") {
 		t.Errorf("notes do not say why the wrapped box was kept: %q", p.Notes)
 	}
+	if r := p.RowGroups[0].Reason; !strings.Contains(r, "spatial: the GEOGRAPHY box x[170, -170] y[0, 0] crosses the antimeridian, so only its latitudes bound planar predicates") {
+		t.Errorf("row group 0's reason does not say why it was kept: %q", r)
+	}
+	// Its latitudes still bound the line: a query box north of them skips it.
+	north := spatialLeafOf(STIntersects, mustWKT(t, "POLYGON((-1 5, -1 6, 1 6, 1 5, -1 5))"), 0, false)
+	if p, _ := Plan(geoFile(t, true, groups), north, []int{0}, AllMechanisms()); verdicts(p) != "ss" || !strings.Contains(p.RowGroups[0].Reason, "crosses the antimeridian, but its latitudes miss") {
+		t.Errorf("query box north of the line: verdicts %s (%q), want ss", verdicts(p), p.RowGroups[0].Reason)
+	}
 }
 
 // wkbRow is a Row of one geometry column.
@@ -505,4 +515,28 @@ func TestSpatialGeoParquet(t *testing.T) {
 			t.Fatalf("verdicts %s, want kkkk: spherical boxes do not bound planar predicates", got)
 		}
 	})
+}
+
+// TestSpatialNaNRowGroupSkipped: geospatial-with-nan.parquet's one row
+// group has the box x[10, 130] y[20, 140], which leaves out the NaN
+// coordinate of its line; a query box missing it skips the row group. That
+// the answer is the same without the skip (the function compares the rows'
+// boxes without NaN first) is testdata/queries/spatial_nan.test's part.
+func TestSpatialNaNRowGroupSkipped(t *testing.T) {
+	path := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data", "geospatial", "geospatial-with-nan.parquet")
+	f, err := format.Open(path)
+	if err != nil {
+		t.Skipf("corpus file: %v", err)
+	}
+	defer f.Close()
+	leaf := spatialLeafOf(STWithin, mustWKT(t, "POLYGON((0 0, 0 1, 1 1, 1 0, 0 0))"), 0, false)
+	leaf.Col.Path = "geometry"
+	p, err := Plan(f, leaf, nil, AllMechanisms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.RowGroups[0]
+	if r.Verdict != Skip || r.Mechanism != BoundingBox || r.Reason != "spatial: bbox x[10, 130] y[20, 140] is disjoint from query box x[0, 1] y[0, 1]" {
+		t.Errorf("row group 0: %s by %s (%q), want skipped by the statistics box", r.Verdict, r.Mechanism, r.Reason)
+	}
 }

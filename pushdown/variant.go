@@ -2,6 +2,7 @@ package pushdown
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/pqsql/pqsql/format"
@@ -41,9 +42,12 @@ type VariantCompare struct {
 	// in order, each one name (DuckDB reads 'a.b' as the single key a.b).
 	Col  string
 	Path []string
-	// Target is the cast's type; Precision and Scale a DECIMAL target's.
+	// Target is the cast's type; Precision and Scale a DECIMAL target's;
+	// Bits and Unsigned an integer target's width (0: 64) and sign.
 	Target           VariantTarget
 	Precision, Scale int
+	Bits             int
+	Unsigned         bool
 	Op               Op
 	Lit              Literal
 	// Text is the comparison as SQL, for EXPLAIN.
@@ -163,11 +167,42 @@ func (e *VariantCompare) implied(f *format.Field, op Op) (Expr, error) {
 	if !e.litFits() {
 		return nil, fmt.Errorf("%w: variant: the literal %s is not of the cast's type %s", ErrUnsupported, e.Lit, e.targetName())
 	}
-	xs := make([]Expr, 0, len(residuals)+1)
+	xs := make([]Expr, 0, len(residuals)+3)
 	for _, l := range residuals {
 		xs = append(xs, &IsNull{Col: Column{Path: l.Path}, Not: true})
 	}
-	return &Or{Xs: append(xs, &Compare{Col: Column{Path: typed.Leaf.Path}, Op: op, Lit: e.Lit})}, nil
+	xs = append(xs, &Compare{Col: Column{Path: typed.Leaf.Path}, Op: op, Lit: e.Lit})
+	if lo, hi, narrows := e.intRange(typed.Leaf); narrows {
+		// A typed value the cast cannot hold raises an error in DuckDB:
+		// its rows are kept, so that the query fails with pruning as it
+		// does without.
+		xs = append(xs, &Compare{Col: Column{Path: typed.Leaf.Path}, Op: Lt, Lit: BigIntLiteral(lo)},
+			&Compare{Col: Column{Path: typed.Leaf.Path}, Op: Gt, Lit: BigIntLiteral(hi)})
+	}
+	return &Or{Xs: xs}, nil
+}
+
+// intRange is the range of an integer target narrower than typed_value
+// leaf l's type, or false when every value of l fits.
+func (e *VariantCompare) intRange(l *format.Leaf) (lo, hi *big.Int, narrows bool) {
+	if e.Target != VariantInteger {
+		return nil, nil, false
+	}
+	from := map[format.Kind]int{format.KindInt8: 8, format.KindInt16: 16, format.KindInt32: 32, format.KindInt64: 64}[format.LogicalOf(l).Kind]
+	bits := e.Bits
+	if bits == 0 {
+		bits = 64
+	}
+	switch {
+	case e.Unsigned:
+		hi = new(big.Int).Lsh(big.NewInt(1), uint(bits))
+		return big.NewInt(0), hi.Sub(hi, big.NewInt(1)), true
+	case bits >= from:
+		return nil, nil, false
+	}
+	hi = new(big.Int).Lsh(big.NewInt(1), uint(bits-1))
+	lo = new(big.Int).Neg(hi)
+	return lo, hi.Sub(hi, big.NewInt(1)), true
 }
 
 // fits reports whether casting a typed_value of leaf l's type to the

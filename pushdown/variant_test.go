@@ -224,3 +224,29 @@ func TestVariantSoundnessProperty(t *testing.T) {
 		t.Fatal("no row matched any predicate: the property checked nothing")
 	}
 }
+
+// TestVariantNarrowingCastKeepsOverflow: CAST(v.o.x AS TINYINT) raises an
+// error in DuckDB on a value beyond 127, so a row group whose typed values
+// lie beyond it is kept (the query then fails with pruning as without),
+// while the BIGINT cast, which cannot fail, skips it.
+func TestVariantNarrowingCastKeepsOverflow(t *testing.T) {
+	f := openFixture(t, "variant_typed.parquet")
+	cmp := func(bits int) *VariantCompare {
+		return &VariantCompare{Col: "v", Path: []string{"o", "x"}, Target: VariantInteger, Bits: bits, Op: Eq, Lit: IntLiteral(5), Text: "x = 5"}
+	}
+	wide, err := Plan(f, cmp(64), nil, AllMechanisms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrow, err := Plan(f, cmp(8), nil, AllMechanisms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row group 4 is fully shredded with x in [4000, 4999].
+	if wide.RowGroups[4].Verdict != Skip {
+		t.Errorf("BIGINT: row group 4 kept (%s)", wide.RowGroups[4].Reason)
+	}
+	if narrow.RowGroups[4].Verdict == Skip {
+		t.Errorf("TINYINT: row group 4 skipped (%s), though its values overflow the cast", narrow.RowGroups[4].Reason)
+	}
+}
