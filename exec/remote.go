@@ -61,7 +61,7 @@ func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface
 	m.store = st
 	m.planOnly = x.planOnly
 	m.openedAt = time.Now()
-	f, err := format.OpenSource(m, path, format.DefaultLimits)
+	f, err := format.OpenSource(m, path, x.settings.readLimits())
 	if err != nil {
 		src.Close()
 		return nil, nil, nil, err
@@ -472,7 +472,7 @@ func (x *executor) warmRemote(ctx context.Context, scan *planner.Scan) {
 			// The meter batches the plan's index and filter reads as the
 			// scan's would, and counts nothing the statement reports.
 			m := newFileMeter(path, src)
-			f, err := format.OpenSource(m, path, format.DefaultLimits)
+			f, err := format.OpenSource(m, path, x.settings.readLimits())
 			if err != nil || scan.CountOnly {
 				return
 			}

@@ -21,6 +21,8 @@ const maxReadDepth = 16
 // their results.
 type shell struct {
 	session *exec.Session
+	// gcLimit is the soft memory limit last given to the Go runtime.
+	gcLimit int64
 	// stdout is standard output; out is where results go now: stdout, or
 	// the file of .output or .once.
 	stdout *bufio.Writer
@@ -165,6 +167,8 @@ func (sh *shell) execute(ctx context.Context, text string) error {
 
 	defer sh.endOnce()
 	sh.out.Flush()
+	sh.applyMemoryLimit()
+	defer sh.applyMemoryLimit() // after SET memory_limit
 	start := startTimer()
 	stopProgress := func() {}
 	if sh.progress {
