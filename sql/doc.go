@@ -116,6 +116,9 @@
 //   - SELECT DISTINCT ON (keys): keys in Select.DistinctOn, no DISTINCT.
 //   - a IS [NOT] DISTINCT FROM b: ComparisonExpr with Operator
 //     IsDistinctFromStr or IsNotDistinctFromStr.
+//   - x op ANY (subquery), x op SOME (subquery) and x op ALL (subquery):
+//     ComparisonExpr with Operator op+AnySuffix or op+AllSuffix ("> any",
+//     "!= all"; see Quantified) and the Subquery as Right.
 //   - LIMIT n% and LIMIT n PERCENT: LIMIT n, with Select.IsLimitPercent.
 //   - A trailing comma before a clause or the end of a select list is
 //     dropped.

@@ -126,6 +126,7 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return nil, err
 	}
 	out = lowerILike(out)
+	out = lowerQuantified(out)
 	if out, err = p.lowerNulls(out); err != nil {
 		return nil, err
 	}

@@ -154,6 +154,7 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			}
 		case *sqlparser.ComparisonExpr:
 			fixDistinctFrom(n)
+			fixQuantified(n)
 			switch n.Operator {
 			case sqlparser.RegexpStr:
 				n.Operator = ILikeStr
