@@ -122,6 +122,7 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = lowerFullUsing(out)
 	if out, err = p.lowerCasts(out); err != nil {
 		return nil, err
 	}

@@ -165,6 +165,8 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			if n.Operator == sqlparser.BitOrStr {
 				n.Operator = ConcatStr
 			}
+		case *sqlparser.JoinTableExpr:
+			fixFullUsing(n)
 		case *sqlparser.AliasedTableExpr:
 			if _, ok := n.Expr.(*sqlparser.Subquery); ok && n.As.String() == unnamedMarker {
 				n.As = sqlparser.NewTableIdent("")
