@@ -34,6 +34,9 @@ type executor struct {
 	// each time.
 	work      map[*planner.WorkTable][]*batch
 	recursing int
+	// joinFiltered maps each files scan a join filter reached to the
+	// pruning predicate it had before (joinfilter.go).
+	joinFiltered sync.Map
 }
 
 // A sharedKey is a CTE and the printed plan of one reference to it.

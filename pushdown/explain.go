@@ -361,7 +361,13 @@ func (p *FilePlan) Summarize(f *format.File) Summary {
 				continue
 			}
 			s.PagesKept += len(c.PageIndexes)
-			s.PagesSkipped[PageIndex] += c.NumPages - len(c.PageIndexes)
+			// The page index left the pages out, for the join filter's
+			// conditions where it narrowed the row group (CreditJoinFilter).
+			m := PageIndex
+			if rg.Mechanism == JoinFilter {
+				m = JoinFilter
+			}
+			s.PagesSkipped[m] += c.NumPages - len(c.PageIndexes)
 		}
 	}
 	return s
