@@ -166,6 +166,9 @@ func compile(e planner.Expr, width int) pnode {
 		if n := compileIn(x, width); n != nil {
 			return n
 		}
+		if n := compileKeyedIn(x, width); n != nil {
+			return n
+		}
 	case *planner.Between:
 		lo := compileCompare(">=", x.X, x.Lo, width)
 		hi := compileCompare("<=", x.X, x.Hi, width)
@@ -877,6 +880,79 @@ func (n *inNode) eval(b *batch, sel []int32, res []uint8) error {
 			r = tTrue
 		case n.hasNull:
 			r = tNull
+		}
+		if n.not {
+			r = not3(r)
+		}
+		res[i] = r
+	}
+	return nil
+}
+
+// keyedInNode is x [NOT] IN (constants) for the types and shapes inNode
+// has no kernel for (HUGEINT, decimals, dates, casts of x, ...): x is
+// evaluated per row, but the list is a set of planner.AppendKey encodings,
+// equal exactly for the values = finds equal, so a long list (an
+// uncorrelated IN subquery's values) costs one lookup per row, not one
+// comparison per element.
+type keyedInNode struct {
+	x       planner.Expr
+	t       Type
+	rb      *rowBuffer
+	keys    map[string]bool
+	hasNull bool
+	not     bool
+}
+
+// keyedInMin is the shortest list keyedInNode takes; shorter lists are
+// compared element by element.
+const keyedInMin = 8
+
+func (n *keyedInNode) cheap() bool { return false }
+
+func compileKeyedIn(e *planner.InList, width int) pnode {
+	if len(e.List) < keyedInMin {
+		return nil
+	}
+	t := e.X.Type()
+	n := &keyedInNode{x: e.X, t: t, rb: newRowBuffer(width, e.X), keys: make(map[string]bool, len(e.List)), not: e.Not}
+	var key []byte
+	for _, l := range e.List {
+		c, ok := l.(*planner.Const)
+		if !ok || !c.Value.Null && !sameType(c.T, t) {
+			return nil
+		}
+		if c.Value.Null {
+			n.hasNull = true
+			continue
+		}
+		key = planner.AppendKey(key[:0], c.Value, t)
+		n.keys[string(key)] = true
+	}
+	return n
+}
+
+func (n *keyedInNode) eval(b *batch, sel []int32, res []uint8) error {
+	// Workers share the node, so each call fills its own row.
+	rb := &rowBuffer{row: make([]planner.Datum, len(n.rb.row)), cols: n.rb.cols}
+	var key []byte
+	for _, i := range sel {
+		d, err := planner.Eval(n.x, rb.load(b, int(i)))
+		if err != nil {
+			return &rowError{row: i, err: err}
+		}
+		r := tFalse
+		switch {
+		case d.Null:
+			r = tNull
+		default:
+			key = planner.AppendKey(key[:0], d, n.t)
+			switch {
+			case n.keys[string(key)]:
+				r = tTrue
+			case n.hasNull:
+				r = tNull
+			}
 		}
 		if n.not {
 			r = not3(r)

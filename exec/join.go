@@ -48,7 +48,9 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinSemi) && x.settings.JoinFilters && !x.readsShared(probeSide) {
 		if c := jn.joinFilter(); c != nil {
 			j.Filter = c
+			before := filesScans(probeSide, nil)
 			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
+			x.noteJoinFiltered(before, j, jn.buildLeft)
 		}
 	}
 	probePlan := j.Left

@@ -3,7 +3,9 @@ package exec
 import (
 	"sort"
 
+	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
 )
 
 // joinFilterValues is the most distinct build keys a join filter lists as
@@ -108,4 +110,81 @@ func filterable(t Type) bool {
 		return true
 	}
 	return false
+}
+
+// A joinFilterBase is the pruning predicate a files scan had before a
+// join filter reached it; nil when it had none.
+type joinFilterBase struct{ pred pushdown.Expr }
+
+// filesScans maps the Parquet scans of p and of the plans below it to
+// their pruning predicates.
+func filesScans(p *planner.Plan, out map[*planner.Scan]pushdown.Expr) map[*planner.Scan]pushdown.Expr {
+	if out == nil {
+		out = map[*planner.Scan]pushdown.Expr{}
+	}
+	if p == nil || p.Scan == nil {
+		return out
+	}
+	s := p.Scan
+	switch {
+	case s.Subquery != nil:
+		filesScans(s.Subquery, out)
+	case s.Join != nil:
+		filesScans(s.Join.Left, out)
+		filesScans(s.Join.Right, out)
+	case s.SetOp != nil:
+		filesScans(s.SetOp.Left, out)
+		filesScans(s.SetOp.Right, out)
+	case len(s.Files) > 0:
+		out[s] = s.Pushdown
+	}
+	return out
+}
+
+// noteJoinFiltered records the scans of j's probe side whose pruning
+// predicate the join filter changed, with the predicate they had, so the
+// scan credits what the join filter skipped to it (CreditJoinFilter).
+func (x *executor) noteJoinFiltered(before map[*planner.Scan]pushdown.Expr, j *planner.Join, buildLeft bool) {
+	probe := j.Left
+	if buildLeft {
+		probe = j.Right
+	}
+	for s, now := range filesScans(probe, nil) {
+		was, ok := before[s]
+		if !ok || exprText(was) == exprText(now) {
+			continue
+		}
+		if _, seen := x.joinFiltered.Load(s); !seen {
+			x.joinFiltered.Store(s, joinFilterBase{pred: was})
+		}
+	}
+}
+
+func exprText(e pushdown.Expr) string {
+	if e == nil {
+		return ""
+	}
+	return e.String()
+}
+
+// creditJoinFilter credits to the join filter what fp, the plan of scan s
+// in file f, skips beyond the scan's own predicate (CreditJoinFilter says
+// how far that can be told without reading more). A scan the join filter
+// did not reach is left alone; when the plan of the scan's own predicate
+// cannot be made, so is fp.
+func (x *executor) creditJoinFilter(s *planner.Scan, f *format.File, leaves []int, fp *pushdown.FilePlan) {
+	v, ok := x.joinFiltered.Load(s)
+	if !ok {
+		return
+	}
+	var base *pushdown.FilePlan
+	if pred := v.(joinFilterBase).pred; pred != nil {
+		var err error
+		// Statistics alone: the footer has them, so the credit costs no read.
+		opts := pushdown.Options{Statistics: x.settings.options().Statistics}
+		if base, err = pushdown.Plan(f, pred, leaves, opts); err != nil {
+			return
+		}
+	}
+	fp.CreditJoinFilter(base)
 }

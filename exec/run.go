@@ -39,6 +39,9 @@ type executor struct {
 	// where its sorts and aggregations write what does not fit.
 	mem   *memTracker
 	spill *spillSpace
+	// joinFiltered maps each files scan a join filter reached to the
+	// pruning predicate it had before (joinfilter.go).
+	joinFiltered sync.Map
 }
 
 // newExecutor returns an executor for one statement of a session with

@@ -433,6 +433,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		pass(scanMsg{err: err})
 		return false
 	}
+	s.x.creditJoinFilter(q.p.Scan, f, neededLeaves(fields), fp)
 	s.x.stats.Plans = append(s.x.stats.Plans, fp)
 	sf.cs.planned(fp)
 	// The statistics' verdicts come from pushdown, as the plan's do.

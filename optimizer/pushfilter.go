@@ -4,8 +4,10 @@ import "github.com/pqsql/pqsql/planner"
 
 // pushFilters moves each conjunct of a WHERE into the plan whose rows it
 // filters: into a subquery (below its DISTINCT or ORDER BY, and below its
-// aggregate when it reads grouping keys only) and into both sides of a set
-// operation. Parents go first, so a conjunct travels as far down as it may.
+// aggregate when it reads grouping keys only), into both sides of a set
+// operation, and into the sides of a join, after narrowing an outer join
+// whose NULL-extended rows the WHERE rejects (simplifyOuterJoin). Parents
+// go first, so a conjunct travels as far down as it may.
 func pushFilters(root *planner.Plan) *planner.Plan {
 	eachPlan(root, pushWhere)
 	return root
@@ -20,6 +22,9 @@ func pushWhere(p *planner.Plan) {
 	}
 	if p.Where == nil || s == nil {
 		return
+	}
+	if s.Join != nil {
+		simplifyOuterJoin(s.Join, conjuncts(p.Where))
 	}
 	var kept []planner.Expr
 	for _, c := range conjuncts(p.Where) {

@@ -716,6 +716,9 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 	if e.Operator == sql.IsDistinctFromStr || e.Operator == sql.IsNotDistinctFromStr {
 		return b.distinctFrom(e) // friendly.go
 	}
+	if op, all, ok := sql.Quantified(e.Operator); ok {
+		return b.quantified(e, op, all)
+	}
 	l, err := b.bind(e.Left)
 	if err != nil {
 		return nil, err

@@ -68,6 +68,7 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 	kind := JoinSemi
 	var sub *sqlparser.Subquery
 	var outerX sqlparser.Expr
+	cmpOp := "" // the comparison of a quantified subquery; "" for IN
 	switch e := unparen(x).(type) {
 	case *sqlparser.ExistsExpr:
 		sub = e.Subquery
@@ -79,12 +80,23 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 		sub, kind = ex.Subquery, JoinAnti
 	case *sqlparser.ComparisonExpr:
 		s, ok := e.Right.(*sqlparser.Subquery)
-		if !ok || e.Operator != sqlparser.InStr && e.Operator != sqlparser.NotInStr {
+		if !ok {
 			return nil, nil, false, nil
 		}
 		sub, outerX = s, e.Left
-		if e.Operator == sqlparser.NotInStr {
+		switch op, all, quantified := sql.Quantified(e.Operator); {
+		case e.Operator == sqlparser.InStr:
+		case e.Operator == sqlparser.NotInStr:
 			kind = JoinAnti
+		case quantified && cmpOps[op] != "":
+			// x op ANY: some y with x op y TRUE; x op ALL: none with it
+			// FALSE or NULL.
+			cmpOp = cmpOps[op]
+			if all {
+				kind = JoinAnti
+			}
+		default:
+			return nil, nil, false, nil
 		}
 	default:
 		return nil, nil, false, nil
@@ -150,7 +162,13 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 			return nil, nil, false, nil
 		}
 		var eq Expr = &Binary{Op: "=", L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}}
-		if kind == JoinAnti {
+		switch {
+		case cmpOp != "" && kind == JoinAnti:
+			c := &Binary{Op: cmpOp, L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}}
+			eq = &Logic{Xs: []Expr{&Not{X: c}, &IsNull{X: c}}}
+		case cmpOp != "":
+			eq = &Binary{Op: cmpOp, L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}}
+		case kind == JoinAnti:
 			// x NOT IN (...) is TRUE only when x = y is FALSE for every y:
 			// a y making it NULL rules the row out as one equal to x does.
 			eq = &Logic{Xs: []Expr{eq, &IsNull{X: eq}}}

@@ -44,7 +44,7 @@ func decorrelateScalars(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, col
 }
 
 // scalarSubqueries appends the scalar subqueries of x, not those inside
-// them, nor the subqueries of EXISTS and IN.
+// them, nor the subqueries of EXISTS, IN, ANY and ALL.
 func scalarSubqueries(x sqlparser.Expr, out *[]*sqlparser.Subquery) {
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch n := n.(type) {
@@ -54,7 +54,7 @@ func scalarSubqueries(x sqlparser.Expr, out *[]*sqlparser.Subquery) {
 		case *sqlparser.ExistsExpr:
 			return false, nil
 		case *sqlparser.ComparisonExpr:
-			if _, ok := n.Right.(*sqlparser.Subquery); ok && (n.Operator == sqlparser.InStr || n.Operator == sqlparser.NotInStr) {
+			if _, ok := n.Right.(*sqlparser.Subquery); ok && (n.Operator == sqlparser.InStr || n.Operator == sqlparser.NotInStr || isQuantified(n.Operator)) {
 				scalarSubqueries(n.Left, out)
 				return false, nil
 			}

@@ -42,18 +42,22 @@
 // DuckDB); the operation's ORDER BY and LIMIT belong to the plan scanning
 // it.
 //
-// Joins (INNER, LEFT, RIGHT, FULL, CROSS, comma joins, USING, NATURAL) are
+// Joins (INNER, LEFT, RIGHT, FULL, CROSS, comma joins, USING, NATURAL; a
+// FULL join's USING column is the COALESCE of both sides) are
 // planned as a Scan of a Join of two plans whose rows are the left's
 // columns then the right's, each column carrying the name its FROM item is
 // known by (Column.Table) so that qualified names resolve; a USING or
 // NATURAL column's duplicate is Hidden from * and from unqualified names.
 // The condition's equalities between the sides become JoinKeys, the rest
 // the Residual. Uncorrelated subquery expressions (scalar, IN, EXISTS) are
-// Subquery nodes that the executor runs once before the query.
+// Subquery nodes that the executor runs once before the query; x op ANY
+// and x op ALL (quantified.go) are IN, NOT IN, or a CASE over the
+// subquery's row count, non-NULL minimum or maximum and NULL count.
 //
 // Correlated subqueries become joins of the FROM clause's rows before the
 // WHERE is bound (correlated.go, correlated_scalar.go): a WHERE conjunct
-// EXISTS, NOT EXISTS, IN or NOT IN a SEMI or ANTI join whose condition is
+// EXISTS, NOT EXISTS, IN, NOT IN, op ANY or op ALL a SEMI or ANTI join
+// (ALL: anti on x op y not TRUE) whose condition is
 // the subquery's conditions on the outer row (NOT IN matching where x = y
 // is TRUE or NULL); a scalar subquery correlated by equalities a LEFT join,
 // with the subquery grouped by its side of them when it aggregates, or

@@ -305,9 +305,10 @@ func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan,
 		}
 	}
 	var conds []Expr
-	// merged maps the left position of a RIGHT join's USING column to the
-	// right column whose value it shows.
-	merged := map[int]int{}
+	// merged maps the left position of a RIGHT or FULL join's USING column
+	// to the value it shows: the right column's, or the first non-NULL of
+	// the two.
+	merged := map[int]Expr{}
 	for _, name := range using {
 		li, ri := visibleColumn(l.Columns, name), visibleColumn(r.Columns, name)
 		if li < 0 {
@@ -324,8 +325,15 @@ func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan,
 		// DuckDB shows a USING column once, where the left side has it,
 		// with the value of the side that keeps all its rows.
 		cols[nl+ri].Hidden = true
-		if jk.kind == JoinRight {
-			merged[li] = nl + ri
+		switch jk.kind {
+		case JoinRight:
+			merged[li] = &ColRef{Index: nl + ri, Name: cols[nl+ri].Name, T: cols[nl+ri].Type}
+		case JoinFull:
+			x, err := coalesceColumns(cols, li, nl+ri)
+			if err != nil {
+				return nil, err
+			}
+			merged[li] = x
 		}
 	}
 	if on := je.Condition.On; on != nil {
@@ -346,13 +354,13 @@ func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan,
 	if len(merged) == 0 {
 		return p, nil
 	}
-	// A projection puts the right side's value in the left column's place;
-	// the left column stays reachable by its qualified name.
+	// A projection puts the merged value in the left column's place; the
+	// left column stays reachable by its qualified name.
 	w := &Plan{Scan: &Scan{Subquery: p, Source: "(join)"}, Input: cols, Limit: -1}
 	for i, c := range cols {
-		if r, ok := merged[i]; ok {
-			w.Project = append(w.Project, &ColRef{Index: r, Name: c.Name, T: cols[r].Type})
-			w.Columns = append(w.Columns, Column{Name: c.Name, Type: cols[r].Type})
+		if x, ok := merged[i]; ok {
+			w.Project = append(w.Project, x)
+			w.Columns = append(w.Columns, Column{Name: c.Name, Type: x.Type()})
 			c.Hidden = true
 		}
 		w.Project = append(w.Project, &ColRef{Index: i, Name: c.Name, T: c.Type})
@@ -460,4 +468,24 @@ func nameColumns(x Expr, cols []Column) {
 	for _, y := range Children(x) {
 		nameColumns(y, cols)
 	}
+}
+
+// coalesceColumns is COALESCE(cols[a], cols[b]), in their common type: the
+// column a FULL join's USING shows.
+func coalesceColumns(cols []Column, a, b int) (Expr, error) {
+	tmp := make([]Column, len(cols))
+	for i, c := range cols {
+		tmp[i] = Column{Name: "", Type: c.Type, Hidden: true}
+	}
+	tmp[a] = Column{Name: "\x00l", Type: cols[a].Type}
+	tmp[b] = Column{Name: "\x00r", Type: cols[b].Type}
+	arg := func(name string) sqlparser.SelectExpr {
+		return &sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}}
+	}
+	x, err := (&binder{cols: tmp}).bind(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent("coalesce"), Exprs: sqlparser.SelectExprs{arg("\x00l"), arg("\x00r")}})
+	if err != nil {
+		return nil, err
+	}
+	nameColumns(x, cols)
+	return x, nil
 }

@@ -57,6 +57,12 @@
 // statistics prove every row sorts strictly after it (NULL order and NaN
 // as SQL sorts them; ties kept).
 //
+// A join filter (the build side's keys, pushed by the executor into the
+// probe side's predicate) is judged by the same mechanisms; what it ruled
+// out beyond the scan's own predicate is credited to the [JoinFilter]
+// mechanism ([FilePlan.CreditJoinFilter]), so EXPLAIN ANALYZE counts it on
+// its own line.
+//
 // The result is a [FilePlan]: per row group the verdict, the mechanism and
 // the reason in words, the kept row ranges and, for every column read, the
 // dictionary page and data pages that hold those rows; bytes skipped per

@@ -371,8 +371,13 @@ func (p *FilePlan) Summarize(f *format.File) Summary {
 // index, or the spatial mechanism when only a GeoParquet covering's page
 // index narrowed the rows.
 func pageMechanism(rg RowGroupPlan) Mechanism {
-	if rg.Mechanism == BoundingBox {
+	switch rg.Mechanism {
+	case BoundingBox:
 		return BoundingBox
+	case JoinFilter:
+		// The page index left the pages out, for the join filter's
+		// conditions where it narrowed the row group (CreditJoinFilter).
+		return JoinFilter
 	}
 	return PageIndex
 }

@@ -45,11 +45,15 @@ const (
 	// statistics' box or the GeoParquet file bbox. It decides with the
 	// statistics and is switched with them.
 	BoundingBox
+	// JoinFilter: a join's build-side keys, pushed into the probe side's
+	// predicate once the build side is complete, ruled the rows out where
+	// the scan's own predicate would have read them (CreditJoinFilter).
+	JoinFilter
 	numMechanisms
 )
 
 var mechanismNames = [...]string{NoMechanism: "none", Constant: "predicate", Statistics: "statistics",
-	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary", BoundingBox: "spatial"}
+	BloomFilter: "bloom", PageIndex: "page index", Dictionary: "dictionary", BoundingBox: "spatial", JoinFilter: "join filter"}
 
 // String names the mechanism as EXPLAIN prints it.
 func (m Mechanism) String() string {

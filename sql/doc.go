@@ -52,7 +52,7 @@
 // (AliasedTableExpr.As) and are copied to Source.Alias. Joins, comma joins
 // and subqueries are kept as sqlparser parses them; the planner decides what
 // it supports; FULL [OUTER] JOIN ... ON, which the grammar lacks, is a
-// JoinTableExpr whose Join is FullJoinStr. A FROM counts only where a SELECT is at the same nesting, so
+// JoinTableExpr whose Join is FullJoinStr (with ON or USING). A FROM counts only where a SELECT is at the same nesting, so
 // EXTRACT(YEAR FROM d) is untouched.
 //
 // # What the AST means
@@ -118,6 +118,9 @@
 //   - SELECT DISTINCT ON (keys): keys in Select.DistinctOn, no DISTINCT.
 //   - a IS [NOT] DISTINCT FROM b: ComparisonExpr with Operator
 //     IsDistinctFromStr or IsNotDistinctFromStr.
+//   - x op ANY (subquery), x op SOME (subquery) and x op ALL (subquery):
+//     ComparisonExpr with Operator op+AnySuffix or op+AllSuffix ("> any",
+//     "!= all"; see Quantified) and the Subquery as Right.
 //   - LIMIT n% and LIMIT n PERCENT: LIMIT n, with Select.IsLimitPercent.
 //   - A trailing comma before a clause or the end of a select list is
 //     dropped.

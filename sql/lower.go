@@ -122,10 +122,12 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = lowerFullUsing(out)
 	if out, err = p.lowerCasts(out); err != nil {
 		return nil, err
 	}
 	out = lowerILike(out)
+	out = lowerQuantified(out)
 	if out, err = p.lowerNulls(out); err != nil {
 		return nil, err
 	}

@@ -154,6 +154,7 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			}
 		case *sqlparser.ComparisonExpr:
 			fixDistinctFrom(n)
+			fixQuantified(n)
 			switch n.Operator {
 			case sqlparser.RegexpStr:
 				n.Operator = ILikeStr
@@ -164,6 +165,8 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			if n.Operator == sqlparser.BitOrStr {
 				n.Operator = ConcatStr
 			}
+		case *sqlparser.JoinTableExpr:
+			fixFullUsing(n)
 		case *sqlparser.AliasedTableExpr:
 			if _, ok := n.Expr.(*sqlparser.Subquery); ok && n.As.String() == unnamedMarker {
 				n.As = sqlparser.NewTableIdent("")

@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,6 +38,25 @@ import (
 // against the same NaN-free bounds, and gets joins of DECIMALs of different
 // widths wrong (testdata/queries/regression_duckdb_join_filters.test).
 const duckNoPushdown = "SET disabled_optimizers = 'filter_pushdown,statistics_propagation,join_filter_pushdown'"
+
+// duckMemory and duckFlush keep a long run's memory bounded. DuckDB's
+// default limit is 80% of the machine's memory, and its allocator keeps
+// what the hash tables of one join freed for the next: thousands of joins
+// grew the tester past 10 GB. With a limit DuckDB evicts and frees its
+// buffers; a query needing more fails there (a DuckDB-only error, which
+// the report shows), and the allocator returns freed memory past 64 MB.
+// One thread: each of DuckDB's threads builds its own partitions of a
+// join's hash table and of an aggregate's groups; the tester runs one
+// query at a time anyway.
+const (
+	duckMemory  = "SET memory_limit = '1GB'"
+	duckFlush   = "SET allocator_flush_threshold = '64MB'"
+	duckThreads = "SET threads = 1"
+)
+
+// pqsqlMemory bounds the Go heap of a run (pqsql's side), unless GOMEMLIMIT
+// says otherwise.
+const pqsqlMemory = 768 << 20
 
 // DiffConfig is one differential run.
 type DiffConfig struct {
@@ -514,17 +534,26 @@ type differ struct {
 	// guardSize makes a query DuckDB counts more than maxJoinRows rows for
 	// its own class, so shrinking a join never grows it past that.
 	guardSize bool
+	// last is DuckDB's answer to lastSQL: the size guard and the verdict
+	// ask for the same query one after the other, and it runs once.
+	lastSQL string
+	last    answer
 }
 
 func (d *differ) duckAnswer(ctx context.Context, sql string) answer {
-	// rowsort: the single row needs no order check, and that check would
-	// trip over min/max of a -0.0/0.0 tie, which DuckDB resolves differently
-	// from run to run.
-	res, err := d.duck.Query(ctx, sql, true)
-	if err != nil {
-		return answer{err: err}
+	if sql == d.lastSQL {
+		return d.last
 	}
-	return answer{cells: sortedRows(res.Rows)}
+	// Only the rendered run: the diff compares text, and the single row
+	// needs no order check, which would trip over min/max of a -0.0/0.0
+	// tie that DuckDB resolves differently from run to run.
+	rows, err := d.duck.Rendered(ctx, sql)
+	a := answer{cells: sortedRows(rows)}
+	if err != nil {
+		a = answer{err: err}
+	}
+	d.lastSQL, d.last = sql, a
+	return a
 }
 
 // sortedRows joins rows in sorted order: results are compared as multisets,
@@ -743,8 +772,10 @@ func RunDiff(ctx context.Context, cfg DiffConfig) (DiffStats, error) {
 	if len(files) == 0 {
 		return st, ErrNoFiles
 	}
-	if err := duck.Exec(ctx, duckNoPushdown); err != nil {
-		return st, fmt.Errorf("duckdb: %s: %w", duckNoPushdown, err)
+	for _, set := range []string{duckNoPushdown, duckMemory, duckFlush, duckThreads} {
+		if err := duck.Exec(ctx, set); err != nil {
+			return st, fmt.Errorf("duckdb: %s: %w", set, err)
+		}
 	}
 	d := &differ{duck: duck}
 	g := &gen{r: rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15))}
@@ -773,16 +804,21 @@ func RunDiff(ctx context.Context, cfg DiffConfig) (DiffStats, error) {
 	seen := map[string]bool{}
 	reported := 0
 	for i := range cfg.Count {
-		if i > 0 && i%500 == 0 {
-			fmt.Fprintf(cfg.Out, "progress: %d queries, %d agree, %d both fail, %d mismatches, %d pqsql-only errors, %d DuckDB-only errors\n",
-				i, st.Agree, st.BothError, st.Mismatch, st.PqsqlOnlyError, st.DuckOnlyError)
+		if i > 0 && i%100 == 0 {
+			fmt.Fprintf(cfg.Out, "progress: %s %d queries, %d agree, %d both fail, %d mismatches, %d pqsql-only errors, %d DuckDB-only errors\n",
+				time.Now().UTC().Format("15:04:05"), i, st.Agree, st.BothError, st.Mismatch, st.PqsqlOnlyError, st.DuckOnlyError)
 		}
 		q := next()
 		sql := q.SQL()
 		st.Queries++
+		if cfg.Verbose {
+			// Before the run, so a query that hangs or grows the process
+			// is on record.
+			fmt.Fprintf(cfg.Out, "#%d %s\n", i, sql)
+		}
 		class, da, pa, off := d.verdict(ctx, sql)
 		if cfg.Verbose {
-			fmt.Fprintf(cfg.Out, "#%d %s\n  duckdb %s | pqsql %s\n", i, sql, da, pa)
+			fmt.Fprintf(cfg.Out, "  duckdb %s | pqsql %s\n", da, pa)
 		}
 		switch class {
 		case "":
@@ -887,6 +923,9 @@ func runDiff(args []string, kind string, seed uint64, count, maxReports int, gen
 		if rel, err := filepath.Rel(root, f); err == nil && filepath.IsAbs(f) && !strings.HasPrefix(rel, "..") {
 			files[i] = rel
 		}
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(pqsqlMemory)
 	}
 	start := time.Now()
 	st, err := RunDiff(context.Background(), DiffConfig{Seed: seed, Count: count, Files: files, GenDir: genDir, Verbose: verbose, Out: out, MaxReports: maxReports, Kind: kind})

@@ -140,6 +140,37 @@ func (s *Session) Query(ctx context.Context, text string, rowsort bool) (Result,
 	return res, nil
 }
 
+// Rendered runs text once, wrapped as Query's second run, and returns its
+// rows in the suite's terms without their types or an order check: what
+// the differential tester compares. A query the wrapper cannot take falls
+// back to Query.
+func (s *Session) Rendered(ctx context.Context, text string) ([]string, error) {
+	text = trimSQL(text)
+	cells, err := s.wrappedQuery(ctx, text)
+	if err != nil {
+		res, qerr := s.Query(ctx, text, true)
+		return res.Rows, qerr
+	}
+	rows := make([]string, 0, len(cells))
+	for i, row := range cells {
+		out := make([]string, len(row))
+		for c, cell := range row {
+			switch {
+			case cell == nil:
+				out[c] = "NULL"
+			case *cell == "":
+				out[c] = "(empty)"
+			case strings.ContainsAny(*cell, "\t\n\r"):
+				return nil, fmt.Errorf("%w: row %d column %d: %q", ErrRender, i+1, c+1, *cell)
+			default:
+				out[c] = *cell
+			}
+		}
+		rows = append(rows, strings.Join(out, "\t"))
+	}
+	return rows, nil
+}
+
 func deref(p *string) string {
 	if p == nil {
 		return "NULL"

@@ -1,0 +1,97 @@
+package planner
+
+import (
+	"github.com/pqsql/pqsql/sql"
+	"github.com/xwb1989/sqlparser"
+)
+
+// quantified binds x op ANY (subquery) and x op ALL (subquery) whose
+// subquery binds on its own (a correlated one in a WHERE became a join,
+// correlated.go). = ANY is IN and <> ALL is NOT IN, with their NULL rules.
+// The others are decided by the subquery's row count, its non-NULL
+// minimum or maximum, and whether it holds a NULL, with DuckDB's rules:
+//
+//   - no rows: ANY is FALSE, ALL is TRUE, even for a NULL x;
+//   - x NULL: NULL;
+//   - ANY is TRUE when x op y holds for some y, ALL is FALSE when it fails
+//     for some y (a NULL y decides neither);
+//   - else NULL when the subquery holds a NULL, else FALSE (ANY) or TRUE
+//     (ALL).
+//
+// x op y holding for some y is x op min(y) for > and >=, x op max(y) for
+// < and <=; failing for some y is the other way round; for = and <> it
+// is a comparison with both.
+func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (Expr, error) {
+	sub, ok := e.Right.(*sqlparser.Subquery)
+	if !ok {
+		return nil, binderError("ANY and ALL need a subquery")
+	}
+	if op == "<>" {
+		op = "!="
+	}
+	if !all && op == "=" || all && op == "!=" {
+		x, err := b.bind(e.Left)
+		if err != nil {
+			return nil, err
+		}
+		return b.inSubquery(x, sub, all)
+	}
+	p, err := b.subqueryPlan(sub)
+	if err != nil {
+		return nil, err
+	}
+	if err := oneColumn(p); err != nil {
+		return nil, err
+	}
+	col := &sqlparser.ColName{Name: sqlparser.NewColIdent(p.Columns[0].Name)}
+	// over is (SELECT exprs FROM (subquery)) as an expression.
+	over := func(x sqlparser.Expr) sqlparser.Expr {
+		return &sqlparser.Subquery{Select: &sqlparser.Select{
+			SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: x}},
+			From:        sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sub}},
+		}}
+	}
+	call := func(name string, arg sqlparser.SelectExpr) *sqlparser.FuncExpr {
+		return &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: sqlparser.SelectExprs{arg}}
+	}
+	agg := func(name string) sqlparser.Expr {
+		return over(call(name, &sqlparser.AliasedExpr{Expr: col}))
+	}
+	cmp := func(op string, y sqlparser.Expr) sqlparser.Expr {
+		return &sqlparser.ComparisonExpr{Operator: op, Left: e.Left, Right: y}
+	}
+	// decides is TRUE when some y decides the answer: x op y is TRUE for
+	// it (ANY) or FALSE for it (ALL). A NULL bound leaves it NULL.
+	var decides sqlparser.Expr
+	switch {
+	case op == "=" || op == "!=":
+		// = ALL fails, and <> ANY holds, on a y other than x.
+		decides = &sqlparser.OrExpr{Left: cmp("!=", agg("min")), Right: cmp("!=", agg("max"))}
+	case (op == ">" || op == ">=") == all:
+		decides = cmp(op, agg("max"))
+	case op == ">" || op == ">=" || op == "<" || op == "<=":
+		decides = cmp(op, agg("min"))
+	default:
+		return nil, binderError("ANY and ALL need a comparison, found %s", op)
+	}
+	if all && op != "=" {
+		decides = &sqlparser.NotExpr{Expr: decides}
+	}
+	star := func() *sqlparser.FuncExpr { return call("count", &sqlparser.StarExpr{}) }
+	c := &sqlparser.CaseExpr{
+		Whens: []*sqlparser.When{
+			{Cond: &sqlparser.ComparisonExpr{Operator: "=", Left: over(star()), Right: sqlparser.NewIntVal([]byte("0"))}, Val: sqlparser.BoolVal(all)},
+			{Cond: &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: e.Left}, Val: &sqlparser.NullVal{}},
+			{Cond: decides, Val: sqlparser.BoolVal(!all)},
+			{Cond: over(&sqlparser.ComparisonExpr{Operator: ">", Left: star(), Right: call("count", &sqlparser.AliasedExpr{Expr: col})}), Val: &sqlparser.NullVal{}},
+		},
+		Else: sqlparser.BoolVal(all),
+	}
+	return b.bind(c)
+}
+
+// isQuantified reports whether a comparison operator is op ANY or op ALL.
+func isQuantified(op string) bool {
+	_, _, ok := sql.Quantified(op)
+	return ok
+}
