@@ -75,6 +75,8 @@ func markOf(m Mechanism) Mark {
 		return MarkDictionary
 	case BoundingBox:
 		return MarkSpatial
+	case JoinFilter:
+		return MarkJoinFilter
 	}
 	return MarkPredicate
 }
