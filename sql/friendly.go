@@ -265,6 +265,8 @@ func fixDistinctFrom(n *sqlparser.ComparisonExpr) {
 		n.Operator = IsDistinctFromStr
 	case ndistinctMarker:
 		n.Operator = IsNotDistinctFromStr
+	case bboxMarker:
+		n.Operator = BBoxOverlapStr
 	default:
 		return
 	}

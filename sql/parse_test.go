@@ -326,7 +326,7 @@ var invalid = []struct {
 	{`SELECT * FROM t WHERE x = ?`, 1, 27, `?`, ErrUnsupported, `prepared statement parameters are not supported`},
 	{`SELECT * FROM t WHERE x = $1`, 1, 27, `$`, ErrUnsupported, `prepared statement parameters are not supported`},
 	{`SELECT a # b FROM t`, 1, 10, `#`, ErrSyntax, `unexpected character`},
-	{`SELECT [1, 2] FROM t`, 1, 8, `[`, ErrUnsupported, `list literals are only supported as read_parquet arguments`},
+	{`SELECT l[1:2:3] FROM t`, 1, 13, `:`, ErrUnsupported, `slices with a step are not supported`},
 	{`SELECT x::FOO FROM t`, 1, 11, `FOO`, ErrUnsupported, `unknown or unsupported type`},
 	{`SELECT x:: FROM t`, 1, 12, `FROM`, ErrSyntax, `expected a type name`},
 	{`SELECT ::INT FROM t`, 1, 8, `::`, ErrSyntax, `expected an expression before ::`},
