@@ -36,6 +36,9 @@ type binder struct {
 	// enclosing are the columns of the queries this one is a subquery
 	// expression of (buildCtx.enclosing).
 	enclosing []Column
+	// lambdas are the parameters of the lambdas whose bodies are being
+	// bound, innermost last (lambda.go).
+	lambdas []lambdaScope
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -181,7 +184,8 @@ func fold(x Expr) (Expr, error) {
 	if _, ok := x.(*Const); ok {
 		return x, nil
 	}
-	if _, ok := x.(*ColRef); ok {
+	switch x.(type) {
+	case *ColRef, *LambdaParam, *Lambda:
 		return x, nil
 	}
 	if hasSubquery(x) {
@@ -246,6 +250,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return b.existsSubquery(e)
 	case *sqlparser.ColName:
 		name := e.Name.String()
+		if p := b.lambdaParam(e); p != nil {
+			return p, nil
+		}
 		if b.agg != nil {
 			return nil, fmt.Errorf("%w: column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", ErrNotGrouped, name, name, name)
 		}
@@ -253,6 +260,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if err != nil || i < 0 {
 			if v, verr := b.variantAccess(e); v != nil || verr != nil {
 				return v, verr
+			}
+			if v, serr := b.structAccess(e); v != nil || serr != nil {
+				return v, serr
 			}
 		}
 		if err != nil {
@@ -365,6 +375,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if e.Qualifier.String() == sql.WindowQualifier {
 			return b.window(e)
 		}
+		if x, ok, err := b.nestedCall(e, name); ok {
+			return x, err
+		}
 		if IsAggregate(name) {
 			return b.aggregate(e)
 		}
@@ -419,6 +432,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		}
 		if isVariant(x.Type()) {
 			return variantCast(x, t)
+		}
+		if y, ok, err := nestedCast(x, t); ok {
+			return y, err
 		}
 		if x.Type().ID == TypeNested {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)

@@ -250,9 +250,19 @@ func (p *parser) parseType(out []otok, i int) (castType, int, error) {
 			return castType{}, 0, p.errOut(out, i, ErrSyntax, "DECIMAL width must be 1 to 38 and scale at most the width")
 		}
 	}
-	if isOpTok(out, end, "[") {
-		return castType{}, 0, p.errOut(out, end, ErrUnsupported, "list types are not supported")
-	}
 	ct.display = typeDisplay(ct.name, spelling, params)
+	// T[] is a LIST of T; a DECIMAL element keeps its parameters in the name.
+	for isOpTok(out, end, "[") {
+		if !isOpTok(out, end+1, "]") {
+			return castType{}, 0, p.errOut(out, end, ErrUnsupported, "fixed-size array types are not supported")
+		}
+		if ct.name == TypeDecimal && ct.width != "" {
+			ct.name = TypeDecimal + "(" + ct.width + "," + ct.scale + ")"
+			ct.width, ct.scale = "", ""
+		}
+		ct.name += "[]"
+		ct.display += "[]"
+		end += 2
+	}
 	return ct, end, nil
 }

@@ -130,6 +130,9 @@ func (p *parser) bracket(res, out []otok, i, end int, inner []otok) ([]otok, []o
 	prev := len(res) - 1
 	postfix := prev >= 0 && (isOpTok(res, prev, ")") || res[prev].kind == tkQIdent || res[prev].kind == tkString ||
 		res[prev].kind == tkWord && res[prev].kw != "" && !structural[res[prev].kw] && res[prev].kw != "array")
+	if !postfix && len(inner) == 0 && isOpTok(res, prev, "]") {
+		return res, []otok{o, out[end]}, nil // INTEGER[][]
+	}
 	if !postfix {
 		if prev >= 0 && res[prev].kw == "array" {
 			res = res[:prev] // ARRAY[1, 2] is [1, 2]
