@@ -250,8 +250,8 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return b.existsSubquery(e)
 	case *sqlparser.ColName:
 		name := e.Name.String()
-		if p := b.lambdaParam(e); p != nil {
-			return p, nil
+		if p, err := b.lambdaParam(e); p != nil || err != nil {
+			return p, err
 		}
 		if b.agg != nil {
 			return nil, fmt.Errorf("%w: column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", ErrNotGrouped, name, name, name)
@@ -684,6 +684,13 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 		return nil, err
 	}
 	switch e.Operator {
+	case sql.BBoxOverlapStr:
+		// a && b is ST_Intersects_Extent, so it prunes through the same leaf.
+		r, err := b.bind(e.Right)
+		if err != nil {
+			return nil, err
+		}
+		return call("st_intersects_extent", []Expr{l, r})
 	case sqlparser.InStr, sqlparser.NotInStr:
 		tuple, ok := e.Right.(sqlparser.ValTuple)
 		if sq, isSub := e.Right.(*sqlparser.Subquery); isSub {

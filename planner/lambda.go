@@ -55,11 +55,34 @@ type lambdaScope struct {
 
 // lambdaParam resolves an unqualified name to the parameter of the
 // innermost lambda that has it; nil when no lambda does.
-func (b *binder) lambdaParam(e *sqlparser.ColName) Expr {
+func (b *binder) lambdaParam(e *sqlparser.ColName) (Expr, error) {
 	if !e.Qualifier.IsEmpty() {
-		return nil
+		// x.f and x.f.g on a STRUCT parameter.
+		q := e.Qualifier.Name.String()
+		keys := []string{e.Name.String()}
+		if qq := e.Qualifier.Qualifier.String(); qq != "" {
+			q, keys = qq, []string{e.Qualifier.Name.String(), e.Name.String()}
+		}
+		x := b.lambdaParamNamed(q)
+		if x == nil || !isStructType(x.Type()) {
+			return nil, nil
+		}
+		for _, k := range keys {
+			var err error
+			if x, err = subscript(x, &Const{Value: Datum{S: k}, T: tVarchar}); err != nil {
+				return nil, err
+			}
+		}
+		return x, nil
 	}
-	name := e.Name.String()
+	if x := b.lambdaParamNamed(e.Name.String()); x != nil {
+		return x, nil
+	}
+	return nil, nil
+}
+
+// lambdaParamNamed is the innermost lambda parameter called name, or nil.
+func (b *binder) lambdaParamNamed(name string) Expr {
 	back := 0
 	for j := len(b.lambdas) - 1; j >= 0; j-- {
 		s := b.lambdas[j]

@@ -294,13 +294,84 @@ func nestedCast(x Expr, t Type) (Expr, bool, error) {
 		return &Const{Value: NullDatum, T: t}, true, nil
 	case xt == t:
 		return x, true, nil
-	case isListType(xt) && isListType(t):
-		y, err := castList(x, t)
-		if err != nil {
-			return nil, true, err
+	case xt.ID == TypeNested && !isVariant(xt) && !isVariant(t):
+		if _, ok := commonNested(xt, t); !ok {
+			return nil, true, fmt.Errorf("%w: Unimplemented type for cast (%s -> %s)", ErrConversion, xt, t)
 		}
-		y, err = fold(y)
+		y, err := castTo(x, t)
 		return y, true, err
 	}
 	return nil, true, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, xt, t)
+}
+
+// convertNested casts nested value v of type from to type to, part by
+// part; a struct takes the target's field names.
+func convertNested(v format.Value, from, to Type) (format.Value, error) {
+	if v == nil || from == to {
+		return v, nil
+	}
+	if from.ID != TypeNested || to.ID != TypeNested {
+		d, err := elemDatum(v, from)
+		if err != nil {
+			return nil, err
+		}
+		if d, err = CastDatum(d, from, to); err != nil {
+			return nil, err
+		}
+		return valueOf(d, to)
+	}
+	if et, ok := listElem(to); ok {
+		ef, ok1 := listElem(from)
+		l, ok2 := v.(format.List)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
+		}
+		out := make(format.List, len(l))
+		for i, e := range l {
+			x, err := convertNested(e, ef, et)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		return out, nil
+	}
+	if ft, ok := structFields(to); ok {
+		ff, ok1 := structFields(from)
+		s, ok2 := v.(*format.Struct)
+		if !ok1 || !ok2 || len(ff) != len(ft) || len(s.Values) != len(ft) {
+			return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
+		}
+		out := &format.Struct{Fields: make([]*format.Field, len(ft)), Values: make([]format.Value, len(ft))}
+		for i := range ft {
+			x, err := convertNested(s.Values[i], ff[i].T, ft[i].T)
+			if err != nil {
+				return nil, err
+			}
+			out.Fields[i] = &format.Field{Name: ft[i].Name}
+			out.Values[i] = x
+		}
+		return out, nil
+	}
+	if kt, vt, ok := mapTypes(to); ok {
+		kf, vf, ok1 := mapTypes(from)
+		m, ok2 := v.(*format.Map)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
+		}
+		out := &format.Map{Keys: make([]format.Value, len(m.Keys)), Values: make([]format.Value, len(m.Values))}
+		for i := range m.Keys {
+			k, err := convertNested(m.Keys[i], kf, kt)
+			if err != nil {
+				return nil, err
+			}
+			x, err := convertNested(m.Values[i], vf, vt)
+			if err != nil {
+				return nil, err
+			}
+			out.Keys[i], out.Values[i] = k, x
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
 }

@@ -28,10 +28,14 @@ type structField struct {
 }
 
 // isStructType reports whether t is a STRUCT.
-func isStructType(t Type) bool { return t.ID == TypeNested && strings.HasPrefix(t.Name, "STRUCT(") }
+func isStructType(t Type) bool {
+	return t.ID == TypeNested && strings.HasPrefix(t.Name, "STRUCT(") && strings.HasSuffix(t.Name, ")")
+}
 
 // isMapType reports whether t is a MAP.
-func isMapType(t Type) bool { return t.ID == TypeNested && strings.HasPrefix(t.Name, "MAP(") }
+func isMapType(t Type) bool {
+	return t.ID == TypeNested && strings.HasPrefix(t.Name, "MAP(") && strings.HasSuffix(t.Name, ")")
+}
 
 // structFields reads the fields of a STRUCT type.
 func structFields(t Type) ([]structField, bool) {
@@ -79,7 +83,7 @@ func structType(fs []structField) Type {
 // isPlainName reports whether DuckDB prints a field name unquoted.
 func isPlainName(s string) bool {
 	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
 			return false
 		}
 	}
@@ -157,6 +161,51 @@ func parseTypeName(s string) (Type, bool) {
 	if s != "" && strings.ToUpper(s) == s && !strings.ContainsAny(s, "(), ") {
 		// GEOMETRY and other binary-backed types.
 		return Type{ID: TypeBlob, Name: s}, true
+	}
+	return Type{}, false
+}
+
+// commonNested is the common type of two nested types of one shape: lists
+// of the elements' common type, structs with the same field names and maps
+// field by field. NULL parts take the other side's type.
+func commonNested(a, b Type) (Type, bool) {
+	if a == b {
+		return a, true
+	}
+	if ea, ok := listElem(a); ok {
+		eb, ok := listElem(b)
+		if !ok {
+			return Type{}, false
+		}
+		e, ok := commonType(ea, eb)
+		return listOf(e), ok
+	}
+	if fa, ok := structFields(a); ok {
+		fb, ok := structFields(b)
+		if !ok || len(fa) != len(fb) {
+			return Type{}, false
+		}
+		out := make([]structField, len(fa))
+		for i := range fa {
+			if !strings.EqualFold(fa[i].Name, fb[i].Name) {
+				return Type{}, false
+			}
+			t, ok := commonType(fa[i].T, fb[i].T)
+			if !ok {
+				return Type{}, false
+			}
+			out[i] = structField{Name: fa[i].Name, T: t}
+		}
+		return structType(out), true
+	}
+	if ka, va, ok := mapTypes(a); ok {
+		kb, vb, ok := mapTypes(b)
+		if !ok {
+			return Type{}, false
+		}
+		k, ok1 := commonType(ka, kb)
+		v, ok2 := commonType(va, vb)
+		return mapOf(k, v), ok1 && ok2
 	}
 	return Type{}, false
 }

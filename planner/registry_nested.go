@@ -439,7 +439,7 @@ func bindListConcat(f *ScalarFunc, args []Expr) (Expr, error) {
 	}
 	for i, x := range args {
 		if x.Type().ID != TypeNull && x.Type() != t {
-			c, err := castList(x, t)
+			c, err := castTo(x, t)
 			if err != nil {
 				return nil, err
 			}
@@ -628,27 +628,3 @@ func evalListAgg(c *Call, a []Datum) (Datum, error) {
 	}
 	return CastDatum(Datum{Big: s}, Type{ID: TypeHugeInt}, c.T)
 }
-
-// castList casts a LIST expression to another LIST type element by element.
-func castList(x Expr, t Type) (Expr, error) {
-	return newCall(listCastFunc, []Expr{x}, t), nil
-}
-
-// listCastFunc casts each element of a list to the call's element type.
-var listCastFunc = &ScalarFunc{Name: "list_cast", Eval: func(c *Call, a []Datum) (Datum, error) {
-	from, _ := listElem(c.Args[0].Type())
-	to, _ := listElem(c.T)
-	ds, err := listDatums(a[0], from)
-	if err != nil {
-		return Datum{}, err
-	}
-	for i, d := range ds {
-		if d.Null {
-			continue
-		}
-		if ds[i], err = CastDatum(d, from, to); err != nil {
-			return Datum{}, err
-		}
-	}
-	return listDatum(ds, to)
-}}

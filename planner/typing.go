@@ -50,6 +50,8 @@ func commonType(a, b Type) (Type, bool) {
 		return b, true
 	case b.ID == TypeNull:
 		return a, true
+	case a.ID == TypeNested && b.ID == TypeNested:
+		return commonNested(a, b)
 	case a.IsNumeric() && b.IsNumeric():
 		switch {
 		case a.ID == TypeDouble || b.ID == TypeDouble:
