@@ -188,6 +188,9 @@ func fold(x Expr) (Expr, error) {
 	case *ColRef, *LambdaParam, *Lambda:
 		return x, nil
 	}
+	if _, ok := IsUnnest(x); ok {
+		return x, nil // expanded by the projection, never folded
+	}
 	if hasSubquery(x) {
 		// Known only once the executor has run it.
 		return x, nil

@@ -26,9 +26,9 @@ func init() {
 		&ScalarFunc{Name: "list_reverse", Aliases: []string{"array_reverse"}, Bind: bindListSame, Eval: evalListReverse},
 		&ScalarFunc{Name: "list_concat", Aliases: []string{"list_cat", "array_concat", "array_cat"}, Bind: bindListConcat, Eval: evalListConcat, SeesNulls: true},
 		&ScalarFunc{Name: "flatten", Bind: bindFlatten, Eval: evalFlatten},
-		&ScalarFunc{Name: "list_sum", Aliases: []string{"array_sum"}, Bind: bindListAgg, Eval: evalListAgg},
-		&ScalarFunc{Name: "list_min", Aliases: []string{"array_min"}, Bind: bindListAgg, Eval: evalListAgg},
-		&ScalarFunc{Name: "list_max", Aliases: []string{"array_max"}, Bind: bindListAgg, Eval: evalListAgg},
+		&ScalarFunc{Name: "list_sum", Bind: bindListAgg, Eval: evalListAgg},
+		&ScalarFunc{Name: "list_min", Bind: bindListAgg, Eval: evalListAgg},
+		&ScalarFunc{Name: "list_max", Bind: bindListAgg, Eval: evalListAgg},
 		&ScalarFunc{Name: "list_aggregate", Aliases: []string{"list_aggr", "array_aggregate", "array_aggr"}, Bind: bindListAgg, Eval: evalListAgg},
 	)
 }

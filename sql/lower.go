@@ -118,6 +118,7 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return nil, err
 	}
 	out = lowerLimits(out)
+	out = lowerFromUnnest(out)
 	out, sources, err := p.lowerSources(out)
 	if err != nil {
 		return nil, err

@@ -396,3 +396,26 @@ func splitTop(out []otok, op string) [][]otok {
 	}
 	return append(parts, out[at:])
 }
+
+// lowerFromUnnest rewrites FROM unnest(list) (and JOIN unnest(list)) into
+// the subquery (SELECT unnest(list) AS unnest), whose one column DuckDB
+// names unnest; an alias after it names the subquery.
+func lowerFromUnnest(out []otok) []otok {
+	var rs []rewrite
+	for i := 0; i+2 < len(out); i++ {
+		if k := kwAt(out, i); k != "from" && k != "join" || out[i+1].kw != "unnest" || !isOpTok(out, i+2, "(") {
+			continue
+		}
+		end := matchClose(out, i+2)
+		if end < 0 {
+			continue
+		}
+		o := out[i+1].orig
+		rep := []otok{invented("(", o), keyword("select", o)}
+		rep = append(rep, out[i+1:end+1]...)
+		rep = append(rep, keyword("as", o), invented("unnest", o), invented(")", o))
+		rs = append(rs, rewrite{i + 1, end + 1, rep})
+		i = end
+	}
+	return applyRewrites(out, rs)
+}

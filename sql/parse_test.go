@@ -330,7 +330,7 @@ var invalid = []struct {
 	{`SELECT x::FOO FROM t`, 1, 11, `FOO`, ErrUnsupported, `unknown or unsupported type`},
 	{`SELECT x:: FROM t`, 1, 12, `FROM`, ErrSyntax, `expected a type name`},
 	{`SELECT ::INT FROM t`, 1, 8, `::`, ErrSyntax, `expected an expression before ::`},
-	{`SELECT CAST(a AS INT[]) FROM t`, 1, 21, `[`, ErrUnsupported, `list types are not supported`},
+	{`SELECT CAST(a AS INT[3]) FROM t`, 1, 21, `[`, ErrUnsupported, `fixed-size array types are not supported`},
 	{`SELECT CAST(a INT) FROM t`, 1, 18, `)`, ErrSyntax, `expected AS`},
 	{`SELECT a::DECIMAL(40, 2) FROM t`, 1, 11, `DECIMAL`, ErrSyntax, `DECIMAL width must be 1 to 38 and scale at most the width`},
 	{`SELECT a::INTEGER(3) FROM t`, 1, 18, `(`, ErrSyntax, `type INTEGER takes no parameters here`},
