@@ -155,6 +155,9 @@ func (p *parser) bracket(res, out []otok, i, end int, inner []otok) ([]otok, []o
 	if start < 0 {
 		return nil, nil, p.errOut(out, i, ErrSyntax, "expected an expression before [")
 	}
+	if isOpTok(res, start-1, "::") || kwAt(res, start-1) == "as" {
+		return nil, nil, p.errOut(out, i, ErrUnsupported, "fixed-size array types are not supported")
+	}
 	operand := append([]otok(nil), res[start:]...)
 	res = res[:start]
 	colons := topLevel(inner, ":")

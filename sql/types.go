@@ -90,7 +90,7 @@ type castType struct {
 // cast column (CAST(x AS "DOUBLE")); the others print bare.
 var quotedTypes = map[string]bool{
 	TypeTinyint: true, TypeUTinyint: true, TypeUSmallint: true, TypeUInteger: true, TypeUBigint: true,
-	TypeHugeint: true, TypeUHugeint: true, TypeDouble: true, TypeDate: true, TypeBlob: true,
+	TypeHugeint: true, TypeUHugeint: true, TypeDouble: true, TypeDate: true, TypeBlob: true, TypeGeometry: true,
 	TypeTimestampTZ: true, TypeTimestampS: true, TypeTimestampMS: true, TypeTimestampNS: true, TypeUUID: true,
 }
 
