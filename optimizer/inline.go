@@ -71,7 +71,20 @@ func windowed(q *planner.Plan) bool {
 		return true
 	}
 	for _, x := range q.Project {
-		if _, ok := planner.IsUnnest(x); ok {
+		if hasUnnest(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUnnest reports whether x calls unnest, which makes rows of its own.
+func hasUnnest(x planner.Expr) bool {
+	if _, ok := planner.IsUnnest(x); ok {
+		return true
+	}
+	for _, c := range planner.Children(x) {
+		if hasUnnest(c) {
 			return true
 		}
 	}

@@ -694,6 +694,12 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 			return nil, err
 		}
 		return call("st_intersects_extent", []Expr{l, r})
+	case sql.GlobStr, sql.SimilarToStr, sql.NotSimilarToStr:
+		r, err := b.bind(e.Right)
+		if err != nil {
+			return nil, err
+		}
+		return patternMatch(e.Operator, l, r) // pattern.go
 	case sqlparser.InStr, sqlparser.NotInStr:
 		tuple, ok := e.Right.(sqlparser.ValTuple)
 		if sq, isSub := e.Right.(*sqlparser.Subquery); isSub {

@@ -263,6 +263,8 @@ func Children(e Expr) []Expr {
 		return []Expr{e.X, e.Y}
 	case *Lambda:
 		return []Expr{e.Body}
+	case *Try:
+		return []Expr{e.X}
 	case *Subquery:
 		if e.X != nil {
 			return []Expr{e.X}

@@ -67,6 +67,8 @@ func Map(e Expr, f func(Expr) Expr) Expr {
 		n := *e
 		n.Body = f(e.Body)
 		return &n
+	case *Try:
+		return &Try{X: f(e.X)}
 	case *Subquery:
 		n := *e
 		if e.X != nil {

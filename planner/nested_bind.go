@@ -19,6 +19,9 @@ func (b *binder) nestedCall(e *sqlparser.FuncExpr, name string) (Expr, bool, err
 	case lambdaFuncs[name] != "":
 		x, err := b.lambdaCall(e, lambdaFuncs[name])
 		return x, true, err
+	case name == sql.TryFunc:
+		x, err := b.tryCast(e.Exprs)
+		return x, true, err
 	case !sql.IsNestedFunc(name):
 		return nil, false, nil
 	}
@@ -277,8 +280,8 @@ func elemDatum(v format.Value, t Type) (Datum, error) {
 }
 
 // nestedCast binds the casts to and from nested types pqsql computes: a
-// list to another list type element by element, NULL to any nested type,
-// and WKT text or a WKB blob to GEOMETRY. It reports false for the others.
+// nested value to another of its shape part by part, NULL to any nested
+// type, and WKT text to GEOMETRY (a blob is DuckDB's conversion error). It reports false for the others.
 func nestedCast(x Expr, t Type) (Expr, bool, error) {
 	xt := x.Type()
 	switch {
@@ -286,8 +289,8 @@ func nestedCast(x Expr, t Type) (Expr, bool, error) {
 		y, err := call("st_geomfromtext", []Expr{x})
 		return y, true, err
 	case isGeometry(t) && xt.ID == TypeBlob && xt.Name == "":
-		y, err := call("st_geomfromwkb", []Expr{x})
-		return y, true, err
+		// DuckDB reads WKB through ST_GeomFromWKB only.
+		return nil, true, fmt.Errorf("%w: Unimplemented type for cast (BLOB -> GEOMETRY)", ErrConversion)
 	case t.ID != TypeNested:
 		return nil, false, nil
 	case xt.ID == TypeNull:
@@ -374,4 +377,35 @@ func convertNested(v format.Value, from, to Type) (format.Value, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
+}
+
+// A Try is TRY_CAST: X's value, or NULL where X fails to convert.
+type Try struct{ X Expr }
+
+func (e *Try) Type() Type     { return e.X.Type() }
+func (e *Try) String() string { return "TRY_" + e.X.String() }
+
+// tryCast binds TRY_CAST(x AS T): the cast, unfolded so a constant that
+// does not convert is NULL rather than an error.
+func (b *binder) tryCast(args []sqlparser.SelectExpr) (Expr, error) {
+	ae, ok := args[0].(*sqlparser.AliasedExpr)
+	conv, ok2 := ae.Expr.(*sqlparser.ConvertExpr)
+	if len(args) != 1 || !ok || !ok2 {
+		return nil, binderError("expected TRY_CAST(expression AS type)")
+	}
+	x, err := b.bind(conv.Expr)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := typeOfCast(conv.Type)
+	if !ok {
+		return nil, fmt.Errorf("%w: cast to %s", ErrNotImplemented, conv.Type.Type)
+	}
+	if x.Type().ID == TypeNested || t.ID == TypeNested || isGeometry(t) {
+		return nil, fmt.Errorf("%w: TRY_CAST to or from %s", ErrNotImplemented, t)
+	}
+	if x.Type() == t {
+		return x, nil
+	}
+	return fold(&Try{X: &Cast{X: x, T: t}})
 }

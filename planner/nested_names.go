@@ -24,6 +24,8 @@ func (n namer) nestedCall(e *sqlparser.FuncExpr, name string) string {
 		return n.expr(x)
 	}
 	switch {
+	case name == sql.TryFunc && len(args) == 1:
+		return "TRY_" + n.expr(args[0])
 	case name == sql.ExtractFunc && len(args) == 2:
 		return n.expr(args[0]) + "[" + n.expr(args[1]) + "]"
 	case name == sql.SliceFunc && len(args) == 3:

@@ -9,7 +9,7 @@ import (
 // the executor's projection expands the rows (IsUnnest tells it which
 // columns), so the call itself never evaluates.
 func init() {
-	registerScalar(&ScalarFunc{Name: "unnest", Bind: bindUnnest, Eval: evalUnnest})
+	registerScalar(&ScalarFunc{Name: "unnest", Bind: bindUnnest, Eval: evalUnnest, SeesNulls: true})
 }
 
 func bindUnnest(f *ScalarFunc, args []Expr) (Expr, error) {

@@ -267,6 +267,12 @@ func fixDistinctFrom(n *sqlparser.ComparisonExpr) {
 		n.Operator = IsNotDistinctFromStr
 	case bboxMarker:
 		n.Operator = BBoxOverlapStr
+	case globMarker:
+		n.Operator = GlobStr
+	case similarMarker:
+		n.Operator = SimilarToStr
+	case notSimilarMarker:
+		n.Operator = NotSimilarToStr
 	default:
 		return
 	}

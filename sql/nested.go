@@ -23,8 +23,22 @@ const (
 	// LambdaFunc is x -> body, (x, y) -> body and lambda x, y: body: the
 	// parameters as column names, then the body.
 	LambdaFunc = reservedPrefix + "lambda"
+	// TryFunc is TRY_CAST(x AS T): TryFunc(CAST(x AS T)), NULL where the
+	// cast fails.
+	TryFunc = reservedPrefix + "try"
 	// bboxMarker wraps the right operand of a && b (see BBoxOverlapStr).
 	bboxMarker = reservedPrefix + "bbox_overlap"
+	// The markers of GLOB and [NOT] SIMILAR TO, likewise.
+	globMarker       = reservedPrefix + "glob"
+	similarMarker    = reservedPrefix + "similar_to"
+	notSimilarMarker = reservedPrefix + "not_similar_to"
+)
+
+// The ComparisonExpr Operators of GLOB and SIMILAR TO.
+const (
+	GlobStr         = "glob"
+	SimilarToStr    = "similar to"
+	NotSimilarToStr = "not similar to"
 )
 
 // BBoxOverlapStr is the ComparisonExpr Operator of DuckDB's a && b: the
@@ -32,7 +46,7 @@ const (
 const BBoxOverlapStr = "&&"
 
 // nestedFuncs are the lowering's functions that stay in the AST.
-var nestedFuncs = map[string]bool{ExtractFunc: true, SliceFunc: true, StructFunc: true, MapFunc: true, LambdaFunc: true}
+var nestedFuncs = map[string]bool{ExtractFunc: true, SliceFunc: true, StructFunc: true, MapFunc: true, LambdaFunc: true, TryFunc: true}
 
 // IsNestedFunc reports whether name is one of the functions the lowering
 // writes for nested-value syntax.
@@ -310,19 +324,30 @@ func (p *parser) lambda(res, out []otok, i int) ([]otok, int, int, error) {
 }
 
 // lowerBBox rewrites a && b into "a <=> __pqsql_bbox_overlap(b)", which
-// fixAST turns into the comparison BBoxOverlapStr (as IS DISTINCT FROM).
+// fixAST turns into the comparison BBoxOverlapStr (as IS DISTINCT FROM),
+// and GLOB and [NOT] SIMILAR TO alike (DuckDB has no NOT GLOB).
 func (p *parser) lowerBBox(out []otok) ([]otok, error) {
 	for i := 0; i < len(out); i++ {
-		if !isOpTok(out, i, "&&") {
+		mark, n := "", 1
+		switch {
+		case isOpTok(out, i, "&&"):
+			mark = bboxMarker
+		case out[i].kw == "glob" && !isOpTok(out, i-1, ".") && !isOpTok(out, i+1, "("):
+			mark = globMarker
+		case out[i].kw == "similar" && kwAt(out, i+1) == "to":
+			mark, n = similarMarker, 2
+		case out[i].kw == "not" && kwAt(out, i+1) == "similar" && kwAt(out, i+2) == "to":
+			mark, n = notSimilarMarker, 3
+		default:
 			continue
 		}
-		lo := i + 1
+		lo := i + n
 		hi := operandEnd(out, lo)
 		if hi == lo {
 			return nil, p.errOut(out, hi, ErrSyntax, "expected an expression")
 		}
 		o := out[i].orig
-		rep := []otok{invented("<=>", o), invented(bboxMarker, o), invented("(", o)}
+		rep := []otok{invented("<=>", o), invented(mark, o), invented("(", o)}
 		rep = append(rep, out[lo:hi]...)
 		rep = append(rep, invented(")", o))
 		out = splice(out, i, hi, rep...)

@@ -334,7 +334,7 @@ var invalid = []struct {
 	{`SELECT CAST(a INT) FROM t`, 1, 18, `)`, ErrSyntax, `expected AS`},
 	{`SELECT a::DECIMAL(40, 2) FROM t`, 1, 11, `DECIMAL`, ErrSyntax, `DECIMAL width must be 1 to 38 and scale at most the width`},
 	{`SELECT a::INTEGER(3) FROM t`, 1, 18, `(`, ErrSyntax, `type INTEGER takes no parameters here`},
-	{`SELECT TRY_CAST(a AS INT) FROM t`, 1, 8, `TRY_CAST`, ErrUnsupported, `TRY_CAST is not supported: expected CAST`},
+	{`SELECT TRY_CAST(a INT) FROM t`, 1, 22, `)`, ErrSyntax, `expected AS`},
 	{`SELECT * FROM foo('x')`, 1, 15, `foo`, ErrUnsupported, `unknown table function: expected read_parquet, parquet_scan, parquet_metadata or parquet_schema`},
 	{`SELECT * FROM main.t`, 1, 19, `.`, ErrUnsupported, `qualified names are not supported: expected an unqualified view name`},
 	{`SELECT * FROM read_parquet()`, 1, 28, `)`, ErrSyntax, `expected a path string or a list of path strings`},
