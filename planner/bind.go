@@ -225,6 +225,11 @@ func (b *binder) bind(e sqlparser.Expr) (Expr, error) {
 }
 
 func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
+	if c, ok := e.(*sqlparser.ColName); ok && len(b.lambdas) > 0 {
+		if p, err := b.lambdaParam(c); p != nil || err != nil {
+			return p, err
+		}
+	}
 	if b.agg != nil && !hasAgg(e) {
 		in := b.agg.inputer
 		if x, err := in.bind(e); err == nil {
@@ -253,9 +258,6 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return b.existsSubquery(e)
 	case *sqlparser.ColName:
 		name := e.Name.String()
-		if p, err := b.lambdaParam(e); p != nil || err != nil {
-			return p, err
-		}
 		if b.agg != nil {
 			return nil, fmt.Errorf("%w: column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", ErrNotGrouped, name, name, name)
 		}
