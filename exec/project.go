@@ -15,6 +15,8 @@ type projector struct {
 	vx       []vexpr
 	width    int
 	rbCols   []int
+	// unnest, when the projection unnests lists, computes it (unnest.go).
+	unnest *unnester
 }
 
 func newProjector(exprs []planner.Expr, width int) *projector {
@@ -33,12 +35,16 @@ func newProjector(exprs []planner.Expr, width int) *projector {
 		}
 	}
 	pr.rbCols = newRowBuffer(width, computed...).cols
+	pr.unnest = newUnnester(exprs, width)
 	return pr
 }
 
 // apply projects b. When a row fails to evaluate it returns the rows before
 // it and the error, as a row-at-a-time executor would have stopped there.
 func (pr *projector) apply(b *batch) (*batch, error) {
+	if pr.unnest != nil {
+		return pr.unnest.apply(b)
+	}
 	out := &batch{cols: make([]*Vector, len(pr.exprs)), n: b.n}
 	for i, c := range pr.cols {
 		if c >= 0 {

@@ -63,8 +63,30 @@ func merge(p, q *planner.Plan) {
 }
 
 // windowed reports whether q has a stage that depends on its rows as a
-// whole after the WHERE: window functions, QUALIFY or a LIMIT in percent.
-// Neither a filter nor a merge may cross it.
+// whole after the WHERE: window functions, QUALIFY, a LIMIT in percent or
+// an unnest, whose rows are not the input's. Neither a filter nor a merge
+// may cross it.
 func windowed(q *planner.Plan) bool {
-	return len(q.Windows) > 0 || q.Qualify != nil || q.HasPercent
+	if len(q.Windows) > 0 || q.Qualify != nil || q.HasPercent {
+		return true
+	}
+	for _, x := range q.Project {
+		if hasUnnest(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUnnest reports whether x calls unnest, which makes rows of its own.
+func hasUnnest(x planner.Expr) bool {
+	if _, ok := planner.IsUnnest(x); ok {
+		return true
+	}
+	for _, c := range planner.Children(x) {
+		if hasUnnest(c) {
+			return true
+		}
+	}
+	return false
 }

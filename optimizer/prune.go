@@ -67,6 +67,9 @@ func pruneOutputs(q *planner.Plan, needs map[int]bool) {
 		if c, ok := q.Project[i].(*planner.Const); ok && c.Value.Null {
 			continue
 		}
+		if hasUnnest(q.Project[i]) {
+			continue // it decides how many rows there are
+		}
 		q.Project[i] = &planner.Const{Value: planner.NullDatum, T: col.Type}
 	}
 	// Window functions and QUALIFY read the aggregate stage's rows by

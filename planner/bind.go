@@ -36,6 +36,9 @@ type binder struct {
 	// enclosing are the columns of the queries this one is a subquery
 	// expression of (buildCtx.enclosing).
 	enclosing []Column
+	// lambdas are the parameters of the lambdas whose bodies are being
+	// bound, innermost last (lambda.go).
+	lambdas []lambdaScope
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -228,8 +231,12 @@ func fold(x Expr) (Expr, error) {
 	if _, ok := x.(*Const); ok {
 		return x, nil
 	}
-	if _, ok := x.(*ColRef); ok {
+	switch x.(type) {
+	case *ColRef, *LambdaParam, *Lambda:
 		return x, nil
+	}
+	if _, ok := IsUnnest(x); ok {
+		return x, nil // expanded by the projection, never folded
 	}
 	if hasSubquery(x) {
 		// Known only once the executor has run it.
@@ -271,6 +278,11 @@ func (b *binder) bind(e sqlparser.Expr) (Expr, error) {
 }
 
 func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
+	if c, ok := e.(*sqlparser.ColName); ok && len(b.lambdas) > 0 {
+		if p, err := b.lambdaParam(c); p != nil || err != nil {
+			return p, err
+		}
+	}
 	if b.agg != nil && !hasAgg(e) {
 		in := b.agg.inputer
 		if x, err := in.bind(e); err == nil {
@@ -306,6 +318,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if err != nil || i < 0 {
 			if v, verr := b.variantAccess(e); v != nil || verr != nil {
 				return v, verr
+			}
+			if v, serr := b.structAccess(e); v != nil || serr != nil {
+				return v, serr
 			}
 		}
 		if err != nil {
@@ -418,6 +433,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if e.Qualifier.String() == sql.WindowQualifier {
 			return b.window(e)
 		}
+		if x, ok, err := b.nestedCall(e, name); ok {
+			return x, err
+		}
 		if IsAggregate(name) {
 			return b.aggregate(e)
 		}
@@ -472,6 +490,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		}
 		if isVariant(x.Type()) {
 			return variantCast(x, t)
+		}
+		if y, ok, err := nestedCast(x, t); ok {
+			return y, err
 		}
 		if x.Type().ID == TypeNested {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)
@@ -724,6 +745,19 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 		return nil, err
 	}
 	switch e.Operator {
+	case sql.BBoxOverlapStr:
+		// a && b is ST_Intersects_Extent, so it prunes through the same leaf.
+		r, err := b.bind(e.Right)
+		if err != nil {
+			return nil, err
+		}
+		return call("st_intersects_extent", []Expr{l, r})
+	case sql.GlobStr, sql.SimilarToStr, sql.NotSimilarToStr:
+		r, err := b.bind(e.Right)
+		if err != nil {
+			return nil, err
+		}
+		return patternMatch(e.Operator, l, r) // pattern.go
 	case sqlparser.InStr, sqlparser.NotInStr:
 		tuple, ok := e.Right.(sqlparser.ValTuple)
 		if sq, isSub := e.Right.(*sqlparser.Subquery); isSub {

@@ -363,6 +363,8 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 				if c, ok := unparen(se.Expr).(*sqlparser.ColName); ok {
 					if i := in.lookup(c.Name.String()); i >= 0 {
 						name = cols[i].Name
+					} else if !c.Qualifier.IsEmpty() {
+						name = c.Name.String() // s.f on a STRUCT is named f
 					}
 				}
 			}

@@ -34,6 +34,10 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 		}
 		return d, nil
 	}
+	if from.ID == TypeNested && to.ID == TypeNested && !isVariant(from) && !isVariant(to) {
+		v, err := convertNested(d.N, from, to)
+		return Datum{N: v}, err
+	}
 	if to.ID == TypeVarchar {
 		return Datum{S: string(AppendText(nil, d, from))}, nil
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -42,6 +43,19 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		return row[e.Index], nil
 	case *Const:
 		return e.Value, nil
+	case *LambdaParam:
+		if e.Back < 1 || e.Back > len(row) {
+			return Datum{}, fmt.Errorf("planner: lambda parameter %s outside a row of %d", e.Name, len(row))
+		}
+		return row[len(row)-e.Back], nil
+	case *Try:
+		d, err := Eval(e.X, row)
+		if errors.Is(err, ErrConversion) {
+			return NullDatum, nil
+		}
+		return d, err
+	case *Lambda:
+		return Datum{}, fmt.Errorf("%w: a lambda function evaluated outside a list function", ErrInvalidInput)
 	case *Logic:
 		res := 1
 		if !e.And {

@@ -261,6 +261,10 @@ func Children(e Expr) []Expr {
 		return e.Args
 	case *pairExpr:
 		return []Expr{e.X, e.Y}
+	case *Lambda:
+		return []Expr{e.Body}
+	case *Try:
+		return []Expr{e.X}
 	case *Subquery:
 		if e.X != nil {
 			return []Expr{e.X}

@@ -63,6 +63,12 @@ func Map(e Expr, f func(Expr) Expr) Expr {
 		return &n
 	case *pairExpr:
 		return &pairExpr{X: f(e.X), Y: f(e.Y)}
+	case *Lambda:
+		n := *e
+		n.Body = f(e.Body)
+		return &n
+	case *Try:
+		return &Try{X: f(e.X)}
 	case *Subquery:
 		n := *e
 		if e.X != nil {

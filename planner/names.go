@@ -26,7 +26,7 @@ var quotedFuncs = map[string]string{
 	"year": `"year"`, "month": `"month"`, "day": `"day"`, "hour": `"hour"`, "minute": `"minute"`,
 	"second": `"second"`, "left": `"left"`, "right": `"right"`, "nullif": `"nullif"`,
 	"substring": `main."substring"`, "trim": `main."trim"`, "position": `main."position"`,
-	"coalesce": "COALESCE", "ifnull": "COALESCE",
+	"coalesce": "COALESCE", "ifnull": "COALESCE", "list_value": "main.list_value",
 }
 
 // negated are the comparisons NOT turns into, as DuckDB's parser does.
@@ -42,6 +42,9 @@ func (n namer) expr(e sqlparser.Expr) string {
 	case *sqlparser.ColName:
 		if e.Qualifier.IsEmpty() {
 			return ident(e.Name.String())
+		}
+		if q := e.Qualifier.Qualifier.String(); q != "" {
+			return ident(q) + "." + ident(e.Qualifier.Name.String()) + "." + ident(e.Name.String())
 		}
 		return ident(e.Qualifier.Name.String()) + "." + ident(e.Name.String())
 	case *sqlparser.ParenExpr:
@@ -146,6 +149,9 @@ func (n namer) expr(e sqlparser.Expr) string {
 
 func (n namer) call(e *sqlparser.FuncExpr) string {
 	name := e.Name.Lowered()
+	if sql.IsNestedFunc(name) {
+		return n.nestedCall(e, name) // nested_names.go
+	}
 	star := len(e.Exprs) == 1
 	if star {
 		_, star = e.Exprs[0].(*sqlparser.StarExpr)
@@ -279,7 +285,7 @@ var nameKeywords = map[string]bool{
 	"on": true, "join": true, "distinct": true, "null": true, "true": true, "false": true, "cast": true,
 	"with": true, "table": true, "create": true, "asc": true, "desc": true, "default": true, "check": true,
 	"column": true, "constraint": true, "foreign": true, "primary": true, "references": true,
-	"unique": true, "using": true, "window": true, "qualify": true, "any": true, "some": true,
+	"unique": true, "using": true, "inner": true, "outer": true, "window": true, "qualify": true, "any": true, "some": true,
 	"array": true, "both": true, "leading": true, "trailing": true, "for": true, "into": true,
 	"only": true, "to": true, "do": true, "fetch": true, "grant": true, "returning": true,
 	"analyse": true, "analyze": true, "symmetric": true, "asymmetric": true, "collate": true,

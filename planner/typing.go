@@ -2,6 +2,7 @@ package planner
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/sql"
@@ -49,6 +50,8 @@ func commonType(a, b Type) (Type, bool) {
 		return b, true
 	case b.ID == TypeNull:
 		return a, true
+	case a.ID == TypeNested && b.ID == TypeNested:
+		return commonNested(a, b)
 	case a.IsNumeric() && b.IsNumeric():
 		switch {
 		case a.ID == TypeDouble || b.ID == TypeDouble:
@@ -145,6 +148,18 @@ func typeOfCast(ct *sqlparser.ConvertType) (Type, bool) {
 		return Type{ID: TypeTimestampNS}, true
 	case sql.TypeTimestampTZ:
 		return Type{ID: TypeTimestampTZ}, true
+	case sql.TypeGeometry:
+		return tGeometry, true
+	}
+	if elem, ok := strings.CutSuffix(ct.Type, "[]"); ok {
+		et, ok := parseTypeName(elem)
+		if elem != sql.TypeDecimal && !strings.HasPrefix(elem, sql.TypeDecimal+"(") {
+			et, ok = typeOfCast(&sqlparser.ConvertType{Type: elem})
+		}
+		if !ok {
+			return Type{}, false
+		}
+		return listOf(et), true
 	}
 	return Type{}, false
 }

@@ -13,12 +13,10 @@ func (p *parser) lowerCasts(out []otok) ([]otok, error) {
 	// each in place would copy the statement once per cast.
 	//
 	// CAST(expr AS type): the type is everything after the last top-level AS.
+	out = lowerTryCast(out)
 	var rs []rewrite
 	for i := 0; i < len(out); i++ {
-		if out[i].kw == "try_cast" {
-			return nil, p.errOut(out, i, ErrUnsupported, "TRY_CAST is not supported: expected CAST")
-		}
-		if out[i].kw != "cast" || !isOpTok(out, i+1, "(") {
+		if out[i].kw != "cast" && !(out[i].kw == "" && out[i].text == "cast") || !isOpTok(out, i+1, "(") {
 			continue
 		}
 		closing := matchClose(out, i+1)
@@ -250,9 +248,37 @@ func (p *parser) parseType(out []otok, i int) (castType, int, error) {
 			return castType{}, 0, p.errOut(out, i, ErrSyntax, "DECIMAL width must be 1 to 38 and scale at most the width")
 		}
 	}
-	if isOpTok(out, end, "[") {
-		return castType{}, 0, p.errOut(out, end, ErrUnsupported, "list types are not supported")
-	}
 	ct.display = typeDisplay(ct.name, spelling, params)
+	// T[] is a LIST of T; a DECIMAL element keeps its parameters in the name.
+	for isOpTok(out, end, "[") {
+		if !isOpTok(out, end+1, "]") {
+			return castType{}, 0, p.errOut(out, end, ErrUnsupported, "fixed-size array types are not supported")
+		}
+		if ct.name == TypeDecimal && ct.width != "" {
+			ct.name = TypeDecimal + "(" + ct.width + "," + ct.scale + ")"
+			ct.width, ct.scale = "", ""
+		}
+		ct.name += "[]"
+		ct.display += "[]"
+		end += 2
+	}
 	return ct, end, nil
+}
+
+// lowerTryCast rewrites TRY_CAST(x AS T) into TryFunc(CAST(x AS T)), for
+// the loop of lowerCasts to read as any CAST.
+func lowerTryCast(out []otok) []otok {
+	for i := 0; i < len(out); i++ {
+		if out[i].kw != "try_cast" || !isOpTok(out, i+1, "(") {
+			continue
+		}
+		closing := matchClose(out, i+1)
+		if closing < 0 {
+			continue
+		}
+		o := out[i].orig
+		out = splice(out, closing, closing+1, out[closing], invented(")", out[closing].orig))
+		out = splice(out, i, i+1, marker(TryFunc, o), invented("(", o), invented("cast", o))
+	}
+	return out
 }

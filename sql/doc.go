@@ -129,6 +129,17 @@
 //     or those of the alias's column list (FROM (VALUES ...) t(x, y)).
 //   - FROM range(...) and generate_series(...) with one to three integer
 //     literals are SourceFunction sources with Args.
+//   - Nested values (nested.go) become calls the planner binds by type:
+//     x[i] is ExtractFunc(x, i) and x[a:b] SliceFunc(x, a, b), a bound
+//     left out being the column SliceOpen; (expr).f and x[1].f are
+//     ExtractFunc(x, 'f'); [a, b] and ARRAY[a, b] are list_value(a, b);
+//     {'k': v} and {k: v} and struct_pack(k := v) are StructFunc('k', v);
+//     MAP {k: v} is MapFunc(k, v); T[] in a cast is the type name "T[]".
+//   - Lambdas x -> body, (x, y) -> body and lambda x, y: body, allowed only
+//     as function arguments, are LambdaFunc(x, [y,] body).
+//   - a && b is a ComparisonExpr with Operator BBoxOverlapStr.
+//   - FROM unnest(list) [alias] is the subquery
+//     (SELECT unnest(list) AS unnest) [alias].
 //
 // # Positions
 //

@@ -265,6 +265,14 @@ func fixDistinctFrom(n *sqlparser.ComparisonExpr) {
 		n.Operator = IsDistinctFromStr
 	case ndistinctMarker:
 		n.Operator = IsNotDistinctFromStr
+	case bboxMarker:
+		n.Operator = BBoxOverlapStr
+	case globMarker:
+		n.Operator = GlobStr
+	case similarMarker:
+		n.Operator = SimilarToStr
+	case notSimilarMarker:
+		n.Operator = NotSimilarToStr
 	default:
 		return
 	}

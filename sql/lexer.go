@@ -33,11 +33,11 @@ type span struct{ off, end int }
 // operators lists the multi-character operators, longest first so the lexer
 // takes the longest match.
 var operators = []string{
-	"->>", "::", ":=", "<=", ">=", "<>", "!=", "==", "||", "//", "**", "<<", ">>", "->",
+	"->>", "::", ":=", "<=", ">=", "<>", "!=", "==", "||", "//", "**", "<<", ">>", "->", "&&",
 }
 
 // singleOps are the one-character operators and punctuation.
-const singleOps = "(),;.=<>+-*/%^|&~![]:"
+const singleOps = "(),;.=<>+-*/%^|&~![]:{}"
 
 // lex splits text into tokens, dropping blanks and comments (whose spans it
 // returns for SplitScript). It fails only on unterminated strings, quoted

@@ -118,11 +118,15 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return nil, err
 	}
 	out = lowerLimits(out)
+	out = lowerFromUnnest(out)
 	out, sources, err := p.lowerSources(out)
 	if err != nil {
 		return nil, err
 	}
 	out = lowerFullUsing(out)
+	if out, err = p.lowerNested(out); err != nil {
+		return nil, err
+	}
 	if out, err = p.lowerCasts(out); err != nil {
 		return nil, err
 	}
@@ -204,12 +208,10 @@ func (p *parser) convert(lo, hi int) ([]otok, error) {
 				o.text = "^"
 			case "==":
 				o.text = "="
-			case "->", "->>":
+			case "->>":
 				return nil, p.errAt(i, ErrUnsupported, "JSON operators are not supported")
 			case "~", "!":
 				return nil, p.errAt(i, ErrUnsupported, "operator "+t.val+" is not supported")
-			case ":":
-				return nil, p.errAt(i, ErrSyntax, "unexpected \":\"")
 			default:
 				o.text = t.val
 			}
@@ -232,7 +234,13 @@ func (p *parser) checkLeftovers(out []otok) error {
 		}
 		switch o.val {
 		case "[", "]":
-			return p.errOut(out, i, ErrUnsupported, "list literals are only supported as read_parquet arguments")
+			return p.errOut(out, i, ErrUnsupported, "list types are not supported")
+		case ":", "{", "}":
+			return p.errOut(out, i, ErrSyntax, "unexpected \""+o.val+"\"")
+		case "->":
+			return p.errOut(out, i, ErrSyntax, "a lambda is only allowed as a function argument")
+		case "&&":
+			return p.errOut(out, i, ErrSyntax, "expected an expression after &&")
 		case ":=":
 			return p.errOut(out, i, ErrSyntax, "named arguments are only supported in read_parquet")
 		case "::":

@@ -98,6 +98,7 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			switch name := n.Name.Lowered(); {
 			case name == filterMarker:
 				return fail("filter", ErrInternal, "FILTER marker outside a function call")
+			case nestedFuncs[name]:
 			case strings.HasPrefix(name, reservedPrefix):
 				return fail("nulls", ErrSyntax, "NULLS FIRST/LAST is only allowed after an ORDER BY item")
 			}

@@ -31,6 +31,9 @@ const (
 	TypeTimestampNS = "TIMESTAMP_NS"
 	TypeInterval    = "INTERVAL"
 	TypeUUID        = "UUID"
+	// TypeGeometry is the spatial extension's GEOMETRY: x::GEOMETRY reads
+	// WKT text or a WKB blob.
+	TypeGeometry = "GEOMETRY"
 )
 
 // typeNames maps every accepted spelling (lower case, words joined by one
@@ -61,6 +64,7 @@ var typeNames = map[string]string{
 	"timestamp_ns": TypeTimestampNS, "timestamp_us": TypeTimestamp,
 	"interval": TypeInterval,
 	"uuid":     TypeUUID,
+	"geometry": TypeGeometry,
 }
 
 // multiWordTypes are the spellings of more than one word, longest first, so
@@ -86,7 +90,7 @@ type castType struct {
 // cast column (CAST(x AS "DOUBLE")); the others print bare.
 var quotedTypes = map[string]bool{
 	TypeTinyint: true, TypeUTinyint: true, TypeUSmallint: true, TypeUInteger: true, TypeUBigint: true,
-	TypeHugeint: true, TypeUHugeint: true, TypeDouble: true, TypeDate: true, TypeBlob: true,
+	TypeHugeint: true, TypeUHugeint: true, TypeDouble: true, TypeDate: true, TypeBlob: true, TypeGeometry: true,
 	TypeTimestampTZ: true, TypeTimestampS: true, TypeTimestampMS: true, TypeTimestampNS: true, TypeUUID: true,
 }
 

@@ -457,9 +457,9 @@ func splitCommas(out []otok, lo, hi int) [][]otok {
 	depth, start := 0, lo
 	for j := lo; j < hi; j++ {
 		switch {
-		case isOpTok(out, j, "("):
+		case isOpTok(out, j, "("), isOpTok(out, j, "["), isOpTok(out, j, "{"):
 			depth++
-		case isOpTok(out, j, ")"):
+		case isOpTok(out, j, ")"), isOpTok(out, j, "]"), isOpTok(out, j, "}"):
 			depth--
 		case depth == 0 && isOpTok(out, j, ","):
 			parts = append(parts, out[start:j])
