@@ -40,6 +40,11 @@ func (p *parser) lowerFilter(out []otok) ([]otok, error) {
 		if open < 1 || !isCallee(res[open-1]) || res[open-1].kw == "" && res[open-1].kind != tkQIdent {
 			return nil, p.errOut(out, i, ErrSyntax, "FILTER must follow an aggregate function call")
 		}
+		if prev := closeCall - 1; prev > open && isOpTok(res, prev, ")") {
+			if o := matchOpen(res, prev); o > 0 && res[o-1].text == filterMarker {
+				return nil, p.errOut(out, i, ErrSyntax, "a function call takes one FILTER clause")
+			}
+		}
 		end := matchClose(out, i+1)
 		if end < 0 {
 			return nil, p.errOut(out, len(out), ErrSyntax, `expected ")"`)
