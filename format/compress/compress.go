@@ -295,7 +295,7 @@ func decodeZstd(out, src []byte) ([]byte, error) {
 // would decode to more does not fit and is reported by the library as a
 // short buffer.
 func decodeLZ4Block(out, src []byte) error {
-	n, err := lz4.UncompressBlock(src, out)
+	n, err := uncompressBlock(src, out)
 	if err != nil {
 		return corrupt(err)
 	}
@@ -303,6 +303,17 @@ func decodeLZ4Block(out, src []byte) error {
 		return sizeError(n, len(out))
 	}
 	return nil
+}
+
+// uncompressBlock is lz4.UncompressBlock, whose decoder faults on an empty
+// destination: there it decodes into scratch, so that any byte produced
+// shows as a size mismatch.
+func uncompressBlock(src, dst []byte) (int, error) {
+	if len(dst) == 0 {
+		var scratch [16]byte
+		return lz4.UncompressBlock(src, scratch[:])
+	}
+	return lz4.UncompressBlock(src, dst)
 }
 
 // lz4FrameMagic starts an LZ4 frame, little-endian 0x184D2204.
@@ -355,7 +366,7 @@ func decodeHadoop(out, src []byte) bool {
 			if c > len(src) {
 				return false
 			}
-			n, err := lz4.UncompressBlock(src[:c], out[o:blockEnd])
+			n, err := uncompressBlock(src[:c], out[o:blockEnd])
 			if err != nil || (n == 0 && o < blockEnd) {
 				return false
 			}

@@ -335,3 +335,30 @@ func TestClaimedSizeDoesNotAllocate(t *testing.T) {
 		t.Fatalf("LZ4_RAW claiming 1 GiB from 2 bytes: want ErrCorrupt, got %v", err)
 	}
 }
+
+// TestLZ4EmptyOutput decodes LZ4 data whose page declares no bytes: the
+// library's decoder faults on an empty destination, so each form must give
+// an error of its kind (or the empty page), never a crash (found by
+// FuzzDecompress).
+func TestLZ4EmptyOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		codec meta.CompressionCodec
+		src   []byte
+		ok    bool
+	}{
+		{"raw block of one literal", meta.LZ4Raw, []byte{0x10, 'a'}, false},
+		{"raw empty block", meta.LZ4Raw, []byte{0x00}, true},
+		{"deprecated codec, raw block", meta.LZ4, []byte{0x10, 'a'}, false},
+		{"Hadoop empty block with a chunk", meta.LZ4, []byte{0, 0, 0, 0, 0, 0, 0, 2, 0x10, 'a'}, false},
+		{"fuzzer's input", meta.LZ4, []byte("000000000000000000"), false},
+	} {
+		got, err := Decompress(tc.codec, nil, tc.src, 0)
+		switch {
+		case tc.ok && (err != nil || len(got) != 0):
+			t.Errorf("%s: %d bytes, %v; want the empty page", tc.name, len(got), err)
+		case !tc.ok && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrSizeMismatch):
+			t.Errorf("%s: %v, want a corrupt or size error", tc.name, err)
+		}
+	}
+}
