@@ -177,8 +177,9 @@ func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
 			// not become a join.
 			return -1, fmt.Errorf("%w: subquery reading the outer query's column %s.%s here", ErrNotImplemented, table, name)
 		}
-		if len(tables) <= 1 {
-			// One source: its qualifier is not checked, as before joins.
+		if len(tables) <= 1 && tables[""] {
+			// One source without a name (a subquery without alias):
+			// nothing to check the qualifier against.
 			return b.lookup(name), nil
 		}
 		return -1, unknownTable(b.cols, table)
