@@ -791,6 +791,12 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 	}
 	switch e.Operator {
 	case sqlparser.LikeStr, sqlparser.NotLikeStr, "ilike", "not ilike":
+		for _, x := range []Expr{l, r} {
+			if id := x.Type().ID; id != TypeVarchar && id != TypeNull {
+				// DuckDB casts nothing to text to match a pattern.
+				return nil, noMatch(likeFunctionName(e.Operator), []Expr{l, r})
+			}
+		}
 		if l, err = castTo(l, Type{ID: TypeVarchar}); err != nil {
 			return nil, err
 		}
@@ -831,6 +837,20 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 		return nil, err
 	}
 	return &Binary{Op: op, L: xs[0], R: xs[1], T: Type{ID: TypeBoolean}}, nil
+}
+
+// likeFunctionName is DuckDB's name of the function behind a LIKE
+// operator, which its binder errors show.
+func likeFunctionName(op string) string {
+	switch op {
+	case sqlparser.NotLikeStr:
+		return "!~~"
+	case "ilike":
+		return "~~*"
+	case "not ilike":
+		return "!~~*"
+	}
+	return "~~"
 }
 
 // arithmetic types a binary operator by DuckDB's rules.

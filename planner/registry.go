@@ -285,7 +285,9 @@ func implicitlyCasts(from, to Type) bool {
 	case from.ID == to.ID, from.ID == TypeNull:
 		return true
 	case to.ID == TypeVarchar:
-		return from.ID != TypeNested
+		// DuckDB casts nothing to VARCHAR to pick an overload: lower(42)
+		// and upper(DATE ...) are binder errors there.
+		return false
 	case from.ID == TypeVarchar:
 		return to.ID != TypeNested
 	case to.IsNumeric() && from.IsNumeric():
