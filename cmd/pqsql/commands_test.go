@@ -116,6 +116,8 @@ func TestDocumentedCommands(t *testing.T) {
 			stdoutRE: `^Run Time \(s\): real \d+\.\d{3} user \d+\.\d{6} sys \d+\.\d{6}\n$`},
 		{name: "copy csv", args: []string{"-c", "COPY (" + three + ") TO 'out.csv' (HEADER false, DELIMITER ';', NULLSTR '?')"},
 			files: map[string]string{"out.csv": "1;Tromsø\n2;?\n3;Paris\n"}},
+		{name: "copy csv tells the empty string from NULL", args: []string{"-c", "COPY (SELECT '' AS a, NULL AS b, 'x' AS c, 'NULL' AS d) TO 'e.csv' (HEADER, FORMAT csv);\nCOPY (SELECT '' AS a, NULL AS b, 'x' AS c) TO 'x.csv' (HEADER, FORMAT csv, NULL 'x')"},
+			files: map[string]string{"e.csv": "a,b,c,d\n\"\",,x,NULL\n", "x.csv": "a,b,c\n,x,\"x\"\n"}}, // DuckDB 1.5.6's files
 		{name: "copy json", args: []string{"-c", "COPY (" + three + ") TO 'out.json'"},
 			files: map[string]string{"out.json": "{\"order_id\":1,\"city\":\"Tromsø\"}\n{\"order_id\":2,\"city\":null}\n{\"order_id\":3,\"city\":\"Paris\"}\n"}},
 		{name: "copy a view with the header", args: []string{"-c", "CREATE VIEW v AS " + one + ";\nCOPY v TO 'v.txt' (FORMAT csv, HEADER)"},

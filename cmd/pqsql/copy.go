@@ -28,7 +28,7 @@ func (sh *shell) copyTo(ctx context.Context, c *sql.Copy) error {
 		return fmt.Errorf("COPY: cannot open %q: %w", c.File, err)
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
-	o := renderOptions{mode: modeCSV, colSep: c.Delimiter, sepSet: true, null: c.Null, nullSet: true, noHeaders: !c.Header}
+	o := renderOptions{mode: modeCSV, colSep: c.Delimiter, sepSet: true, null: c.Null, nullSet: true, quoteNull: true, noHeaders: !c.Header}
 	if c.Format == "json" {
 		o.mode = modeJSONLines
 	}

@@ -91,6 +91,9 @@ type renderOptions struct {
 	// .nullvalue defaults to.
 	null    string
 	nullSet bool
+	// quoteNull quotes a value whose text is the null text, as COPY does,
+	// so that reading the file back tells the two apart.
+	quoteNull bool
 	// maxWidth bounds box output to a terminal's width; 0 means no bound.
 	maxWidth int
 	// largeNumbers adds DuckDB's "(1.23 million)" readings on a terminal.
@@ -268,12 +271,16 @@ func renderCSV(w *bufio.Writer, t *table, o renderOptions) {
 				if c < len(b.Vectors) {
 					v = b.Vectors[c]
 				}
-				field := nullText
-				if v != nil && !v.IsNull(r) {
-					t.buf = exec.AppendText(t.buf[:0], v, r)
-					field = t.buf
+				if v == nil || v.IsNull(r) {
+					writeCSVBytes(w, nullText, sep)
+					continue
 				}
-				writeCSVBytes(w, field, sep)
+				t.buf = exec.AppendText(t.buf[:0], v, r)
+				if o.quoteNull && bytes.Equal(t.buf, nullText) {
+					writeQuoted(w, t.buf)
+					continue
+				}
+				writeCSVBytes(w, t.buf, sep)
 			}
 			w.WriteByte('\n')
 		}
@@ -298,6 +305,11 @@ func writeCSVBytes(w *bufio.Writer, s []byte, sep string) {
 		w.Write(s)
 		return
 	}
+	writeQuoted(w, s)
+}
+
+// writeQuoted writes s in double quotes, doubling those inside.
+func writeQuoted(w *bufio.Writer, s []byte) {
 	w.WriteByte('"')
 	for {
 		i := bytes.IndexByte(s, '"')
