@@ -94,6 +94,9 @@ func (n namer) expr(e sqlparser.Expr) string {
 			return "(CAST(" + x + " AS BOOLEAN) IS DISTINCT FROM false)"
 		}
 	case *sqlparser.NotExpr:
+		if x, ok := unparen(e.Expr).(*sqlparser.ExistsExpr); ok {
+			return "(NOT " + n.expr(x) + ")"
+		}
 		if c, ok := unparen(e.Expr).(*sqlparser.ComparisonExpr); ok {
 			if _, ok := negated[c.Operator]; ok || c.Operator == sqlparser.InStr {
 				return n.comparison(c, true)
@@ -143,8 +146,12 @@ func (n namer) expr(e sqlparser.Expr) string {
 		return b.String()
 	case *sqlparser.ConvertExpr:
 		return "CAST(" + n.expr(e.Expr) + " AS " + n.sel.CastTypeText(e) + ")"
+	case *sqlparser.Subquery:
+		return n.subquery(e)
+	case *sqlparser.ExistsExpr:
+		return "EXISTS" + n.subquery(e.Subquery)
 	}
-	return sqlparser.String(e)
+	return n.withSources(sqlparser.String(e))
 }
 
 func (n namer) call(e *sqlparser.FuncExpr) string {
@@ -192,6 +199,31 @@ func (n namer) call(e *sqlparser.FuncExpr) string {
 func (n namer) comparison(e *sqlparser.ComparisonExpr, not bool) string {
 	l := n.expr(e.Left)
 	op := e.Operator
+	if sub, ok := e.Right.(*sqlparser.Subquery); ok {
+		// DuckDB names IN and ALL by ANY: x IN (q) is (x = ANY(q)), and
+		// x op ALL (q) is (NOT (x negated-op ANY(q))).
+		cmp, all, quantified := sql.Quantified(op)
+		switch {
+		case op == sqlparser.InStr || op == sqlparser.NotInStr:
+			cmp, all = "=", false
+			not = not != (op == sqlparser.NotInStr)
+		case !quantified:
+			cmp = ""
+		}
+		if cmp != "" {
+			if cmp == "<>" || cmp == "==" {
+				cmp = map[string]string{"<>": "!=", "==": "="}[cmp]
+			}
+			if all {
+				cmp, not = negated[cmp], !not
+			}
+			s := "(" + l + " " + cmp + " ANY" + n.subquery(sub) + ")"
+			if not {
+				return "(NOT " + s + ")"
+			}
+			return s
+		}
+	}
 	switch op {
 	case sqlparser.InStr, sqlparser.NotInStr:
 		if not {
