@@ -85,20 +85,27 @@ func subscript(x, i Expr) (Expr, error) {
 // structAccess binds s.f, s.f.g and t.s.f where s is a STRUCT column, as
 // struct_extract by each name in turn; nil when e is not such a name.
 func (b *binder) structAccess(e *sqlparser.ColName) (Expr, error) {
+	return b.dottedAccess(e, isStructType, subscript)
+}
+
+// dottedAccess binds a dotted name whose first part is a column of a kind
+// that has fields (c.k, c.k1.k2, or t.c.k with a table qualifier): each
+// key applied in turn by step. It returns nil when e is not such a name.
+func (b *binder) dottedAccess(e *sqlparser.ColName, kind func(Type) bool, step func(x, key Expr) (Expr, error)) (Expr, error) {
 	if e.Qualifier.IsEmpty() {
 		return nil, nil
 	}
 	col, keys := e.Qualifier.Name.String(), []string{e.Name.String()}
 	i := -1
 	if q := e.Qualifier.Qualifier.String(); q != "" {
-		if i = b.lookup(q); i >= 0 && isStructType(b.cols[i].Type) {
+		if i = b.lookup(q); i >= 0 && kind(b.cols[i].Type) {
 			keys = []string{col, e.Name.String()}
 		} else {
 			i = -1
 		}
 	}
 	if i < 0 {
-		if i = b.lookup(col); i < 0 || !isStructType(b.cols[i].Type) {
+		if i = b.lookup(col); i < 0 || !kind(b.cols[i].Type) {
 			return nil, nil
 		}
 	}
@@ -108,7 +115,7 @@ func (b *binder) structAccess(e *sqlparser.ColName) (Expr, error) {
 	var x Expr = &ColRef{Index: i, Name: b.cols[i].Name, T: b.cols[i].Type}
 	for _, k := range keys {
 		var err error
-		if x, err = subscript(x, &Const{Value: Datum{S: k}, T: tVarchar}); err != nil {
+		if x, err = step(x, &Const{Value: Datum{S: k}, T: tVarchar}); err != nil {
 			return nil, err
 		}
 	}
