@@ -76,7 +76,9 @@ func ensureFiles(genDir string, specs []fileSpec, log io.Writer) (map[string]str
 		for k, v := range s.files {
 			files[k] = v
 		}
-		stamp := strings.Join(s.args, " ") + "\n"
+		// The stamp names paths relative to the directory, so a copied data
+		// directory is reused.
+		stamp := strings.ReplaceAll(strings.Join(s.args, " "), s.dir, ".") + "\n"
 		if b, err := os.ReadFile(filepath.Join(s.dir, stampName)); err == nil && string(b) == stamp {
 			continue
 		}
