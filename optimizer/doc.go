@@ -5,7 +5,8 @@
 // named for what it does: simplifying expressions under SQL's three-valued
 // logic, inlining subqueries, views and CTEs that only project and filter,
 // pushing WHERE conjuncts into subqueries, aggregates (on grouping keys) and
-// set operations, pruning the columns nobody reads, and finally deriving
+// set operations, reordering chains of inner joins to start from the
+// smallest input, pruning the columns nobody reads, and finally deriving
 // each Parquet scan's needed columns and pruning predicate from the
 // rewritten plan.
 //

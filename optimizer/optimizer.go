@@ -15,6 +15,8 @@ var Rules = []Rule{
 	{"push_filters", pushFilters},
 	// After the two above, which put expressions where constants meet.
 	{"simplify_expressions", simplifyExpressions},
+	// After the filters are in the joins' inputs, which sizes them.
+	{"order_joins", orderJoins},
 	{"prune_columns", pruneColumns},
 	{"choose_build_sides", chooseBuildSides},
 	{"prepare_scans", prepareScans},

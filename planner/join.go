@@ -63,6 +63,10 @@ type Join struct {
 	// query fails when one matches more: the join of a correlated scalar
 	// subquery.
 	Single bool
+	// Order, on the last join of a chain the optimizer reordered, names
+	// its inputs in the order chosen, with the estimated rows that chose
+	// it, then in the written order; for EXPLAIN.
+	Order string
 }
 
 func (j *Join) String() string {

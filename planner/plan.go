@@ -279,6 +279,9 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 	s := p.Scan
 	if s.Join != nil {
 		line("%s", s.Join)
+		if s.Join.Order != "" {
+			fmt.Fprintf(b, "%sjoin order: %s\n", ind, s.Join.Order)
+		}
 		s.Join.Left.explain(b, ind)
 		s.Join.Right.explain(b, ind)
 		return

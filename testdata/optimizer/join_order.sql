@@ -1,0 +1,2 @@
+-- Three inputs written largest first: the chain is rebuilt from the smallest (the filtered statistics file), then the input a key connects to it, and a projection puts the columns back in their written order.
+SELECT a.order_id, b.city, s.coupon FROM 'fixtures/orders_sorted.parquet' a JOIN 'fixtures/orders_shuffled.parquet' b ON a.order_id = b.order_id, 'fixtures/statistics.parquet' s WHERE s.order_id = b.order_id AND s.delta < 0 AND a.amount > s.amount
