@@ -277,7 +277,7 @@ var joinKinds = map[string]struct {
 	sqlparser.JoinStr: {JoinInner, false}, sql.FullJoinStr: {JoinFull, false},
 	sqlparser.LeftJoinStr: {JoinLeft, false}, sqlparser.RightJoinStr: {JoinRight, false},
 	sqlparser.NaturalJoinStr: {JoinInner, true}, sqlparser.NaturalLeftJoinStr: {JoinLeft, true},
-	sqlparser.NaturalRightJoinStr: {JoinRight, true},
+	sqlparser.NaturalRightJoinStr: {JoinRight, true}, sql.NaturalFullJoinStr: {JoinFull, true},
 }
 
 // buildJoin plans l JOIN r with its condition: ON, USING or NATURAL.

@@ -52,7 +52,9 @@
 // (AliasedTableExpr.As) and are copied to Source.Alias. Joins, comma joins
 // and subqueries are kept as sqlparser parses them; the planner decides what
 // it supports; FULL [OUTER] JOIN ... ON, which the grammar lacks, is a
-// JoinTableExpr whose Join is FullJoinStr (with ON or USING). A FROM counts only where a SELECT is at the same nesting, so
+// JoinTableExpr whose Join is FullJoinStr (with ON or USING), and NATURAL
+// FULL [OUTER] JOIN one whose Join is NaturalFullJoinStr (no condition);
+// NATURAL INNER JOIN is NATURAL JOIN. A FROM counts only where a SELECT is at the same nesting, so
 // EXTRACT(YEAR FROM d) is untouched.
 //
 // # What the AST means

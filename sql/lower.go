@@ -123,6 +123,7 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = lowerNaturalJoins(out)
 	out = lowerFullUsing(out)
 	if out, err = p.lowerNested(out); err != nil {
 		return nil, err

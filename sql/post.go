@@ -168,6 +168,7 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 			}
 		case *sqlparser.JoinTableExpr:
 			fixFullUsing(n)
+			fixNaturalFull(n)
 		case *sqlparser.AliasedTableExpr:
 			if _, ok := n.Expr.(*sqlparser.Subquery); ok && n.As.String() == unnamedMarker {
 				n.As = sqlparser.NewTableIdent("")
