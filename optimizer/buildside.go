@@ -42,48 +42,60 @@ type estimator struct {
 
 // estimate returns p's estimated row count, -1 when unknown.
 func (e *estimator) estimate(p *planner.Plan) int64 {
+	n, _ := e.size(p)
+	return n
+}
+
+// size returns p's estimated rows and the rows it would have without its
+// filters (its base), both -1 when unknown. The base lets a join tell
+// how much of a side its filters kept.
+func (e *estimator) size(p *planner.Plan) (rows, base int64) {
 	s := p.Scan
 	var n int64
 	switch {
 	case s.Join != nil:
-		l, r := e.estimate(s.Join.Left), e.estimate(s.Join.Right)
+		l, lb := e.size(s.Join.Left)
+		r, rb := e.size(s.Join.Right)
 		if l < 0 || r < 0 {
-			return -1
+			return -1, -1
 		}
 		switch s.Join.Kind {
 		case planner.JoinCross:
-			n = l * r
-		case planner.JoinLeft:
-			n = l
+			n, base = l*r, lb*rb
+		case planner.JoinLeft, planner.JoinSemi, planner.JoinAnti:
+			// At most the left rows (semi, anti: each once).
+			n, base = l, lb
 		case planner.JoinRight:
-			n = r
+			n, base = r, rb
 		case planner.JoinFull:
-			n = l + r
+			n, base = l+r, lb+rb
 		default:
-			n = max(l, r)
+			n, base = keyJoinSize(l, lb, r, rb, len(s.Join.Keys) > 0)
 		}
 	case s.SetOp != nil:
-		l, r := e.estimate(s.SetOp.Left), e.estimate(s.SetOp.Right)
+		l, lb := e.size(s.SetOp.Left)
+		r, rb := e.size(s.SetOp.Right)
 		if l < 0 || r < 0 {
-			return -1
+			return -1, -1
 		}
-		n = l + r
+		n, base = l+r, lb+rb
 	case s.Subquery != nil:
 		if s.Subquery.Single {
-			n = 1
-		} else if n = e.estimate(s.Subquery); n < 0 {
-			return -1
+			n, base = 1, 1
+		} else if n, base = e.size(s.Subquery); n < 0 {
+			return -1, -1
 		}
 	case s.Function != nil:
-		return -1
+		return -1, -1
 	default:
 		for _, path := range s.Files {
 			r, ok := e.fileRows(path)
 			if !ok {
-				return -1
+				return -1, -1
 			}
 			n += r
 		}
+		base = n
 	}
 	for range min(len(conjuncts(p.Where)), 3) {
 		n = int64(float64(n) * filterSelectivity)
@@ -91,10 +103,33 @@ func (e *estimator) estimate(p *planner.Plan) int64 {
 	if p.Aggregate && len(p.GroupBy) == 0 {
 		n = 1
 	}
+	if p.Aggregate {
+		// Groups are not a share of the rows grouped.
+		base = n
+	}
 	if p.Limit >= 0 {
 		n = min(n, p.Limit)
 	}
-	return n
+	return n, max(base, n)
+}
+
+// keyJoinSize estimates an inner join of sides of l and r rows (lb and rb
+// without their filters). On keys, it takes the side with the larger base
+// for the one whose rows each find a match on the other, whose keys are
+// unique (a fact table and a dimension): the join keeps as many of them
+// as the other side's filters keep of its own, so a filtered dimension
+// makes a small join. Without keys, the larger side.
+func keyJoinSize(l, lb, r, rb int64, keys bool) (rows, base int64) {
+	if !keys {
+		return max(l, r), max(lb, rb)
+	}
+	if lb < rb || lb == rb && l < r {
+		l, lb, r, rb = r, rb, l, lb
+	}
+	if rb == 0 {
+		return 0, lb
+	}
+	return int64(float64(l) * float64(r) / float64(rb)), lb
 }
 
 // fileRows reads the row count from a file's footer.
