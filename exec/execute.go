@@ -129,8 +129,28 @@ func (s *Session) prepare(ctx context.Context, p *planner.Plan, x *executor) (*p
 			}
 			return rows, nil
 		}
+		// A correlated subquery runs while the query runs, from its
+		// workers: each run has an executor of its own, sharing the
+		// statement's memory budget and spill space.
+		each := func(sp *planner.Plan) ([][]planner.Datum, error) {
+			cx := &executor{settings: x.settings, store: x.store, ctx: x.ctx, mem: x.mem, spill: x.spill}
+			sp, err := s.prepare(ctx, sp, cx)
+			if err != nil {
+				return nil, err
+			}
+			batches, err := cx.run(ctx, sp)
+			if err != nil {
+				return nil, err
+			}
+			var rows [][]planner.Datum
+			for _, b := range batches {
+				rows = append(rows, rowsOf(b)...)
+				x.mem.release(batchBytes(b))
+			}
+			return rows, nil
+		}
 		var err error
-		if p, err = optimizer.Materialize(p, run); err != nil {
+		if p, err = optimizer.Materialize(p, run, each); err != nil {
 			return nil, err
 		}
 	}

@@ -17,9 +17,17 @@ type SubqueryRunner func(p *planner.Plan) ([][]planner.Datum, error)
 // for NOT IN whatever x is; a NULL in it makes a miss NULL). The plan is
 // then one the other rules, and pushdown, see through: an IN list from a
 // subquery prunes row groups and pages like a written one.
-func Materialize(root *planner.Plan, run SubqueryRunner) (*planner.Plan, error) {
+//
+// A correlated subquery expression is left in place, with each() set to
+// run it, while the query runs, for each tuple of outer values it meets,
+// with the same rules.
+func Materialize(root *planner.Plan, run, each SubqueryRunner) (*planner.Plan, error) {
 	var err error
 	f := func(x planner.Expr) planner.Expr {
+		if c, ok := x.(*planner.Correlated); ok {
+			c.Attach(func(sq *planner.Subquery) (planner.Expr, error) { return materialize(sq, each) })
+			return x
+		}
 		sq, ok := x.(*planner.Subquery)
 		if !ok || err != nil {
 			return x
@@ -102,7 +110,8 @@ func materialize(sq *planner.Subquery, run SubqueryRunner) (planner.Expr, error)
 
 // hasSubquery reports whether x holds a subquery expression.
 func hasSubquery(x planner.Expr) bool {
-	if _, ok := x.(*planner.Subquery); ok {
+	switch x.(type) {
+	case *planner.Subquery, *planner.Correlated:
 		return true
 	}
 	for _, c := range planner.Children(x) {

@@ -48,10 +48,11 @@ func TestMaterialize(t *testing.T) {
 	for _, c := range cases {
 		p := &planner.Plan{Scan: &planner.Scan{}, Limit: -1, Where: c.e}
 		var ran *planner.Plan
-		got, err := Materialize(p, func(sp *planner.Plan) ([][]planner.Datum, error) {
+		run := func(sp *planner.Plan) ([][]planner.Datum, error) {
 			ran = sp
 			return c.rows, nil
-		})
+		}
+		got, err := Materialize(p, run, run)
 		switch {
 		case c.err != nil:
 			if !errors.Is(err, c.err) {

@@ -31,14 +31,22 @@ type binder struct {
 	// (correlated.go).
 	outer int
 	// scalars are the values of the correlated scalar subqueries that
-	// became joins (correlated_scalar.go).
+	// became joins (correlated_scalar.go); marks are the expressions
+	// correlated EXISTS, IN, ANY and ALL subqueries became
+	// (correlated_mark.go).
 	scalars map[*sqlparser.Subquery]Expr
+	marks   map[sqlparser.Expr]sqlparser.Expr
 	// enclosing are the columns of the queries this one is a subquery
 	// expression of (buildCtx.enclosing).
 	enclosing []Column
 	// lambdas are the parameters of the lambdas whose bodies are being
 	// bound, innermost last (lambda.go).
 	lambdas []lambdaScope
+	// scope is the rows of the queries this one is a correlated subquery
+	// of, innermost first; subquery plans the subquery expressions of
+	// this one in the scope of its row (correlated_loop.go).
+	scope    *outerScope
+	subquery subqueryBuilder
 }
 
 // aggState collects group keys and aggregate calls of one SELECT.
@@ -48,6 +56,9 @@ type aggState struct {
 	aggs    []*AggCall
 	aggStr  map[string]int
 	inputer *binder
+	// outerAggs are the names that stand for this query's aggregates in
+	// its subqueries (correlated_aggregates.go).
+	outerAggs map[*sqlparser.ColName]*sqlparser.FuncExpr
 }
 
 func binderError(format string, args ...any) error {
@@ -301,6 +312,12 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			}
 		}
 	}
+	switch e.(type) {
+	case *sqlparser.ExistsExpr, *sqlparser.ComparisonExpr:
+		if r, ok := b.marks[e]; ok {
+			return b.bind1(r)
+		}
+	}
 	switch e := e.(type) {
 	case *sqlparser.Subquery:
 		if x, ok := b.scalars[e]; ok {
@@ -311,6 +328,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return b.existsSubquery(e)
 	case *sqlparser.ColName:
 		name := e.Name.String()
+		if x, ok, err := b.outerColumn(e); ok || err != nil {
+			return x, err
+		}
 		if b.agg != nil {
 			return nil, fmt.Errorf("%w: column \"%s\" must appear in the GROUP BY clause or must be part of an aggregate function.\nEither add it to the GROUP BY list, or use \"ANY_VALUE(%s)\" if the exact value of \"%s\" is not important.", ErrNotGrouped, name, name, name)
 		}

@@ -39,6 +39,9 @@ type buildCtx struct {
 	// enclosing are the columns of the queries a subquery expression is
 	// in, which a name inside it must not silently miss.
 	enclosing []Column
+	// scope is the rows of the queries a correlated subquery expression
+	// is in (correlated_loop.go).
+	scope *outerScope
 }
 
 // deeper is c one level of views, CTEs or subqueries further in.
@@ -303,16 +306,29 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if where == nil {
 		scalarIn = scalarIn[1:]
 	}
+	// Correlated EXISTS, IN, ANY and ALL that no semi join took, where
+	// they are over the FROM's rows, become mark joins.
+	scan, cols, marks, markScalars, err := decorrelateMarks(sel, scalarIn, scan, cols, c)
+	if err != nil {
+		return nil, err
+	}
 	scan, cols, scalars, err := decorrelateScalars(sel, scalarIn, scan, cols, c)
 	if err != nil {
 		return nil, err
+	}
+	for k, v := range markScalars {
+		if scalars == nil {
+			scalars = map[*sqlparser.Subquery]Expr{}
+		}
+		scalars[k] = v
 	}
 	p := &Plan{Scan: scan, Input: cols, Limit: -1}
 	needed := make([]bool, len(cols))
 	// A subquery expression left after decorrelate sees the query's views
 	// and CTEs, not its columns.
 	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(cols)) }
-	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub, scalars: scalars, enclosing: c.enclosing}
+	subs := c.subqueries(sel, cols)
+	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub, scalars: scalars, marks: marks, enclosing: c.enclosing, scope: c.scope, subquery: subs}
 
 	if where != nil {
 		where = substituteAliases(where, in, explicitAliases(s))
@@ -431,7 +447,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			st.keys = append(st.keys, k)
 			st.keyStr = append(st.keyStr, k.String())
 		}
-		post = &binder{agg: st, sel: sel, plan: sub, enclosing: c.enclosing}
+		post = &binder{agg: st, sel: sel, plan: sub, enclosing: c.enclosing, scope: c.scope, subquery: subs}
 	}
 	// Window functions may appear in the select list, QUALIFY and ORDER BY.
 	ws := &windowState{}

@@ -156,7 +156,6 @@ func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Colu
 			return nil, nil, nil, false, nil
 		}
 	}
-	// A value reading the outer row fails to plan below, clearly.
 	// The subquery's rows: its value, a marker that is NULL only where no
 	// row matched, then its side of each equality.
 	q := &sqlparser.Select{From: s.From, SelectExprs: sqlparser.SelectExprs{
@@ -174,7 +173,9 @@ func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Colu
 	}
 	right, err := build(sel, q, c.enclosed(cols))
 	if err != nil {
-		return nil, nil, nil, false, err
+		// A value reading the outer row (max(y) + a.x): planned per outer
+		// row instead (correlated_loop.go).
+		return nil, nil, nil, false, nil
 	}
 	var conds []Expr
 	for i, ok := range outerKeys {

@@ -269,6 +269,11 @@ func Children(e Expr) []Expr {
 		if e.X != nil {
 			return []Expr{e.X}
 		}
+	case *Correlated:
+		if e.X != nil {
+			return append([]Expr{e.X}, e.Args...)
+		}
+		return e.Args
 	}
 	return nil
 }

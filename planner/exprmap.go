@@ -75,6 +75,13 @@ func Map(e Expr, f func(Expr) Expr) Expr {
 			n.X = f(e.X)
 		}
 		return &n
+	case *Correlated:
+		n := *e
+		if e.X != nil {
+			n.X = f(e.X)
+		}
+		n.Args = mapAll(e.Args, f)
+		return &n
 	}
 	return e
 }

@@ -36,7 +36,7 @@ func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (E
 		}
 		return b.inSubquery(x, sub, all)
 	}
-	p, err := b.subqueryPlan(sub)
+	p, _, err := b.subqueryPlan(sub)
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +44,24 @@ func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (E
 		return nil, err
 	}
 	col := &sqlparser.ColName{Name: sqlparser.NewColIdent(p.Columns[0].Name)}
-	// over is (SELECT exprs FROM (subquery)) as an expression.
+	// over is (SELECT x FROM (subquery)) as an expression.
 	over := func(x sqlparser.Expr) sqlparser.Expr {
 		return &sqlparser.Subquery{Select: &sqlparser.Select{
 			SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: x}},
 			From:        sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sub}},
 		}}
 	}
+	c, err := quantifiedCase(e.Left, op, all, col, over)
+	if err != nil {
+		return nil, err
+	}
+	return b.bind(c)
+}
+
+// quantifiedCase is x op ANY or ALL (subquery) for an op other than = ANY
+// and <> ALL, as a CASE over scalar subqueries of the subquery's rows:
+// over(v) is (SELECT v FROM those rows), col the subquery's value.
+func quantifiedCase(x sqlparser.Expr, op string, all bool, col sqlparser.Expr, over func(sqlparser.Expr) sqlparser.Expr) (sqlparser.Expr, error) {
 	call := func(name string, arg sqlparser.SelectExpr) *sqlparser.FuncExpr {
 		return &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: sqlparser.SelectExprs{arg}}
 	}
@@ -58,7 +69,7 @@ func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (E
 		return over(call(name, &sqlparser.AliasedExpr{Expr: col}))
 	}
 	cmp := func(op string, y sqlparser.Expr) sqlparser.Expr {
-		return &sqlparser.ComparisonExpr{Operator: op, Left: e.Left, Right: y}
+		return &sqlparser.ComparisonExpr{Operator: op, Left: x, Right: y}
 	}
 	// decides is TRUE when some y decides the answer: x op y is TRUE for
 	// it (ANY) or FALSE for it (ALL). A NULL bound leaves it NULL.
@@ -78,16 +89,15 @@ func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (E
 		decides = &sqlparser.NotExpr{Expr: decides}
 	}
 	star := func() *sqlparser.FuncExpr { return call("count", &sqlparser.StarExpr{}) }
-	c := &sqlparser.CaseExpr{
+	return &sqlparser.CaseExpr{
 		Whens: []*sqlparser.When{
 			{Cond: &sqlparser.ComparisonExpr{Operator: "=", Left: over(star()), Right: sqlparser.NewIntVal([]byte("0"))}, Val: sqlparser.BoolVal(all)},
-			{Cond: &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: e.Left}, Val: &sqlparser.NullVal{}},
+			{Cond: &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: x}, Val: &sqlparser.NullVal{}},
 			{Cond: decides, Val: sqlparser.BoolVal(!all)},
 			{Cond: over(&sqlparser.ComparisonExpr{Operator: ">", Left: star(), Right: call("count", &sqlparser.AliasedExpr{Expr: col})}), Val: &sqlparser.NullVal{}},
 		},
 		Else: sqlparser.BoolVal(all),
-	}
-	return b.bind(c)
+	}, nil
 }
 
 // isQuantified reports whether a comparison operator is op ANY or op ALL.

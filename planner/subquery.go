@@ -54,18 +54,31 @@ func (e *Subquery) String() string {
 }
 
 // subqueryPlan plans the query of a subquery expression in the scope of the
-// query it appears in (its views and CTEs).
-func (b *binder) subqueryPlan(s *sqlparser.Subquery) (*Plan, error) {
-	if b.plan == nil {
-		return nil, fmt.Errorf("%w: a subquery in this clause", ErrNotImplemented)
+// query it appears in (its views and CTEs, and its row). sc is nil unless
+// the subquery reads that row; then it says which columns it read and p
+// is planned with NULL for them.
+func (b *binder) subqueryPlan(s *sqlparser.Subquery) (p *Plan, sc *outerScope, err error) {
+	switch {
+	case b.subquery != nil:
+		var aggs []outerAggregate
+		if aggs, err = b.outerAggregates(s); err != nil {
+			return nil, nil, err
+		}
+		p, sc, err = b.subquery(s.Select, nil, aggs)
+		if err == nil && len(sc.reads) == 0 {
+			sc = nil
+		}
+	case b.plan != nil:
+		p, err = b.plan(s.Select)
+	default:
+		return nil, nil, fmt.Errorf("%w: a subquery in this clause", ErrNotImplemented)
 	}
-	p, err := b.plan(s.Select)
 	if err != nil {
 		// An error of the subquery's own planning is located inside it or
 		// not at all; the enclosing expression does not claim it.
-		return nil, unlocated(err)
+		return nil, nil, unlocated(err)
 	}
-	return p, nil
+	return p, sc, nil
 }
 
 // oneColumn checks that a subquery used as a value or an IN list has one
@@ -78,20 +91,26 @@ func oneColumn(p *Plan) error {
 }
 
 func (b *binder) scalarSubquery(s *sqlparser.Subquery) (Expr, error) {
-	p, err := b.subqueryPlan(s)
+	p, sc, err := b.subqueryPlan(s)
 	if err != nil {
 		return nil, err
 	}
 	if err := oneColumn(p); err != nil {
 		return nil, err
 	}
+	if sc != nil {
+		return b.correlated(ScalarSubquery, s, p, sc)
+	}
 	return &Subquery{Kind: ScalarSubquery, Plan: p, T: p.Columns[0].Type}, nil
 }
 
 func (b *binder) existsSubquery(e *sqlparser.ExistsExpr) (Expr, error) {
-	p, err := b.subqueryPlan(e.Subquery)
+	p, sc, err := b.subqueryPlan(e.Subquery)
 	if err != nil {
 		return nil, err
+	}
+	if sc != nil {
+		return b.correlated(ExistsSubquery, e.Subquery, p, sc)
 	}
 	return &Subquery{Kind: ExistsSubquery, Plan: p}, nil
 }
@@ -99,7 +118,7 @@ func (b *binder) existsSubquery(e *sqlparser.ExistsExpr) (Expr, error) {
 // inSubquery binds x [NOT] IN (subquery): x and the subquery's column meet
 // in their common type, as x = value would.
 func (b *binder) inSubquery(x Expr, s *sqlparser.Subquery, not bool) (Expr, error) {
-	p, err := b.subqueryPlan(s)
+	p, sc, err := b.subqueryPlan(s)
 	if err != nil {
 		return nil, err
 	}
@@ -113,12 +132,21 @@ func (b *binder) inSubquery(x Expr, s *sqlparser.Subquery, not bool) (Expr, erro
 	if p, err = castColumns(p, []Column{{Name: p.Columns[0].Name, Type: xs[1].Type()}}); err != nil {
 		return nil, err
 	}
+	if sc != nil {
+		c, err := b.correlated(InSubquery, s, p, sc)
+		if err != nil {
+			return nil, err
+		}
+		c.X, c.Not = xs[0], not
+		return c, nil
+	}
 	return &Subquery{Kind: InSubquery, Plan: p, X: xs[0], Not: not}, nil
 }
 
 // hasSubquery reports whether x holds a subquery expression.
 func hasSubquery(x Expr) bool {
-	if _, ok := x.(*Subquery); ok {
+	switch x.(type) {
+	case *Subquery, *Correlated:
 		return true
 	}
 	for _, c := range Children(x) {
