@@ -490,8 +490,11 @@ func cmpKindOf(t Type) cmpKind {
 		return cmpUint
 	case TypeVarchar:
 		return cmpString
-	case TypeBlob, TypeUUID, TypeInterval:
+	case TypeBlob, TypeUUID:
 		return cmpBytes
+	case TypeInterval:
+		// Intervals compare normalized (30 days = 1 month), not bytewise.
+		return cmpNone
 	case TypeHugeInt, TypeNested, TypeNull:
 		return cmpNone
 	}

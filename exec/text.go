@@ -41,7 +41,7 @@ func AppendText(dst []byte, v *Vector, i int) []byte {
 	case TypeUUID:
 		return format.AppendUUID(dst, v.Bytes[i])
 	case TypeInterval:
-		return format.AppendInterval(dst, v.Bytes[i])
+		return planner.AppendInterval(dst, planner.IntervalOf(v.Bytes[i]))
 	case TypeDate:
 		return format.AppendDate(dst, v.Int[i])
 	case TypeTime:

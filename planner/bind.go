@@ -434,7 +434,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			if c, ok := x.(*Const); ok && c.Literal {
 				return negLiteral(c), nil
 			}
-			if !x.Type().IsNumeric() {
+			if !x.Type().IsNumeric() && x.Type().ID != TypeInterval {
 				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
 			}
 			return &Neg{X: x}, nil
@@ -499,6 +499,8 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return call("substr", args)
 	case *sqlparser.CaseExpr:
 		return b.caseExpr(e)
+	case *sqlparser.IntervalExpr:
+		return b.intervalExpr(e) // interval_bind.go
 	case *sqlparser.ConvertExpr:
 		x, err := b.bind(e.Expr)
 		if err != nil {
@@ -901,6 +903,9 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 	}
 	if ambiguous(op, l, r) {
 		return nil, binderError("Could not choose a best candidate function for the function call \"%s(%s, %s)\". In order to select one, please add explicit type casts.", op, argKind(l), argKind(r))
+	}
+	if x, ok, err := temporalArithmetic(op, l, r); ok {
+		return x, err // interval_arith.go
 	}
 	if c, ok := l.(*Const); ok && lt.ID == TypeVarchar && rt.ID == TypeDate && op == "-" {
 		// '2024-01-01' - d: DuckDB's only candidate is DATE - DATE.

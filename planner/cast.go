@@ -201,6 +201,8 @@ func castString(s string, from, to Type) (Datum, error) {
 			return Datum{}, fmt.Errorf("%w: date field value out of range: \"%s\", expected format is (YYYY-MM-DD)", ErrConversion, s)
 		}
 		return Datum{I: v}, nil
+	case (to.ID == TypeTimestamp || to.ID == TypeTimestampTZ) && infinityText(t) != 0:
+		return Datum{I: infinityText(t) * math.MaxInt64}, nil
 	case to.ID == TypeTimestampTZ:
 		// An offset (+05, -08:00, Z) moves the instant to UTC, pqsql's
 		// only time zone.
@@ -239,8 +241,32 @@ func castString(s string, from, to Type) (Datum, error) {
 	case to.ID == TypeBlob:
 		b, err := blobOfText(s)
 		return Datum{Bytes: b}, err
+	case to.ID == TypeInterval:
+		iv, err := parseInterval(s)
+		if err != nil {
+			return Datum{}, err
+		}
+		return iv.Datum(), nil
+	case to.ID == TypeTime:
+		ns, ok := parseClock(t)
+		if !ok {
+			return bad()
+		}
+		return Datum{I: ns / 1000}, nil
 	}
 	return bad()
+}
+
+// infinityText is 1 for "infinity", -1 for "-infinity" (any case), the
+// texts of DuckDB's infinite timestamps; else 0.
+func infinityText(s string) int64 {
+	switch strings.ToLower(s) {
+	case "infinity":
+		return 1
+	case "-infinity":
+		return -1
+	}
+	return 0
 }
 
 // blobOfText is DuckDB's VARCHAR to BLOB cast: ASCII bytes stand for

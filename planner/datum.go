@@ -178,7 +178,9 @@ func Compare(a, b Datum, t Type) int {
 		return 0
 	case TypeVarchar:
 		return strings.Compare(a.S, b.S)
-	case TypeBlob, TypeUUID, TypeInterval:
+	case TypeInterval:
+		return compareIntervals(IntervalOf(a.Bytes), IntervalOf(b.Bytes))
+	case TypeBlob, TypeUUID:
 		return bytes.Compare(a.Bytes, b.Bytes)
 	case TypeNested:
 		return compareNested(a.N, b.N)
@@ -223,7 +225,9 @@ func AppendKey(dst []byte, d Datum, t Type) []byte {
 	case TypeVarchar:
 		dst = binary.AppendUvarint(dst, uint64(len(d.S)))
 		return append(dst, d.S...)
-	case TypeBlob, TypeUUID, TypeInterval:
+	case TypeInterval:
+		return appendIntervalKey(dst, IntervalOf(d.Bytes))
+	case TypeBlob, TypeUUID:
 		dst = binary.AppendUvarint(dst, uint64(len(d.Bytes)))
 		return append(dst, d.Bytes...)
 	case TypeNested:
@@ -260,7 +264,7 @@ func AppendText(dst []byte, d Datum, t Type) []byte {
 	case TypeUUID:
 		return format.AppendUUID(dst, d.Bytes)
 	case TypeInterval:
-		return format.AppendInterval(dst, d.Bytes)
+		return AppendInterval(dst, IntervalOf(d.Bytes))
 	case TypeDate:
 		return format.AppendDate(dst, d.I)
 	case TypeTime:

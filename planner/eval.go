@@ -90,6 +90,8 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		}
 		t := e.X.Type()
 		switch {
+		case t.ID == TypeInterval:
+			return negateInterval(IntervalOf(d.Bytes))
 		case t.ID == TypeFloat || t.ID == TypeDouble:
 			return Datum{F: -d.F}, nil
 		case t.ID == TypeDecimal || t.ID == TypeHugeInt:
@@ -245,6 +247,9 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 	}
 	if e.Op == "||" {
 		return Datum{S: l.S + r.S}, nil
+	}
+	if isTemporalBinary(e) {
+		return evalTemporal(e, l, r)
 	}
 	t := e.T
 	switch t.ID {

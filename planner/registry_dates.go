@@ -128,6 +128,9 @@ func bindPartFunc(f *ScalarFunc, args []Expr) (Expr, error) {
 	if err := arity(f, args, 1, 1); err != nil {
 		return nil, err
 	}
+	if args[0].Type().ID == TypeInterval {
+		return newCall(f, args, partType(partFuncs[f.Name])), nil
+	}
 	if err := dateArg(f.Name, args, 0); err != nil {
 		return nil, err
 	}
@@ -150,8 +153,10 @@ func bindDatePart(f *ScalarFunc, args []Expr) (Expr, error) {
 	if err := castArgs(args[:1], tVarchar); err != nil {
 		return nil, err
 	}
-	if err := dateArg(f.Name, args, 1); err != nil {
-		return nil, err
+	if args[1].Type().ID != TypeInterval {
+		if err := dateArg(f.Name, args, 1); err != nil {
+			return nil, err
+		}
 	}
 	t := tBigInt
 	if c, ok := args[0].(*Const); ok && !c.Value.Null {
@@ -196,8 +201,10 @@ func isoWeek(days int64) (year, week int64) {
 
 // partOf computes one part of a date or timestamp, as DuckDB does.
 func partOf(p datePart, d Datum, t Type) (Datum, error) {
-	v, err := partValue(p, d, t)
-	return v, err
+	if t.ID == TypeInterval {
+		return intervalPart(p, IntervalOf(d.Bytes)) // registry_intervals.go
+	}
+	return partValue(p, d, t)
 }
 
 // partValue is partOf's value; a part it does not handle is an error,
@@ -302,8 +309,10 @@ func bindDateTrunc(f *ScalarFunc, args []Expr) (Expr, error) {
 	if err := castArgs(args[:1], tVarchar); err != nil {
 		return nil, err
 	}
-	if err := dateArg(f.Name, args, 1); err != nil {
-		return nil, err
+	if args[1].Type().ID != TypeInterval {
+		if err := dateArg(f.Name, args, 1); err != nil {
+			return nil, err
+		}
 	}
 	if c, ok := args[0].(*Const); ok && !c.Value.Null {
 		if _, ok := dateParts[strings.ToLower(c.Value.S)]; !ok {
@@ -322,6 +331,9 @@ func evalDateTrunc(c *Call, a []Datum) (Datum, error) {
 	p, ok := dateParts[strings.ToLower(a[0].S)]
 	if !ok {
 		return Datum{}, unknownPart(a[0].S)
+	}
+	if c.Args[1].Type().ID == TypeInterval {
+		return truncInterval(p, IntervalOf(a[1].Bytes)) // registry_intervals.go
 	}
 	days, ns := timeOf(a[1], c.Args[1].Type())
 	us := ns / 1000

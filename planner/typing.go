@@ -142,6 +142,10 @@ func typeOfCast(ct *sqlparser.ConvertType) (Type, bool) {
 		return Type{ID: TypeBlob}, true
 	case sql.TypeDate:
 		return Type{ID: TypeDate}, true
+	case sql.TypeTime:
+		return tTime, true
+	case sql.TypeInterval:
+		return tInterval, true
 	case sql.TypeTimestamp, sql.TypeTimestampMS, sql.TypeTimestampS:
 		return Type{ID: TypeTimestamp}, true
 	case sql.TypeTimestampNS:

@@ -100,10 +100,14 @@ func (p *parser) lowerCasts(out []otok) ([]otok, error) {
 	return res, nil
 }
 
-// intervalUnits are the units sqlparser's INTERVAL expr unit accepts.
+// intervalUnits are the units DuckDB's INTERVAL <value> <unit> accepts.
 var intervalUnits = map[string]bool{
 	"year": true, "quarter": true, "month": true, "week": true, "day": true, "hour": true,
-	"minute": true, "second": true, "microsecond": true,
+	"minute": true, "second": true, "microsecond": true, "millisecond": true,
+	"decade": true, "century": true, "millennium": true,
+	"years": true, "quarters": true, "months": true, "weeks": true, "days": true, "hours": true,
+	"minutes": true, "seconds": true, "microseconds": true, "milliseconds": true,
+	"decades": true, "centuries": true, "millennia": true,
 }
 
 // castMarker returns the tokens "CHAR ( n ) __pqsql_type" recording ct.
