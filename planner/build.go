@@ -551,7 +551,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			if len(scan.Partitions) > 0 {
 				prunePartitions(scan, p.Where, len(cols))
 			}
-			scan.Pushdown = Pushdown(p.Where, scan.fileFields())
+			scan.Pushdown = scan.pushdownOf(p.Where)
 		}
 		scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
 		for _, a := range p.Aggs {
@@ -606,7 +606,7 @@ func (p *Plan) PrepareScan() {
 		if len(scan.Partitions) > 0 {
 			prunePartitions(scan, p.Where, len(p.Input))
 		}
-		scan.Pushdown = Pushdown(p.Where, scan.fileFields())
+		scan.Pushdown = scan.pushdownOf(p.Where)
 	}
 	scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
 	for _, a := range p.Aggs {
@@ -672,7 +672,7 @@ func constInt(e sqlparser.Expr, what string) (int64, error) {
 
 // Pushdown builds the pruning predicate of a WHERE bound to fields.
 func Pushdown(where Expr, fields []*format.Field) pushdown.Expr {
-	return pushExpr(where, fields)
+	return pushExpr(where, fields, -1)
 }
 
 func residual(x Expr, fields []*format.Field) pushdown.Expr {
@@ -783,7 +783,10 @@ func pushRange(e *InList, col pushdown.Column, fields []*format.Field) pushdown.
 
 // pushExpr converts one bound predicate to a pushdown tree; what it cannot
 // express becomes a Residual.
-func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
+func pushExpr(x Expr, fields []*format.Field, rowNumber int) pushdown.Expr {
+	if r := rowNumberPush(x, rowNumber); r != nil {
+		return r
+	}
 	switch e := x.(type) {
 	case *Const:
 		if e.T.ID == TypeBoolean || e.T.ID == TypeNull {
@@ -798,14 +801,14 @@ func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
 	case *Logic:
 		xs := make([]pushdown.Expr, len(e.Xs))
 		for i, y := range e.Xs {
-			xs[i] = pushExpr(y, fields)
+			xs[i] = pushExpr(y, fields, rowNumber)
 		}
 		if e.And {
 			return &pushdown.And{Xs: xs}
 		}
 		return &pushdown.Or{Xs: xs}
 	case *Not:
-		return &pushdown.Not{X: pushExpr(e.X, fields)}
+		return &pushdown.Not{X: pushExpr(e.X, fields, rowNumber)}
 	case *Binary:
 		op, ok := pushOps[e.Op]
 		if !ok {

@@ -340,7 +340,7 @@ var invalid = []struct {
 	{`SELECT * FROM read_parquet()`, 1, 28, `)`, ErrSyntax, `expected a path string or a list of path strings`},
 	{`SELECT * FROM read_parquet([])`, 1, 29, `]`, ErrSyntax, `expected at least one path in the list`},
 	{`SELECT * FROM read_parquet(['a.parquet' 'b.parquet'])`, 1, 41, `'b.parquet'`, ErrSyntax, `expected "," or "]"`},
-	{`SELECT * FROM read_parquet('a', binary_as_text = true)`, 1, 33, `binary_as_text`, ErrUnsupported, `unknown option: expected hive_partitioning or filename`},
+	{`SELECT * FROM read_parquet('a', binary_as_text = true)`, 1, 33, `binary_as_text`, ErrUnsupported, `unknown option: expected hive_partitioning, filename or file_row_number`},
 	{`SELECT * FROM read_parquet('a', union_by_name = true)`, 1, 33, `union_by_name`, ErrUnsupported, `read_parquet's union_by_name option is not supported`},
 	{`SELECT * FROM read_parquet('a', filename = maybe)`, 1, 44, `maybe`, ErrSyntax, `expected true, false, 1, 0 or a column name`},
 	{`SELECT * FROM read_parquet('a', hive_partitioning = maybe)`, 1, 53, `maybe`, ErrSyntax, `expected true, false, 1 or 0`},
