@@ -11,13 +11,14 @@ import (
 // setOpKinds maps sqlparser's Union.Type (and package sql's INTERSECT and
 // EXCEPT) to SetOp.Op and All.
 var setOpKinds = map[string]struct {
-	op  string
-	all bool
+	op          string
+	all, byName bool
 }{
-	sqlparser.UnionStr: {"UNION", false}, sqlparser.UnionDistinctStr: {"UNION", false},
-	sqlparser.UnionAllStr: {"UNION", true},
-	sql.IntersectStr:      {"INTERSECT", false}, sql.IntersectAllStr: {"INTERSECT", true},
-	sql.ExceptStr: {"EXCEPT", false}, sql.ExceptAllStr: {"EXCEPT", true},
+	sqlparser.UnionStr: {"UNION", false, false}, sqlparser.UnionDistinctStr: {"UNION", false, false},
+	sqlparser.UnionAllStr: {"UNION", true, false},
+	sql.IntersectStr:      {"INTERSECT", false, false}, sql.IntersectAllStr: {"INTERSECT", true, false},
+	sql.ExceptStr: {"EXCEPT", false, false}, sql.ExceptAllStr: {"EXCEPT", true, false},
+	sql.UnionByNameStr: {"UNION", false, true}, sql.UnionAllByNameStr: {"UNION", true, true},
 }
 
 // buildSetOp plans a set operation as a plan that scans a SetOp; the
@@ -36,6 +37,11 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 	right, err := build(sel, u.Right, c)
 	if err != nil {
 		return nil, err
+	}
+	if kind.byName {
+		if left, right, err = alignByName(left, right); err != nil {
+			return nil, err
+		}
 	}
 	if len(left.Columns) != len(right.Columns) {
 		return nil, binderError("Set operations can only apply to expressions with the same number of result columns")

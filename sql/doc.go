@@ -100,7 +100,8 @@
 //     whose Type is IntersectStr, IntersectAllStr, ExceptStr or ExceptAllStr
 //     (UNION keeps sqlparser's own types). INTERSECT binds tighter than UNION
 //     and EXCEPT in DuckDB while sqlparser reads every chain left to right,
-//     so mixing them without parentheses is unsupported, as is UNION BY NAME.
+//     so mixing them without parentheses is unsupported. UNION [ALL] BY
+//     NAME is a Union whose Type is UnionByNameStr or UnionAllByNameStr.
 //   - Casts keep how their type was written for column names:
 //     Select.CastTypeText gives "DOUBLE" (quoted), DECIMAL(10, 2), DECIMAL,
 //     VARCHAR(1) for CHAR, ... as DuckDB prints them.
