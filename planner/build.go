@@ -240,27 +240,35 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 				// a pruned file gets no request.
 				c.store.OpenAhead(c.ctx, files, footersAhead)
 			}
-			f, closeFile, err := openFile(c.ctx, c.store, files[0])
-			if err != nil {
-				return nil, nil, err
+			if src.UnionByName && len(files) > 1 {
+				return unionByName(src, files, c)
 			}
-			defer closeFile()
-			scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text, store: c.store}
-			cols := make([]Column, len(scan.Fields))
-			for i, fl := range scan.Fields {
-				cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
-			}
-			dedupNames(cols)
-			if cols, err = addPartitions(src, scan, cols); err != nil {
-				return nil, nil, err
-			}
-			scan.Needed = make([]bool, len(cols))
-			return scan, cols, nil
+			return filesScan(src, files, c)
 		}
 		scan, cols, err := functionSource(src, c)
 		return scan, cols, locate1(err, src.Pos)
 	}
 	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
+}
+
+// filesScan is the scan of files read with the first one's schema.
+func filesScan(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, error) {
+	f, closeFile, err := openFile(c.ctx, c.store, files[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	defer closeFile()
+	scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text, store: c.store}
+	cols := make([]Column, len(scan.Fields))
+	for i, fl := range scan.Fields {
+		cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
+	}
+	dedupNames(cols)
+	if cols, err = addPartitions(src, scan, cols); err != nil {
+		return nil, nil, err
+	}
+	scan.Needed = make([]bool, len(cols))
+	return scan, cols, nil
 }
 
 func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error) {

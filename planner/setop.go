@@ -43,21 +43,8 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 			return nil, err
 		}
 	}
-	if len(left.Columns) != len(right.Columns) {
-		return nil, binderError("Set operations can only apply to expressions with the same number of result columns")
-	}
-	cols := make([]Column, len(left.Columns))
-	for i := range cols {
-		t, err := setOpType(left.Columns[i].Type, right.Columns[i].Type)
-		if err != nil {
-			return nil, err
-		}
-		cols[i] = Column{Name: left.Columns[i].Name, Type: t}
-	}
-	if left, err = castColumns(left, cols); err != nil {
-		return nil, err
-	}
-	if right, err = castColumns(right, cols); err != nil {
+	left, right, cols, err := setOpSides(left, right)
+	if err != nil {
 		return nil, err
 	}
 	// DuckDB orders a set operation by its columns only, named or numbered.
@@ -82,6 +69,30 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 		Limit:       u.Limit,
 	}
 	return finishSelect(sel, outer, scan, cols, c)
+}
+
+// setOpSides returns a set operation's sides with their columns cast to
+// the result's types, and the result's columns (named by the left side).
+func setOpSides(left, right *Plan) (*Plan, *Plan, []Column, error) {
+	if len(left.Columns) != len(right.Columns) {
+		return nil, nil, nil, binderError("Set operations can only apply to expressions with the same number of result columns")
+	}
+	cols := make([]Column, len(left.Columns))
+	for i := range cols {
+		t, err := setOpType(left.Columns[i].Type, right.Columns[i].Type)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		cols[i] = Column{Name: left.Columns[i].Name, Type: t}
+	}
+	left, err := castColumns(left, cols)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if right, err = castColumns(right, cols); err != nil {
+		return nil, nil, nil, err
+	}
+	return left, right, cols, nil
 }
 
 // setOpType is the type a column of a set operation takes when its two

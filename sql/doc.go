@@ -44,6 +44,7 @@
 //	read_parquet('g', hive_partitioning = true|false|1|0)  HivePartitioning, HivePartitioningSet
 //	read_parquet('g', filename = true|'col')      Filename (the column's name)
 //	read_parquet('g', file_row_number = true)     FileRowNumber
+//	read_parquet('g', union_by_name = true)       UnionByName
 //	FROM parquet_metadata('f'), parquet_schema('f'),
 //	     parquet_file_metadata('f'), parquet_kv_metadata('f')  SourceFunction
 //	FROM range(3), generate_series(1, 9, 2)          SourceFunction, Args
