@@ -22,6 +22,25 @@ func fillPartitions(scan *planner.Scan, path string, b *batch) {
 	}
 }
 
-// isPartition reports whether input column i of a scan comes from the
-// paths (a hive partition) rather than from the files.
-func isPartition(scan *planner.Scan, i int) bool { return scan.PartitionOf(i) != nil }
+// isVirtual reports whether input column i of a scan comes from the paths
+// (a hive partition) or from the rows' positions (file_row_number) rather
+// than from the files' values.
+func isVirtual(scan *planner.Scan, i int) bool {
+	return scan.PartitionOf(i) != nil || scan.HasRowNumber && scan.RowNumber == i
+}
+
+// fillRowNumber sets the file_row_number column, when the query reads it,
+// in a batch of the rows in runs of a row group whose first row is the
+// file's row start.
+func fillRowNumber(scan *planner.Scan, start int64, runs []rowRange, b *batch) {
+	if !scan.HasRowNumber || scan.RowNumber >= len(b.cols) || !scan.Needed[scan.RowNumber] {
+		return
+	}
+	v := newVector(Type{ID: planner.TypeBigInt}, b.n)
+	for _, r := range runs {
+		for row := r.First; row < r.End; row++ {
+			v.Int = append(v.Int, start+row)
+		}
+	}
+	b.cols[scan.RowNumber] = v
+}

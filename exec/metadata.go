@@ -25,7 +25,7 @@ func (x *executor) metaAggregate(p *planner.Plan) (ag *aggregator, ok bool, err 
 			continue
 		}
 		c, isCol := a.Arg.(*planner.ColRef)
-		if !isCol || c.Index < 0 || c.Index >= len(scan.Fields) || isPartition(scan, c.Index) {
+		if !isCol || c.Index < 0 || c.Index >= len(scan.Fields) || isVirtual(scan, c.Index) {
 			return nil, false, nil
 		}
 		fl := scan.Fields[c.Index]

@@ -65,7 +65,7 @@ func fieldMap(scan *planner.Scan, f *format.File) ([]*format.Field, error) {
 	for i, pf := range scan.Fields {
 		nth := seen[pf.Name]
 		seen[pf.Name]++
-		if !scan.Needed[i] || isPartition(scan, i) {
+		if !scan.Needed[i] || isVirtual(scan, i) {
 			continue
 		}
 		out[i] = byName[key{pf.Name, nth}]
@@ -136,7 +136,7 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 		// WHERE's included; fieldMap maps only those.
 		for i, need := range p.Scan.Needed {
 			switch {
-			case !need || isPartition(p.Scan, i):
+			case !need || isVirtual(p.Scan, i):
 				// Hive partition columns come from the path (gather).
 				continue
 			case whereSet[i]:
@@ -195,6 +195,17 @@ type scanFile struct {
 	sc     *scanner
 	// seq is the file's place in the scan.
 	seq int32
+	// starts are the row groups' first rows in the file, for
+	// file_row_number; made once, before the workers start.
+	starts []int64
+}
+
+// rowStart is the position in the file of row group rg's first row.
+func (sf *scanFile) rowStart(rg int) int64 {
+	if rg < len(sf.starts) {
+		return sf.starts[rg]
+	}
+	return 0
 }
 
 func (sf *scanFile) release() {
@@ -400,6 +411,9 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		s.x.stats.Files++
 		s.x.stats.Meters = append(s.x.stats.Meters, cs)
 		sf := &scanFile{f: f, cs: cs, closer: closer, sc: s, seq: int32(seq)}
+		if scan.HasRowNumber {
+			sf.starts = pushdown.RowGroupStarts(f)
+		}
 		sf.refs.Store(1)
 		if !s.dispatchFile(ctx, sf, tokens, order, work, pass) {
 			sf.release()
@@ -738,6 +752,7 @@ func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []col
 		b.cols[c] = v
 	}
 	fillPartitions(s.q.p.Scan, t.file.f.Name, b)
+	fillRowNumber(s.q.p.Scan, t.file.rowStart(t.rg.Index), runs, b)
 	return b, nil
 }
 

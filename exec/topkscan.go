@@ -40,7 +40,7 @@ func newTopKScan(p *planner.Plan) *topKScan {
 	}
 	k := p.Order[0]
 	c, ok := p.Project[k.Index].(*planner.ColRef)
-	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isPartition(p.Scan, c.Index) {
+	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isVirtual(p.Scan, c.Index) {
 		return nil
 	}
 	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset)}

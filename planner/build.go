@@ -243,27 +243,35 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 				// a pruned file gets no request.
 				c.store.OpenAhead(c.ctx, files, footersAhead)
 			}
-			f, closeFile, err := openFile(c.ctx, c.store, files[0])
-			if err != nil {
-				return nil, nil, err
+			if src.UnionByName && len(files) > 1 {
+				return unionByName(src, files, c)
 			}
-			defer closeFile()
-			scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text, store: c.store}
-			cols := make([]Column, len(scan.Fields))
-			for i, fl := range scan.Fields {
-				cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
-			}
-			dedupNames(cols)
-			if cols, err = addPartitions(src, scan, cols); err != nil {
-				return nil, nil, err
-			}
-			scan.Needed = make([]bool, len(cols))
-			return scan, cols, nil
+			return filesScan(src, files, c)
 		}
 		scan, cols, err := functionSource(src, c)
 		return scan, cols, locate1(err, src.Pos)
 	}
 	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
+}
+
+// filesScan is the scan of files read with the first one's schema.
+func filesScan(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, error) {
+	f, closeFile, err := openFile(c.ctx, c.store, files[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	defer closeFile()
+	scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text, store: c.store}
+	cols := make([]Column, len(scan.Fields))
+	for i, fl := range scan.Fields {
+		cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
+	}
+	dedupNames(cols)
+	if cols, err = addPartitions(src, scan, cols); err != nil {
+		return nil, nil, err
+	}
+	scan.Needed = make([]bool, len(cols))
+	return scan, cols, nil
 }
 
 func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error) {
@@ -567,7 +575,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			if len(scan.Partitions) > 0 {
 				prunePartitions(scan, p.Where, len(cols))
 			}
-			scan.Pushdown = Pushdown(p.Where, scan.fileFields())
+			scan.Pushdown = scan.pushdownOf(p.Where)
 		}
 		scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
 		for _, a := range p.Aggs {
@@ -622,7 +630,7 @@ func (p *Plan) PrepareScan() {
 		if len(scan.Partitions) > 0 {
 			prunePartitions(scan, p.Where, len(p.Input))
 		}
-		scan.Pushdown = Pushdown(p.Where, scan.fileFields())
+		scan.Pushdown = scan.pushdownOf(p.Where)
 	}
 	scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
 	for _, a := range p.Aggs {
@@ -688,7 +696,7 @@ func constInt(e sqlparser.Expr, what string) (int64, error) {
 
 // Pushdown builds the pruning predicate of a WHERE bound to fields.
 func Pushdown(where Expr, fields []*format.Field) pushdown.Expr {
-	return pushExpr(where, fields)
+	return pushExpr(where, fields, -1)
 }
 
 func residual(x Expr, fields []*format.Field) pushdown.Expr {
@@ -799,7 +807,10 @@ func pushRange(e *InList, col pushdown.Column, fields []*format.Field) pushdown.
 
 // pushExpr converts one bound predicate to a pushdown tree; what it cannot
 // express becomes a Residual.
-func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
+func pushExpr(x Expr, fields []*format.Field, rowNumber int) pushdown.Expr {
+	if r := rowNumberPush(x, rowNumber); r != nil {
+		return r
+	}
 	switch e := x.(type) {
 	case *Const:
 		if e.T.ID == TypeBoolean || e.T.ID == TypeNull {
@@ -814,14 +825,14 @@ func pushExpr(x Expr, fields []*format.Field) pushdown.Expr {
 	case *Logic:
 		xs := make([]pushdown.Expr, len(e.Xs))
 		for i, y := range e.Xs {
-			xs[i] = pushExpr(y, fields)
+			xs[i] = pushExpr(y, fields, rowNumber)
 		}
 		if e.And {
 			return &pushdown.And{Xs: xs}
 		}
 		return &pushdown.Or{Xs: xs}
 	case *Not:
-		return &pushdown.Not{X: pushExpr(e.X, fields)}
+		return &pushdown.Not{X: pushExpr(e.X, fields, rowNumber)}
 	case *Binary:
 		op, ok := pushOps[e.Op]
 		if !ok {

@@ -85,6 +85,13 @@
 // out leave Scan.Files for Scan.PrunedFiles (path, size, reason) unopened.
 // A file named twice in a list is read twice, as in DuckDB.
 //
+// read_parquet's file_row_number adds a BIGINT input column right after
+// the file's (Scan.HasRowNumber, Scan.RowNumber) whose values exec makes
+// from row positions; comparisons of it with integers become
+// pushdown.RowNumber leaves, decided exactly by the row groups' row
+// counts. union_by_name plans the files as runs of one schema, each a
+// files scan, under UNION ALL BY NAME (unionbyname.go).
+//
 // Result columns are named as DuckDB names them: an unaliased expression is
 // printed as DuckDB prints its parse tree (count_star(), (a + 1),
 // CAST(x AS "DOUBLE"), CASE  WHEN ... ELSE NULL END, (s ~~ 'a%')).

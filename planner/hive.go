@@ -168,6 +168,17 @@ func hiveDetect(files []string) bool {
 // scan and columns, when read_parquet's hive_partitioning asks for them or,
 // not given, when DuckDB's detection finds the paths partitioned.
 func addPartitions(src *sql.Source, scan *Scan, cols []Column) ([]Column, error) {
+	if src.FileRowNumber {
+		// DuckDB places it right after the file's columns, before filename.
+		const name = "file_row_number"
+		for _, c := range cols {
+			if strings.EqualFold(c.Name, name) {
+				return nil, binderError("Using file_row_number option on file with column named file_row_number is not supported")
+			}
+		}
+		scan.HasRowNumber, scan.RowNumber = true, len(cols)
+		cols = append(cols, Column{Name: name, Type: Type{ID: TypeBigInt}})
+	}
 	if name := src.Filename; name != "" {
 		for _, c := range cols {
 			if c.Name == name {

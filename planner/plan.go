@@ -103,6 +103,11 @@ type Scan struct {
 	// covers them too (it has one entry per input column). Their values
 	// come from the paths, not from the files.
 	Partitions []*Partition
+	// HasRowNumber says input column RowNumber is read_parquet's
+	// file_row_number: each row's 0-based position in its file, which
+	// comes from the row groups' row counts, not from the file's values.
+	HasRowNumber bool
+	RowNumber    int
 	// PrunedFiles are the files the WHERE ruled out by their partition
 	// values: they are not in Files and are never opened.
 	PrunedFiles []PrunedFile

@@ -11,13 +11,14 @@ import (
 // setOpKinds maps sqlparser's Union.Type (and package sql's INTERSECT and
 // EXCEPT) to SetOp.Op and All.
 var setOpKinds = map[string]struct {
-	op  string
-	all bool
+	op          string
+	all, byName bool
 }{
-	sqlparser.UnionStr: {"UNION", false}, sqlparser.UnionDistinctStr: {"UNION", false},
-	sqlparser.UnionAllStr: {"UNION", true},
-	sql.IntersectStr:      {"INTERSECT", false}, sql.IntersectAllStr: {"INTERSECT", true},
-	sql.ExceptStr: {"EXCEPT", false}, sql.ExceptAllStr: {"EXCEPT", true},
+	sqlparser.UnionStr: {"UNION", false, false}, sqlparser.UnionDistinctStr: {"UNION", false, false},
+	sqlparser.UnionAllStr: {"UNION", true, false},
+	sql.IntersectStr:      {"INTERSECT", false, false}, sql.IntersectAllStr: {"INTERSECT", true, false},
+	sql.ExceptStr: {"EXCEPT", false, false}, sql.ExceptAllStr: {"EXCEPT", true, false},
+	sql.UnionByNameStr: {"UNION", false, true}, sql.UnionAllByNameStr: {"UNION", true, true},
 }
 
 // buildSetOp plans a set operation as a plan that scans a SetOp; the
@@ -37,21 +38,13 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 	if err != nil {
 		return nil, err
 	}
-	if len(left.Columns) != len(right.Columns) {
-		return nil, binderError("Set operations can only apply to expressions with the same number of result columns")
-	}
-	cols := make([]Column, len(left.Columns))
-	for i := range cols {
-		t, err := setOpType(left.Columns[i].Type, right.Columns[i].Type)
-		if err != nil {
+	if kind.byName {
+		if left, right, err = alignByName(left, right); err != nil {
 			return nil, err
 		}
-		cols[i] = Column{Name: left.Columns[i].Name, Type: t}
 	}
-	if left, err = castColumns(left, cols); err != nil {
-		return nil, err
-	}
-	if right, err = castColumns(right, cols); err != nil {
+	left, right, cols, err := setOpSides(left, right)
+	if err != nil {
 		return nil, err
 	}
 	// DuckDB orders a set operation by its columns only, named or numbered.
@@ -76,6 +69,30 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 		Limit:       u.Limit,
 	}
 	return finishSelect(sel, outer, scan, cols, c)
+}
+
+// setOpSides returns a set operation's sides with their columns cast to
+// the result's types, and the result's columns (named by the left side).
+func setOpSides(left, right *Plan) (*Plan, *Plan, []Column, error) {
+	if len(left.Columns) != len(right.Columns) {
+		return nil, nil, nil, binderError("Set operations can only apply to expressions with the same number of result columns")
+	}
+	cols := make([]Column, len(left.Columns))
+	for i := range cols {
+		t, err := setOpType(left.Columns[i].Type, right.Columns[i].Type)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		cols[i] = Column{Name: left.Columns[i].Name, Type: t}
+	}
+	left, err := castColumns(left, cols)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if right, err = castColumns(right, cols); err != nil {
+		return nil, nil, nil, err
+	}
+	return left, right, cols, nil
 }
 
 // setOpType is the type a column of a set operation takes when its two

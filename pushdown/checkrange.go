@@ -74,6 +74,8 @@ type Prover struct {
 	f    *format.File
 	cols []stats.Column
 	ok   bool
+	// starts are the row groups' first rows in the file, made on first use.
+	starts []int64
 }
 
 // NewProver returns a Prover for f; a file whose statistics cannot be read
@@ -117,6 +119,11 @@ func (p *Prover) RowGroup(e Expr, rg int) Truth {
 		return out
 	case *Cond:
 		return p.cond(n, rg)
+	case *RowNumber:
+		if p.starts == nil {
+			p.starts = RowGroupStarts(p.f)
+		}
+		return n.truth(p.starts[rg], p.f.Meta.RowGroups[rg].NumRows)
 	}
 	return Unknown
 }

@@ -21,7 +21,9 @@
 // A predicate is an [Expr] tree as the planner builds it from SQL:
 // comparisons between a column and a [Literal], IN lists, BETWEEN, IS NULL,
 // LIKE, starts_with and [Spatial] predicates between a geometry column and
-// a constant geometry, under NOT, AND and OR to any depth. Anything else is
+// a constant geometry, and [RowNumber] comparisons of a row's position in
+// its file (decided exactly by the row groups' row counts), under NOT, AND
+// and OR to any depth. Anything else is
 // a [Residual], which never prunes. [Resolve] binds the tree to one file's
 // schema, pushes negations to the leaves (De Morgan, exact under SQL's
 // three-valued logic) and [Coerce]s every literal to the column's physical

@@ -190,7 +190,7 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 	if err != nil {
 		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
-	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}, geo: geo}
+	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}, geo: geo, starts: RowGroupStarts(f)}
 	p.plan = &FilePlan{File: f.Name, Predicate: resolved, Options: opt, Columns: cols,
 		Skipped: map[Mechanism]int64{}, Notes: notes}
 	sc, err := stats.Columns(f.Meta)
@@ -295,6 +295,8 @@ type planner struct {
 	trust map[string][]int // trust report line -> row groups
 	noted map[string]bool
 	geo   *geoInfo
+	// starts are the row groups' first rows in the file (RowNumber).
+	starts []int64
 }
 
 // note records a plan-level note once.
@@ -472,6 +474,9 @@ func (s *rgState) node(e Expr, level int) RowRanges {
 		}
 	case *Residual:
 		r = s.all
+	case *RowNumber:
+		// The row counts decide it exactly at every level.
+		r = n.rows(s.p.starts[s.rg], s.rows)
 	case *Cond:
 		r = s.leaf(n, level).rows
 	case *Spatial:
@@ -560,6 +565,8 @@ func (s *rgState) why(e Expr, level int) string {
 		return "the predicate is " + n.Value.String() + " for every row"
 	case *Cond:
 		return s.leaf(n, level).reason
+	case *RowNumber:
+		return n.why(s.p.starts[s.rg], s.rows)
 	case *Spatial:
 		return s.spatialWhy(n, level)
 	case *And:
@@ -603,6 +610,14 @@ func (s *rgState) narrowed(e Expr, level int) string {
 		case *Spatial:
 			if n.cover != nil {
 				walk(n.cover, "spatial covering: ")
+			}
+		case *RowNumber:
+			start := s.p.starts[s.rg]
+			// Under OR a leaf that allows no row narrows nothing.
+			rows := n.rows(start, s.rows)
+			if why := n.why(start, s.rows); !rows.Empty() && !rows.Covers(s.rows) && !seen[why] {
+				seen[why] = true
+				parts = append(parts, why)
 			}
 		case *Cond:
 			r := s.leaf(n, level)

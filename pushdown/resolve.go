@@ -64,6 +64,8 @@ func bind(s *format.Schema, e Expr) (Expr, error) {
 		c := *n
 		c.Col, err = bindCol(n.Col)
 		return &c, err
+	case *RowNumber:
+		return n, nil
 	case *VariantCompare:
 		if variantField(s, n.Col) == nil {
 			return nil, fmt.Errorf("%w: %q", ErrUnknownColumn, n.Col)
@@ -291,6 +293,15 @@ func (r *resolver) resolve(e Expr, negate bool) (Expr, error) {
 		return r.resolveSpatial(n, negate)
 	case *VariantCompare:
 		return r.resolveVariant(n, negate)
+	case *RowNumber:
+		if !n.Op.isComparison() {
+			return nil, fmt.Errorf("%w: %s is not a comparison", ErrBadPredicate, n.Op)
+		}
+		if negate {
+			// Exact: a position is never NULL.
+			return &RowNumber{Op: n.Op.Negate(), Value: n.Value}, nil
+		}
+		return n, nil
 	case *Cond:
 		c, err := r.col(n.Col)
 		if err != nil {

@@ -20,6 +20,10 @@ const (
 	ExceptStr = "except"
 	// ExceptAllStr is the Union.Type of EXCEPT ALL.
 	ExceptAllStr = "except all"
+	// UnionByNameStr is the Union.Type of UNION [DISTINCT] BY NAME.
+	UnionByNameStr = "union by name"
+	// UnionAllByNameStr is the Union.Type of UNION ALL BY NAME.
+	UnionAllByNameStr = "union all by name"
 )
 
 // lowerFilter moves "agg(args) FILTER (WHERE cond)" (WHERE may be left
@@ -211,8 +215,14 @@ func (p *parser) lowerSetOps(out []otok) ([]otok, error) {
 				stack = stack[:len(stack)-1]
 			}
 		case k == "union" || k == "except" || k == "intersect":
-			if kwAt(out, i+1) == "by" {
-				return nil, p.errOut(out, i, ErrUnsupported, "UNION BY NAME is not supported")
+			n := 1
+			if q := kwAt(out, i+1); q == "all" || q == "distinct" {
+				n = 2
+			}
+			byName := kwAt(out, i+n) == "by"
+			if byName && (k != "union" || kwAt(out, i+n+1) != "name") {
+				// DuckDB's grammar has BY NAME after UNION only.
+				return nil, p.errOut(out, i+n, ErrSyntax, `syntax error at or near "`+out[i+n].val+`"`)
 			}
 			if k == "intersect" {
 				if top.intersect < 0 {
@@ -225,24 +235,27 @@ func (p *parser) lowerSetOps(out []otok) ([]otok, error) {
 				return nil, p.errOut(out, max(top.intersect, top.other), ErrUnsupported,
 					"INTERSECT mixed with UNION or EXCEPT needs parentheses")
 			}
-			if k == "union" {
+			if k == "union" && !byName {
 				continue
 			}
 			typ := ExceptStr
-			if k == "intersect" {
+			switch {
+			case k == "intersect":
 				typ = IntersectStr
+			case byName:
+				typ = "union"
 			}
 			rep := []otok{invented("union", out[i].orig)}
 			rep[0].kw = "union"
-			n := 1
-			switch kwAt(out, i+1) {
-			case "all":
-				typ += " all"
+			if n == 2 {
 				rep = append(rep, out[i+1])
-				n = 2
-			case "distinct":
-				rep = append(rep, out[i+1])
-				n = 2
+				if kwAt(out, i+1) == "all" {
+					typ += " all"
+				}
+			}
+			if byName {
+				typ += " by name"
+				n += 2
 			}
 			// The marker goes after the first SELECT of the right operand.
 			j := i + n

@@ -43,6 +43,8 @@
 //	read_parquet(['a.parquet','b.parquet']) SourceFiles, two Paths
 //	read_parquet('g', hive_partitioning = true|false|1|0)  HivePartitioning, HivePartitioningSet
 //	read_parquet('g', filename = true|'col')      Filename (the column's name)
+//	read_parquet('g', file_row_number = true)     FileRowNumber
+//	read_parquet('g', union_by_name = true)       UnionByName
 //	FROM parquet_metadata('f'), parquet_schema('f'),
 //	     parquet_file_metadata('f'), parquet_kv_metadata('f')  SourceFunction
 //	FROM range(3), generate_series(1, 9, 2)          SourceFunction, Args
@@ -101,7 +103,8 @@
 //     whose Type is IntersectStr, IntersectAllStr, ExceptStr or ExceptAllStr
 //     (UNION keeps sqlparser's own types). INTERSECT binds tighter than UNION
 //     and EXCEPT in DuckDB while sqlparser reads every chain left to right,
-//     so mixing them without parentheses is unsupported, as is UNION BY NAME.
+//     so mixing them without parentheses is unsupported. UNION [ALL] BY
+//     NAME is a Union whose Type is UnionByNameStr or UnionAllByNameStr.
 //   - Casts keep how their type was written for column names:
 //     Select.CastTypeText gives "DOUBLE" (quoted), DECIMAL(10, 2), DECIMAL,
 //     VARCHAR(1) for CHAR, ... as DuckDB prints them.

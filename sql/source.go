@@ -133,7 +133,7 @@ func (p *parser) sourceFunction(out []otok, i int, name string) (*Source, int, e
 		}
 		opt := out[j].kw
 		if src.Kind != SourceFiles || !fileOptions[opt] {
-			msg := "unknown option: expected hive_partitioning or filename"
+			msg := "unknown option: expected hive_partitioning, filename, file_row_number or union_by_name"
 			if src.Kind != SourceFiles {
 				msg = "unknown option: " + name + " takes no options"
 			}
@@ -165,14 +165,18 @@ func (p *parser) sourceFunction(out []otok, i int, name string) (*Source, int, e
 			if src.Filename = ""; on {
 				src.Filename = "filename"
 			}
-		case "file_row_number", "union_by_name":
+		case "file_row_number":
 			on, ok := boolValue(out, j)
 			if !ok {
 				return nil, 0, p.errOut(out, j, ErrSyntax, "expected true, false, 1 or 0")
 			}
-			if on {
-				return nil, 0, p.errOut(out, j-2, ErrUnsupported, "read_parquet's "+opt+" option is not supported")
+			src.FileRowNumber = on
+		case "union_by_name":
+			on, ok := boolValue(out, j)
+			if !ok {
+				return nil, 0, p.errOut(out, j, ErrSyntax, "expected true, false, 1 or 0")
 			}
+			src.UnionByName = on
 		default:
 			on, ok := boolValue(out, j)
 			if !ok {

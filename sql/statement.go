@@ -203,6 +203,12 @@ type Source struct {
 	// Filename is the name of the column read_parquet's filename option
 	// adds (filename = true names it "filename"); "" when not asked for.
 	Filename string
+	// FileRowNumber is read_parquet's file_row_number option: a BIGINT
+	// column "file_row_number" holds each row's 0-based position in its file.
+	FileRowNumber bool
+	// UnionByName is read_parquet's union_by_name option: the files'
+	// columns are unified by name rather than taken from the first file.
+	UnionByName bool
 	// Function is "parquet_metadata", "parquet_schema", "range" or
 	// "generate_series" for SourceFunction.
 	Function string
