@@ -27,6 +27,12 @@ type ColumnData struct {
 	Values     Values
 	// Pages describes the decoded data pages in order.
 	Pages []PageSpan
+	// Indices and Dict stand in for Values when a PageReader keeps
+	// dictionary indices (KeepIndices) and the page is dictionary-encoded:
+	// one index into Dict per non-null entry, each checked in range.
+	// Dict is nil otherwise.
+	Indices []int32
+	Dict    *Values
 }
 
 // A PageSpan places one decoded data page among the chunk's rows and the
@@ -77,6 +83,11 @@ type chunkDecoder struct {
 	// held counts the bytes the decoded entries and the dictionary hold,
 	// against Limits.MaxDecodedBytes; dictHeld is the dictionary's share.
 	held, dictHeld int64
+	// keepIdx: dictionary-encoded pages keep their indices (indexed.go).
+	keepIdx bool
+	// given: dict came from the caller, and the chunk's dictionary page is
+	// passed over undecoded.
+	given bool
 }
 
 // budget is Limits.MaxDecodedBytes; zero means the default.
@@ -222,6 +233,10 @@ func (f *File) ReadPages(rg, col int, dict Range, pages []PageRef, fetched *Fetc
 
 // page handles a dictionary page.
 func (d *chunkDecoder) page(p *rawPage) error {
+	if d.given {
+		d.given = false // a second dictionary page is still an error
+		return nil
+	}
 	h := p.Header.DictionaryPageHeader
 	if h == nil {
 		return d.errorf(p.Offset, "%w: dictionary page without a dictionary header", ErrCorrupt)
@@ -378,7 +393,9 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 	if err := d.hold(int64(nonNull)*valueBytes(d.leaf.Type), "the page's values"); err != nil {
 		return d.errorf(p.Offset, "%w", err)
 	}
-	out.Values.grow(min(nonNull, maxReserve))
+	if !d.indexed(enc) {
+		out.Values.grow(min(nonNull, maxReserve))
+	}
 	first := out.Values.Len()
 	if err := d.decodeValues(enc, values, nonNull); err != nil {
 		return d.errorf(p.Offset, "%s values: %w", enc, err)
@@ -528,6 +545,9 @@ func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error
 		idx := d.idx[:n]
 		if err := rle.DecodeLevels(idx, data[1:], width); err != nil {
 			return err
+		}
+		if d.indexed(enc) {
+			return d.keepIndices(idx)
 		}
 		if bad, ok := v.appendIndexed(d.dict, idx); !ok {
 			return fmt.Errorf("%w: dictionary index %d out of range (dictionary has %d entries)", ErrCorrupt, bad, d.dict.Len())

@@ -131,6 +131,7 @@ func (c *ColumnData) reset() {
 	clear(v.Bytes)
 	v.Bool, v.Int32, v.Int64, v.Int96 = v.Bool[:0], v.Int32[:0], v.Int64[:0], v.Int96[:0]
 	v.Float, v.Double, v.Bytes = v.Float[:0], v.Double[:0], v.Bytes[:0]
+	c.Indices, c.Dict = c.Indices[:0], nil
 }
 
 // get returns the bytes of r.

@@ -1,0 +1,54 @@
+package format
+
+import (
+	"fmt"
+
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// KeepIndices has Next return a dictionary-encoded data page as its
+// dictionary indices (ColumnData.Indices, into ColumnData.Dict) rather than
+// as values: a caller can then judge a predicate once per dictionary entry
+// and look up only the values of the rows it keeps. Pages in other
+// encodings still come as Values. It must be called before the first Next.
+// A GEOMETRY or GEOGRAPHY leaf, whose every value is checked as WKB as it
+// is decoded, always comes as values.
+func (r *PageReader) KeepIndices() {
+	if k := LogicalOf(r.d.leaf).Kind; k != KindGeometry && k != KindGeography {
+		r.d.keepIdx = true
+	}
+}
+
+// UseDictionary gives the reader the chunk's dictionary, decoded already
+// (by ReadDictionary or an earlier reader's Dictionary): the chunk's
+// dictionary page is then passed over rather than decoded again. It must
+// be called before the first Next, with the dictionary of this very chunk.
+func (r *PageReader) UseDictionary(dict *Values) {
+	if dict == nil || r.started || dict.Type != r.d.leaf.Type {
+		return
+	}
+	r.d.dict, r.d.given = dict, true
+}
+
+// Dictionary is the chunk's decoded dictionary once Next has met it, or nil.
+func (r *PageReader) Dictionary() *Values { return r.d.dict }
+
+// indexed reports whether the page's values, in encoding enc, are kept as
+// dictionary indices.
+func (d *chunkDecoder) indexed(enc meta.Encoding) bool {
+	return d.keepIdx && (enc == meta.PlainDictionary || enc == meta.RLEDictionary)
+}
+
+// keepIndices appends a page's dictionary indices, checked against the
+// dictionary, in place of its values.
+func (d *chunkDecoder) keepIndices(idx []int32) error {
+	n := int32(d.dict.Len())
+	for _, i := range idx {
+		if i < 0 || i >= n {
+			return fmt.Errorf("%w: dictionary index %d out of range (dictionary has %d entries)", ErrCorrupt, i, n)
+		}
+	}
+	d.out.Indices = append(d.out.Indices, idx...)
+	d.out.Dict = d.dict
+	return nil
+}
