@@ -3,11 +3,12 @@ package optimizer
 import (
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
 )
 
-// filterSelectivity is the share of rows each conjunct of a WHERE (up to
-// three) is assumed to keep when estimating a side's size: a guess, used
-// only to order sides.
+// filterSelectivity is the share of the rows that a file's statistics
+// leave that each conjunct of a WHERE (up to three) is assumed to keep
+// when estimating a side's size: a guess, used only to order sides.
 const filterSelectivity = 0.2
 
 // chooseBuildSides puts each inner join's hash table on the side estimated
@@ -38,6 +39,8 @@ func chooseBuildSides(root *planner.Plan) *planner.Plan {
 // footer once.
 type estimator struct {
 	rows map[string]int64
+	// kept caches keptRows by file and predicate.
+	kept map[[2]string]int64
 }
 
 // estimate returns p's estimated row count, -1 when unknown.
@@ -88,14 +91,18 @@ func (e *estimator) size(p *planner.Plan) (rows, base int64) {
 	case s.Function != nil:
 		return -1, -1
 	default:
+		var pred pushdown.Expr
+		if p.Where != nil && len(s.Partitions) == 0 {
+			pred = planner.Pushdown(p.Where, s.Fields)
+		}
 		for _, path := range s.Files {
 			r, ok := e.fileRows(path)
 			if !ok {
 				return -1, -1
 			}
-			n += r
+			base += r
+			n += e.keptRows(path, pred, r)
 		}
-		base = n
 	}
 	for range min(len(conjuncts(p.Where)), 3) {
 		n = int64(float64(n) * filterSelectivity)
@@ -130,6 +137,36 @@ func keyJoinSize(l, lb, r, rb int64, keys bool) (rows, base int64) {
 		return 0, lb
 	}
 	return int64(float64(l) * float64(r) / float64(rb)), lb
+}
+
+// keptRows returns the rows of the row groups of a file of rows rows
+// that its statistics do not rule out for pred: the footer holds them, so
+// this reads nothing more.
+func (e *estimator) keptRows(path string, pred pushdown.Expr, rows int64) int64 {
+	if pred == nil {
+		return rows
+	}
+	key := [2]string{path, pred.String()}
+	if n, ok := e.kept[key]; ok {
+		return n
+	}
+	n := rows
+	if f, err := format.Open(path); err == nil {
+		if fp, err := pushdown.Plan(f, pred, nil, pushdown.Options{Statistics: true}); err == nil {
+			n = 0
+			for _, rg := range fp.RowGroups {
+				if rg.Verdict != pushdown.Skip {
+					n += rg.NumRows
+				}
+			}
+		}
+		f.Close()
+	}
+	if e.kept == nil {
+		e.kept = map[[2]string]int64{}
+	}
+	e.kept[key] = n
+	return n
 }
 
 // fileRows reads the row count from a file's footer.
