@@ -133,6 +133,10 @@ func (s *Session) prepare(ctx context.Context, p *planner.Plan, x *executor) (*p
 		// workers: each run has an executor of its own, sharing the
 		// statement's memory budget and spill space.
 		each := func(sp *planner.Plan) ([][]planner.Datum, error) {
+			// A run may be too short to meet a check of its own.
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			cx := &executor{settings: x.settings, store: x.store, ctx: x.ctx, mem: x.mem, spill: x.spill}
 			sp, err := s.prepare(ctx, sp, cx)
 			if err != nil {

@@ -107,6 +107,8 @@ func buildCTE(e *cteEnv, c buildCtx) (*Plan, error) {
 		return nil, binderError("Circular reference to CTE \"%s\", use WITH RECURSIVE to use recursive CTEs.", e.cte.Name)
 	}
 	c = c.deeper()
+	// A CTE's body does not see the row of a query it is used in.
+	c.scope = nil
 	c.env = &cteEnv{cte: e.cte, pending: true, recursive: e.recursive, next: e.def}
 	sub, err := buildQuery(e.cte.Query, c)
 	if err != nil {
@@ -221,6 +223,7 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			// A view's body sees the catalog only, not the CTEs around its use.
 			vc := c.deeper()
 			vc.enclosing = nil
+			vc.scope = nil
 			vc.env = nil
 			sub, err := buildQuery(vs, vc)
 			if err != nil {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
@@ -102,7 +103,8 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 		return nil, nil, false, nil
 	}
 	s, ok := sub.Select.(*sqlparser.Select)
-	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil || len(s.From) == 0 {
+	exists := outerX == nil
+	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil && !(exists && keepsAnyRow(s.Limit)) || len(s.From) == 0 {
 		return nil, nil, false, nil
 	}
 	for _, se := range s.SelectExprs {
@@ -258,4 +260,15 @@ func hasTable(cols []Column, table string) bool {
 		}
 	}
 	return false
+}
+
+// keepsAnyRow reports whether a LIMIT keeps a row whenever there is one
+// (LIMIT n, n > 0, without OFFSET), which changes no EXISTS.
+func keepsAnyRow(l *sqlparser.Limit) bool {
+	v, ok := l.Rowcount.(*sqlparser.SQLVal)
+	if l.Offset != nil || !ok || v.Type != sqlparser.IntVal {
+		return false
+	}
+	n, err := strconv.ParseInt(string(v.Val), 10, 64)
+	return err == nil && n > 0
 }

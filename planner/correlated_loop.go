@@ -30,7 +30,8 @@ type Correlated struct {
 	// Plan is the subquery planned with NULL for each of Args: its
 	// columns, and what EXPLAIN shows.
 	Plan *Plan
-	// text is the subquery's SQL, which tells two of them apart.
+	// text is the subquery's SQL as DuckDB names it, which tells two of
+	// them apart.
 	text  string
 	build func(args []Datum) (*Plan, error)
 	state *correlatedState
@@ -61,7 +62,7 @@ func (e *Correlated) String() string {
 	for i, a := range e.Args {
 		args[i] = a.String()
 	}
-	s := "(SUBQUERY " + e.text + " ON " + strings.Join(args, ", ") + ")"
+	s := e.text + " CORRELATED ON (" + strings.Join(args, ", ") + ")"
 	switch e.Kind {
 	case InSubquery:
 		op := " IN "
@@ -70,7 +71,7 @@ func (e *Correlated) String() string {
 		}
 		return "(" + e.X.String() + op + s + ")"
 	case ExistsSubquery:
-		return "EXISTS" + s
+		return "(EXISTS" + s + ")"
 	}
 	return s
 }
@@ -236,7 +237,7 @@ func (c buildCtx) subqueries(sel *sql.Select, cols []Column) subqueryBuilder {
 // correlated binds a subquery expression that reads the outer row: p is
 // its plan with NULL outer values, sc the scope that recorded them.
 func (b *binder) correlated(kind SubqueryKind, s *sqlparser.Subquery, p *Plan, sc *outerScope) (*Correlated, error) {
-	e := &Correlated{Kind: kind, Plan: p, text: sqlparser.String(s.Select), state: &correlatedState{}}
+	e := &Correlated{Kind: kind, Plan: p, text: nameOf(b.sel, s), state: &correlatedState{}}
 	if kind == ScalarSubquery {
 		e.T = p.Columns[0].Type
 	}

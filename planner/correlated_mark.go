@@ -88,7 +88,7 @@ func markCase(sel *sql.Select, m sqlparser.Expr, cols []Column, c buildCtx) (sql
 		sub, cmp = e.Right.(*sqlparser.Subquery), e
 	}
 	s, ok := sub.Select.(*sqlparser.Select)
-	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil || len(s.From) == 0 || s.Where == nil ||
+	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil && !(cmp == nil && keepsAnyRow(s.Limit)) || len(s.From) == 0 || s.Where == nil ||
 		sel.QualifyOf(s) != nil || sel.DistinctOnOf(s) != nil {
 		return nil, false
 	}
