@@ -393,7 +393,8 @@ func addToDate(days int64, iv Interval) (int64, error) {
 			m += 12
 		}
 		d = min(d, daysIn(y, m))
-		if y < -290307 || y > 5881580 {
+		// DuckDB's dates run from 5877642 BC June 25 to 5881580 July 10.
+		if ymd := y*10000 + m*100 + d; ymd < -5877641*10000+625 || ymd > 5881580*10000+710 {
 			return 0, fmt.Errorf("%w: Date out of range: %d-%d-%d", ErrConversion, y, m, d)
 		}
 		days = daysFromCivil(y, m, d)
