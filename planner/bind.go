@@ -941,6 +941,12 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 			return nil, err
 		}
 		return &Binary{Op: op, L: &Cast{X: l, T: Type{ID: TypeBigInt}}, R: r2, T: Type{ID: TypeDate}}, nil
+	case lt.IsInteger() && rt.ID == TypeDate && op == "+":
+		l2, err := castTo(l, Type{ID: TypeBigInt})
+		if err != nil {
+			return nil, err
+		}
+		return &Binary{Op: op, L: l2, R: &Cast{X: r, T: Type{ID: TypeBigInt}}, T: Type{ID: TypeDate}}, nil
 	case lt.ID == TypeDate && rt.ID == TypeDate && op == "-":
 		return &Binary{Op: op, L: &Cast{X: l, T: Type{ID: TypeBigInt}}, R: &Cast{X: r, T: Type{ID: TypeBigInt}}, T: Type{ID: TypeBigInt}}, nil
 	case !lt.IsNumeric() || !rt.IsNumeric():

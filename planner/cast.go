@@ -95,12 +95,14 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 		return Datum{I: floorDiv(d.I, microsPerDay)}, nil
 	case to.ID == TypeDate && from.ID == TypeTimestampNS:
 		return Datum{I: floorDiv(d.I, microsPerDay*1000)}, nil
-	case to.ID == TypeTimestamp && from.ID == TypeTimestampNS:
-		return Datum{I: floorDiv(d.I, 1000)}, nil
+	case (to.ID == TypeTimestamp || to.ID == TypeTimestampTZ) && from.ID == TypeTimestampNS:
+		// DuckDB truncates toward zero and keeps the infinities.
+		if !isFiniteTimestamp(d.I) {
+			return d, nil
+		}
+		return Datum{I: d.I / 1000}, nil
 	case to.ID == TypeTimestamp && from.ID == TypeTimestampTZ, to.ID == TypeTimestampTZ && from.ID == TypeTimestamp:
 		return d, nil
-	case to.ID == TypeTimestampTZ && from.ID == TypeTimestampNS:
-		return Datum{I: floorDiv(d.I, 1000)}, nil
 	case to.ID == TypeTimestampTZ && from.ID == TypeDate:
 		return Datum{I: d.I * microsPerDay}, nil
 	case to.ID == TypeTimestampNS && (from.ID == TypeTimestamp || from.ID == TypeTimestampTZ || from.ID == TypeDate):

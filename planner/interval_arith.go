@@ -33,15 +33,24 @@ func temporalArithmetic(op string, l, r Expr) (x Expr, ok bool, err error) {
 	if !isTemporalOperand(lt) && !isTemporalOperand(rt) {
 		return nil, false, nil
 	}
-	// A string literal becomes the interval the other operand's
-	// overloads take.
-	if isStringLiteral(r) && (op == "+" || op == "-") && (lt.ID == TypeTime || isTimestamp(lt)) {
+	// A string literal takes the type of the one overload the other
+	// operand leaves; where two are left, DuckDB refuses to choose.
+	if ambiguousTemporal(op, l, r) {
+		return nil, true, binderError("Could not choose a best candidate function for the function call \"%s(%s, %s)\". In order to select one, please add explicit type casts.", op, argKind(l), argKind(r))
+	}
+	if isStringLiteral(r) && (op == "+" || op == "-") {
 		if r, err = castTo(r, tInterval); err != nil {
 			return nil, true, err
 		}
 		rt = tInterval
 	}
-	if isStringLiteral(l) && op == "+" && (rt.ID == TypeTime || isTimestamp(rt)) {
+	if isStringLiteral(r) && op == "/" {
+		if r, err = castTo(r, tDouble); err != nil {
+			return nil, true, err
+		}
+		rt = tDouble
+	}
+	if isStringLiteral(l) && op == "+" {
 		if l, err = castTo(l, tInterval); err != nil {
 			return nil, true, err
 		}
@@ -81,6 +90,8 @@ func temporalArithmetic(op string, l, r Expr) (x Expr, ok bool, err error) {
 		switch {
 		case lt.ID == TypeInterval && rt.ID == TypeInterval:
 			return bin(l, r, tInterval)
+		case lt.ID == TypeDate && rt.ID == TypeTime, lt.ID == TypeTime && rt.ID == TypeDate:
+			return bin(l, r, tTimestamp)
 		case rt.ID == TypeInterval:
 			if t, ok := pointType(lt); ok {
 				return bin(l, r, t)
@@ -137,6 +148,30 @@ func temporalArithmetic(op string, l, r Expr) (x Expr, ok bool, err error) {
 	return nil, true, binderError("No function matches the given name and argument types '%s(%s, %s)'. You might need to add explicit type casts.", op, argKind(l), argKind(r))
 }
 
+// ambiguousTemporal reports whether a string literal meets a temporal
+// operand where DuckDB has two overloads to cast it for: TIME + s
+// (INTERVAL or DATE), INTERVAL + s, s - INTERVAL, TIMESTAMPTZ - s (INTERVAL
+// or TIMESTAMPTZ), INTERVAL * s and s * INTERVAL.
+func ambiguousTemporal(op string, l, r Expr) bool {
+	strLeft := isStringLiteral(l)
+	if strLeft == isStringLiteral(r) {
+		return false
+	}
+	other := l.Type()
+	if strLeft {
+		other = r.Type()
+	}
+	switch op {
+	case "+":
+		return other.ID == TypeTime || other.ID == TypeInterval
+	case "-":
+		return strLeft && other.ID == TypeInterval || !strLeft && other.ID == TypeTimestampTZ
+	case "*":
+		return other.ID == TypeInterval
+	}
+	return false
+}
+
 // scaleType is the factor type of INTERVAL * n: BIGINT for integers up to
 // 64 bits, DOUBLE for the rest.
 func scaleType(t Type) Type {
@@ -146,12 +181,14 @@ func scaleType(t Type) Type {
 	return tDouble
 }
 
-// isTemporalBinary reports whether a bound Binary is interval arithmetic.
+// isTemporalBinary reports whether a bound Binary is interval arithmetic
+// or DATE + TIME.
 func isTemporalBinary(e *Binary) bool {
 	if isComparison(e.Op) || e.Op == "||" {
 		return false
 	}
-	return e.T.ID == TypeInterval || e.L.Type().ID == TypeInterval || e.R.Type().ID == TypeInterval
+	return e.T.ID == TypeInterval || e.L.Type().ID == TypeInterval || e.R.Type().ID == TypeInterval ||
+		e.L.Type().ID == TypeTime && e.R.Type().ID == TypeDate || e.L.Type().ID == TypeDate && e.R.Type().ID == TypeTime
 }
 
 // evalTemporal computes interval arithmetic on non-NULL operands.
@@ -180,6 +217,10 @@ func evalTemporal(e *Binary, l, r Datum) (Datum, error) {
 		return iv.Datum(), nil
 	case e.T.ID == TypeInterval:
 		return timestampDifference(l.I, r.I)
+	case lt.ID == TypeDate && rt.ID == TypeTime:
+		return dateAtTime(l.I, r.I)
+	case lt.ID == TypeTime && rt.ID == TypeDate:
+		return dateAtTime(r.I, l.I)
 	}
 	// A point in time plus or minus an interval, either side.
 	point, pt, iv := l, lt, IntervalOf(r.Bytes)
@@ -352,7 +393,8 @@ func addToDate(days int64, iv Interval) (int64, error) {
 			m += 12
 		}
 		d = min(d, daysIn(y, m))
-		if y < -290307 || y > 5881580 {
+		// DuckDB's dates run from 5877642 BC June 25 to 5881580 July 10.
+		if ymd := y*10000 + m*100 + d; ymd < -5877641*10000+625 || ymd > 5881580*10000+710 {
 			return 0, fmt.Errorf("%w: Date out of range: %d-%d-%d", ErrConversion, y, m, d)
 		}
 		days = daysFromCivil(y, m, d)
@@ -421,4 +463,19 @@ func timestampDifference(a, b int64) (Datum, error) {
 // intervalOfMicros splits microseconds into days and the rest.
 func intervalOfMicros(us int64) Interval {
 	return Interval{Days: int32(us / microsPerDay), Micros: us % microsPerDay}
+}
+
+// dateAtTime is DATE + TIME: the timestamp of that time on that day.
+func dateAtTime(days, micros int64) (Datum, error) {
+	switch days {
+	case math.MaxInt32:
+		return Datum{I: math.MaxInt64}, nil
+	case -math.MaxInt32:
+		return Datum{I: -math.MaxInt64}, nil
+	}
+	v, err := timestampOfDatetime(days, micros)
+	if err != nil {
+		return Datum{}, fmt.Errorf("%w: Timestamp out of range", ErrOutOfRange)
+	}
+	return Datum{I: v}, nil
 }

@@ -41,6 +41,9 @@ func init() {
 			return Type{}, aggNoMatch("sum", at)
 		}},
 		&AggregateFunc{Name: "avg", Aliases: []string{"mean"}, Result: func(at Type) (Type, error) {
+			if at.ID == TypeInterval {
+				return tInterval, nil // registry_intervals.go accumulates it
+			}
 			if !at.IsNumeric() && at.ID != TypeNull {
 				return Type{}, aggNoMatch("avg", at)
 			}
@@ -119,12 +122,20 @@ func (a *AggCall) SeesNulls() bool {
 // Accumulates reports whether the registry accumulates a (rather than the
 // executor's own code for count, sum, avg, min and max).
 func (a *AggCall) Accumulates() bool {
+	if isIntervalAvg(a) {
+		return true
+	}
 	f := a.entry()
 	return f != nil && f.New != nil
 }
 
 // NewAccumulator is a fresh state for one group of a.
-func (a *AggCall) NewAccumulator() Accumulator { return a.entry().New(a) }
+func (a *AggCall) NewAccumulator() Accumulator {
+	if isIntervalAvg(a) {
+		return &intervalAvgAcc{}
+	}
+	return a.entry().New(a)
+}
 
 // entry is a's registry entry; the binder sets it, so rows need not look
 // it up by name.

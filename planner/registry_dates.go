@@ -548,6 +548,9 @@ func bindEpochUnit(f *ScalarFunc, args []Expr) (Expr, error) {
 		}
 		return newCall(f, args, tTimestamp), nil
 	}
+	if args[0].Type().ID == TypeInterval {
+		return newCall(f, args, tBigInt), nil
+	}
 	if err := dateArg(f.Name, args, 0); err != nil {
 		return nil, err
 	}
@@ -556,6 +559,9 @@ func bindEpochUnit(f *ScalarFunc, args []Expr) (Expr, error) {
 
 func evalEpochUnit(c *Call, a []Datum) (Datum, error) {
 	t := c.Args[0].Type()
+	if t.ID == TypeInterval {
+		return intervalEpochUnit(c.Name, IntervalOf(a[0].Bytes)) // registry_intervals.go
+	}
 	if t.ID == TypeBigInt {
 		if a[0].I > math.MaxInt64/1000 || a[0].I < math.MinInt64/1000 {
 			return Datum{}, fmt.Errorf("%w: Could not convert Timestamp(MS) to Timestamp(US)", ErrConversion)

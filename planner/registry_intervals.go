@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -67,7 +68,8 @@ func evalToInterval(c *Call, a []Datum) (Datum, error) {
 		v := a[0].F * float64(k.mult)
 		r := math.RoundToEven(v)
 		if math.IsNaN(r) || r < -9.223372036854775e18 || r >= 9.223372036854775e18 {
-			return Datum{}, fmt.Errorf("%w: Interval value %s %s out of range", ErrOutOfRange, AppendText(nil, a[0], tDouble), k.unit)
+			// DuckDB prints the value with six decimals (C's %f).
+			return Datum{}, fmt.Errorf("%w: Interval value %s %s out of range", ErrOutOfRange, strconv.FormatFloat(a[0].F, 'f', 6, 64), k.unit)
 		}
 		return Interval{Micros: int64(r)}.Datum(), nil
 	}
@@ -290,4 +292,95 @@ func bindDateAdd(f *ScalarFunc, args []Expr) (Expr, error) {
 // evalDateAdd is never reached: bindDateAdd binds the call as a + b.
 func evalDateAdd(c *Call, _ []Datum) (Datum, error) {
 	return Datum{}, fmt.Errorf("%w: %s evaluated unbound", ErrNotImplemented, c.Name)
+}
+
+// isIntervalAvg reports whether a is avg of intervals, which the planner
+// accumulates while the executor averages numbers itself.
+func isIntervalAvg(a *AggCall) bool {
+	return a.Func == "avg" && a.Arg != nil && a.Arg.Type().ID == TypeInterval
+}
+
+// intervalAvgAcc is avg of intervals: the field-wise sum (overflowing
+// fields fail, as DuckDB's interval addition does), divided field by field
+// with each remainder carried into the next smaller field, as PostgreSQL
+// and DuckDB do.
+type intervalAvgAcc struct {
+	n   int64
+	sum Interval
+	err error
+}
+
+func (s *intervalAvgAcc) Add(d Datum) {
+	s.n++
+	s.add(IntervalOf(d.Bytes))
+}
+
+func (s *intervalAvgAcc) add(iv Interval) {
+	if s.err != nil {
+		return
+	}
+	d, err := addIntervals(s.sum, iv)
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.sum = IntervalOf(d.Bytes)
+}
+
+func (s *intervalAvgAcc) Merge(later Accumulator) {
+	o := later.(*intervalAvgAcc)
+	s.n += o.n
+	if o.err != nil && s.err == nil {
+		s.err = o.err
+	}
+	s.add(o.sum)
+}
+
+func (s *intervalAvgAcc) Result() (Datum, error) {
+	if s.err != nil {
+		return Datum{}, s.err
+	}
+	if s.n == 0 {
+		return NullDatum, nil
+	}
+	v, n := s.sum, s.n
+	res := Interval{Months: int32(int64(v.Months) / n), Days: int32(int64(v.Days) / n), Micros: v.Micros / n}
+	monthsRem := int64(v.Months) % n * daysPerMonth
+	daysRem := int64(v.Days) % n
+	res.Days += int32(monthsRem / n)
+	daysRem += monthsRem % n
+	res.Micros += v.Micros%n + daysRem*microsPerDay/n
+	return res.Datum(), nil
+}
+
+// intervalEpochUnit is epoch_ms, epoch_us or epoch_ns of an interval: its
+// length with 30-day months and 24-hour days, failing past BIGINT.
+func intervalEpochUnit(name string, iv Interval) (Datum, error) {
+	total := func(perMonth, perDay, micros int64, what string) (Datum, error) {
+		m, ok1 := mulInt64(int64(iv.Months), perMonth)
+		d, ok2 := mulInt64(int64(iv.Days), perDay)
+		v, ok3 := addInt64(micros, m)
+		if ok3 {
+			v, ok3 = addInt64(v, d)
+		}
+		if !ok1 || !ok2 || !ok3 {
+			return Datum{}, fmt.Errorf("%w: Could not convert %s", ErrConversion, what)
+		}
+		return Datum{I: v}, nil
+	}
+	switch name {
+	case "epoch_ms":
+		return total(microsPerMonth/1000, microsPerDay/1000, iv.Micros/1000, "Interval to Milliseconds")
+	case "epoch_us":
+		return total(microsPerMonth, microsPerDay, iv.Micros, "Interval to Microseconds")
+	}
+	us, err := total(microsPerMonth, microsPerDay, iv.Micros, "Interval to Microseconds")
+	if err != nil {
+		return Datum{}, err
+	}
+	ns, ok := mulInt64(us.I, 1000)
+	if !ok {
+		return Datum{}, fmt.Errorf("%w: Could not convert Interval to Nanoseconds", ErrConversion)
+	}
+	return Datum{I: ns}, nil
 }

@@ -59,6 +59,10 @@ func (p *parser) lowerCasts(out []otok) ([]otok, error) {
 			continue
 		}
 		if k == "interval" && i+2 < len(out) && intervalUnits[out[i+2].kw] {
+			if i+4 < len(out) && out[i+3].kw == "to" && intervalUnits[out[i+4].kw] {
+				// DuckDB's grammar reads SQL's ranged intervals and refuses them.
+				return nil, p.errOut(out, i+3, ErrSyntax, strings.ToUpper(out[i+2].kw)+" TO "+strings.ToUpper(out[i+4].kw)+" is not supported")
+			}
 			continue // INTERVAL '1' DAY is sqlparser's own IntervalExpr
 		}
 		ct := castType{name: typeNames[k]}
