@@ -82,6 +82,10 @@ func TestSpillSortAndGroupBy(t *testing.T) {
 			ordersTimes5 + " GROUP BY order_id ORDER BY order_id",
 		"group by two keys": "SELECT customer_id, status, count(*), max(shipped_at), string_agg(quantity::VARCHAR, '+') FROM " +
 			ordersTimes5 + " GROUP BY ALL ORDER BY ALL",
+		// Every grouping set's aggregation spills on its own; the () set
+		// holds its one group beside them.
+		"rollup": "SELECT order_id, city, count(*), sum(amount), max(status) FROM " +
+			ordersTimes5 + " GROUP BY ROLLUP(order_id, city) ORDER BY ALL",
 		"group by string, unsorted": "SELECT order_id::VARCHAR || city, count(*), sum(quantity), max(note), min(status) FROM " + ordersTimes5 + " GROUP BY 1",
 	}
 	for name, q := range queries {

@@ -16,6 +16,9 @@ import (
 // metadata when statistics answer it, else by a hash aggregation that
 // spills past memory_limit.
 func (x *executor) aggregate(ctx context.Context, p *planner.Plan, emit emitFunc) error {
+	if p.GroupingSets != nil {
+		return x.aggregateSets(ctx, p, emit) // groupingsets.go
+	}
 	out := x.newAggSink(ctx, p, emit)
 	defer out.close()
 	ag, ok, err := x.metaAggregate(p)
@@ -230,6 +233,13 @@ func (sa *spillAgg) account(before, rows int) error {
 		sa.held += n
 		return nil
 	}
+	if len(sa.p.GroupBy) == 0 && !keepsValues(sa.p) {
+		// The one group of no keys, next to the groups of other grouping
+		// sets: it cannot spill, and it does not grow.
+		sa.x.mem.force(n)
+		sa.held += n
+		return nil
+	}
 	if len(sa.p.GroupBy) == 0 || sa.level >= maxSpillLevel {
 		return fmt.Errorf("%w (a hash aggregate's groups)", sa.x.mem.errAllocate(n))
 	}
@@ -240,6 +250,17 @@ func (sa *spillAgg) account(before, rows int) error {
 	sa.noPartial.Store(true)
 	sa.spilled = map[uint64]struct{}{}
 	return nil
+}
+
+// keepsValues reports whether some aggregate of p keeps values as rows
+// come (DISTINCT sets, the registry's accumulators), so that a group grows.
+func keepsValues(p *planner.Plan) bool {
+	for _, a := range p.Aggs {
+		if a.Distinct || a.Accumulates() {
+			return true
+		}
+	}
+	return false
 }
 
 // keyHash hashes a row's group keys, encoded as planner.AppendKey does.

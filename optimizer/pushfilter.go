@@ -62,7 +62,9 @@ func accept(q *planner.Plan, c planner.Expr) bool {
 	if q.Aggregate {
 		// On grouping keys only: a group is kept or dropped whole. Without
 		// GROUP BY the one result row exists even when no row is left.
-		if len(q.GroupBy) == 0 {
+		// Nor with grouping sets: a key is NULL in the rows of the sets
+		// without it, whatever the input rows held.
+		if len(q.GroupBy) == 0 || q.GroupingSets != nil {
 			return false
 		}
 		for i := range columnsOf(x) {

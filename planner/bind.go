@@ -59,6 +59,11 @@ type aggState struct {
 	// outerAggs are the names that stand for this query's aggregates in
 	// its subqueries (correlated_aggregates.go).
 	outerAggs map[*sqlparser.ColName]*sqlparser.FuncExpr
+	// sets are the grouping sets, nil for a plain GROUP BY.
+	sets [][]int
+	// aliases are the select-list aliases GROUP BY named keys by, which
+	// grouping() may name them by too.
+	aliases map[string]sqlparser.Expr
 }
 
 func binderError(format string, args ...any) error {
@@ -1118,6 +1123,9 @@ func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
 // bound against the input and the call becomes a column of the stage.
 func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	name := aggregateFuncs[e.Name.Lowered()].Name
+	if name == "grouping" {
+		return b.grouping(e)
+	}
 	if b.agg == nil {
 		return nil, binderError("aggregate function calls cannot be nested or used here")
 	}

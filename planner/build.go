@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -298,7 +299,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	// Correlated scalar subqueries of the WHERE, and of the select list
 	// where it is over the FROM's rows, become joins too.
 	scalarIn := []sqlparser.Expr{where}
-	aggregates := len(s.GroupBy) > 0 || s.Having != nil
+	aggregates := len(s.GroupBy) > 0 || s.Having != nil || sel.GroupingSetsOf(s) != nil
 	for _, se := range s.SelectExprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
 			aggregates = aggregates || hasAgg(ae.Expr)
@@ -344,6 +345,9 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if where != nil {
 		where = substituteAliases(where, in, explicitAliases(s))
 		if hasAgg(where) {
+			if f, ok := firstAggregate(where).(*sqlparser.FuncExpr); ok && aggregateFuncs[f.Name.Lowered()].Name == "grouping" {
+				return nil, binderError("GROUPING function is not supported here")
+			}
 			return nil, locate(binderError("WHERE clause cannot contain aggregates!"), sel, firstAggregate(where))
 		}
 		w, err := in.boolean(where)
@@ -422,7 +426,8 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if s.Having != nil {
 		s.Having.Expr = substituteAliases(s.Having.Expr, in, explicitAliases(s))
 	}
-	aggregate := len(s.GroupBy) > 0 || s.Having != nil
+	sets := sel.GroupingSetsOf(s)
+	aggregate := len(s.GroupBy) > 0 || s.Having != nil || sets != nil
 	for _, it := range items {
 		aggregate = aggregate || hasAgg(it.expr)
 	}
@@ -434,6 +439,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if aggregate {
 		p.Aggregate = true
 		st = &aggState{aggStr: map[string]int{}, inputer: in}
+		var itemKeys []int // the key of each GROUP BY item (grouping sets)
 		for _, g := range s.GroupBy {
 			ge := g
 			// GROUP BY 1 and GROUP BY alias name select items.
@@ -446,6 +452,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			} else if c, ok := g.(*sqlparser.ColName); ok && in.lookup(c.Name.String()) < 0 {
 				if i := aliasOf(c.Name.String()); i >= 0 {
 					ge = items[i].expr
+					st.alias(c.Name.String(), ge)
 				}
 			}
 			if hasAgg(ge) {
@@ -455,9 +462,18 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			if err != nil {
 				return nil, err
 			}
+			if sets != nil {
+				// Grouping sets name a key by any of its spellings.
+				if i := slices.Index(st.keyStr, k.String()); i >= 0 {
+					itemKeys = append(itemKeys, i)
+					continue
+				}
+				itemKeys = append(itemKeys, len(st.keys))
+			}
 			st.keys = append(st.keys, k)
 			st.keyStr = append(st.keyStr, k.String())
 		}
+		st.sets = groupingKeys(itemKeys, sets, len(st.keys))
 		post = &binder{agg: st, sel: sel, plan: sub, enclosing: c.enclosing, scope: c.scope, subquery: subs}
 	}
 	// Window functions may appear in the select list, QUALIFY and ORDER BY.
@@ -536,7 +552,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	}
 
 	if st != nil {
-		p.GroupBy, p.Aggs = st.keys, st.aggs
+		p.GroupBy, p.Aggs, p.GroupingSets = st.keys, st.aggs, st.sets
 	}
 	if keys := sel.DistinctOnOf(s); keys != nil {
 		if err := ws.distinctOn(p, keys, post); err != nil {
@@ -580,7 +596,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			}
 			scan.Pushdown = scan.pushdownOf(p.Where)
 		}
-		scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0
+		scan.CountOnly = p.Aggregate && p.Where == nil && len(p.GroupBy) == 0 && p.GroupingSets == nil
 		for _, a := range p.Aggs {
 			scan.CountOnly = scan.CountOnly && a.Func == "count_star"
 		}

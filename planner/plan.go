@@ -40,8 +40,12 @@ type Plan struct {
 	// group keys and then the aggregates' values.
 	Aggregate bool
 	GroupBy   []Expr
-	Aggs      []*AggCall
-	Having    Expr
+	// GroupingSets, when set, lists the sets of GroupBy keys (positions)
+	// the input is aggregated by, one after the other (GROUPING SETS,
+	// ROLLUP, CUBE); see GroupingSetPlan.
+	GroupingSets [][]int
+	Aggs         []*AggCall
+	Having       Expr
 	// Windows are computed over the rows after Having (input or
 	// aggregate rows, WindowWidth columns); their values are appended to
 	// those rows, which Qualify filters and Project reads.
@@ -153,6 +157,10 @@ type AggCall struct {
 	// evaluate Filter; skipping rows where it is not TRUE as well changes
 	// nothing.
 	Filter Expr
+	// Grouping, for grouping() and grouping_id(), lists the GroupBy keys
+	// reported on, the first as the most significant bit; such a call has
+	// no Arg and is a constant in each grouping set's rows.
+	Grouping []int
 
 	label string // String() as written, before the FILTER was folded in
 	// fn is the registry entry, found by Func when not set.
@@ -276,7 +284,11 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 		for i, a := range p.Aggs {
 			aggs[i] = a.String()
 		}
-		line("AGGREGATE groups [%s] aggregates [%s]", strings.Join(keys, ", "), strings.Join(aggs, ", "))
+		sets := ""
+		if p.GroupingSets != nil {
+			sets = p.groupingSetsString()
+		}
+		line("AGGREGATE groups [%s]%s aggregates [%s]", strings.Join(keys, ", "), sets, strings.Join(aggs, ", "))
 	}
 	if p.Where != nil {
 		line("FILTER %s", p.Where)

@@ -246,6 +246,9 @@ func (wc *WindowCall) typeRanking() error {
 // query's own GROUP BY).
 func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 	name := aggregateFuncs[e.Name.Lowered()].Name
+	if name == "grouping" {
+		return nil, binderError("GROUPING function is not supported here")
+	}
 	fn := aggregateFuncs[name]
 	a := &AggCall{Func: name, Distinct: e.Distinct, fn: fn}
 	if fn.Pair {

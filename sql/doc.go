@@ -118,6 +118,10 @@
 //   - QUALIFY cond: Select.Qualify, keyed by the *sqlparser.Select (see
 //     QualifyOf); the condition is not in the select list.
 //   - GROUP BY ALL and ORDER BY ALL: a single item, the column AllMarker.
+//   - GROUP BY with GROUPING SETS, ROLLUP, CUBE, () or a parenthesized
+//     list: GroupBy holds each expression once and Select.GroupingSetsOf
+//     the sets, by position in GroupBy, expanded as DuckDB does (a cross
+//     product of the items' sets; at most 65535).
 //   - * EXCLUDE (cols) REPLACE (expr AS col): the star, with its lists in
 //     Select.Stars (see StarOptionsOf).
 //   - SELECT DISTINCT ON (keys): keys in Select.DistinctOn, no DISTINCT.

@@ -48,6 +48,9 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 				return fail("", ErrInternal, "set operation marker left in the query")
 			}
 			fixPercent(sel, n)
+			if !fixGroupingSets(sel, n) {
+				return fail("group", ErrInternal, "grouping sets marker out of shape")
+			}
 			if err := fixDistinctOn(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }); err != nil {
 				if ferr != nil {
 					return false, ferr

@@ -71,6 +71,9 @@ type Select struct {
 	Pos Position
 
 	castText map[*sqlparser.ConvertExpr]string
+	// groupingSets holds the grouping sets of each SELECT whose GROUP BY
+	// has them (GroupingSetsOf).
+	groupingSets map[*sqlparser.Select][][]int
 	// pos holds the byte offsets in posText of the AST's nodes (PosOf),
 	// posBase where posText starts in its script.
 	pos     map[sqlparser.SQLNode]int
