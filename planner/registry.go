@@ -132,7 +132,7 @@ var notYet = map[string]string{
 	"kurtosis": "aggregate", "skewness": "aggregate", "entropy": "aggregate", "bit_and": "aggregate",
 	"bit_or": "aggregate", "bit_xor": "aggregate", "sum_no_overflow": "aggregate", "fsum": "aggregate",
 	"mad": "aggregate", "regr_slope": "aggregate", "regr_intercept": "aggregate", "favg": "aggregate",
-	"age": "scalar", "date_add": "scalar", "element_at": "scalar", "row": "scalar", "map_extract": "scalar", "random": "scalar", "uuid": "scalar", "gen_random_uuid": "scalar", "now": "scalar",
+	"age": "scalar", "date_add": "scalar", "row": "scalar", "random": "scalar", "uuid": "scalar", "gen_random_uuid": "scalar", "now": "scalar",
 	"current_date": "scalar", "current_timestamp": "scalar", "today": "scalar", "hash": "scalar",
 	"nfc_normalize": "scalar", "strip_accents": "scalar", "regexp_split_to_array": "scalar",
 	"to_days": "scalar", "to_seconds": "scalar", "to_hours": "scalar",
