@@ -199,6 +199,8 @@ func (x *executor) run(ctx context.Context, p *planner.Plan) ([]*batch, error) {
 // an aggregation spills the rows of the groups it cannot hold (spillagg.go).
 func (x *executor) stream(ctx context.Context, p *planner.Plan, emit emitFunc) error {
 	switch {
+	case p.Sample != nil:
+		return emitAll(x.runSample(ctx, p))(emit) // sample.go
 	case p.HasPercent:
 		return emitAll(x.runLimitPercent(ctx, p))(emit) // limit_percent.go
 	case len(p.Windows) > 0:

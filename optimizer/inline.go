@@ -63,11 +63,11 @@ func merge(p, q *planner.Plan) {
 }
 
 // windowed reports whether q has a stage that depends on its rows as a
-// whole after the WHERE: window functions, QUALIFY, a LIMIT in percent or
-// an unnest, whose rows are not the input's. Neither a filter nor a merge
-// may cross it.
+// whole after the WHERE: window functions, QUALIFY, a LIMIT in percent, a
+// sample or an unnest, whose rows are not the input's. Neither a filter
+// nor a merge may cross it.
 func windowed(q *planner.Plan) bool {
-	if len(q.Windows) > 0 || q.Qualify != nil || q.HasPercent {
+	if len(q.Windows) > 0 || q.Qualify != nil || q.HasPercent || q.Sample != nil {
 		return true
 	}
 	for _, x := range q.Project {

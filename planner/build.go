@@ -283,6 +283,9 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error
 	if err != nil {
 		return nil, err
 	}
+	if sample := sel.SampleOf(s); sample != nil {
+		scan = sampled(scan, cols, sample)
+	}
 	return finishSelect(sel, s, scan, cols, c)
 }
 

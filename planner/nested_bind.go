@@ -26,17 +26,14 @@ func (b *binder) nestedCall(e *sqlparser.FuncExpr, name string) (Expr, bool, err
 		return nil, false, nil
 	}
 	args := make([]Expr, len(e.Exprs))
+	var open []int
 	for i, se := range e.Exprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
 		if !ok {
 			return nil, true, binderError("expected an expression")
 		}
 		if c, ok := ae.Expr.(*sqlparser.ColName); ok && name == sql.SliceFunc && c.Qualifier.IsEmpty() && c.Name.String() == sql.SliceOpen {
-			// x[:b] starts at the first element, x[a:] ends at the last.
-			args[i] = &Const{Value: Datum{I: 1}, T: Type{ID: TypeBigInt}}
-			if i == 2 {
-				args[i] = &Const{Value: Datum{I: -1}, T: Type{ID: TypeBigInt}}
-			}
+			open = append(open, i)
 			continue
 		}
 		x, err := b.bind(ae.Expr)
@@ -44,6 +41,9 @@ func (b *binder) nestedCall(e *sqlparser.FuncExpr, name string) (Expr, bool, err
 			return nil, true, err
 		}
 		args[i] = x
+	}
+	if err := openSliceBounds(args, open); err != nil {
+		return nil, true, err
 	}
 	var x Expr
 	var err error

@@ -30,6 +30,8 @@ func (n namer) nestedCall(e *sqlparser.FuncExpr, name string) string {
 		return n.expr(args[0]) + "[" + n.expr(args[1]) + "]"
 	case name == sql.SliceFunc && len(args) == 3:
 		return n.expr(args[0]) + "[" + part(args[1]) + ":" + part(args[2]) + "]"
+	case name == sql.SliceFunc && len(args) == 4:
+		return n.expr(args[0]) + "[" + part(args[1]) + ":" + part(args[2]) + ":" + part(args[3]) + "]"
 	case name == sql.StructFunc:
 		parts := make([]string, 0, len(args)/2)
 		for i := 0; i+1 < len(args); i += 2 {

@@ -67,6 +67,10 @@ type Plan struct {
 	HasPercent   bool
 	// Single marks the source of a SELECT without FROM: one empty row.
 	Single bool
+	// Sample, when set, keeps a random sample of the plan's rows (USING
+	// SAMPLE); the planner gives it to a plan that only passes its input
+	// on, under the plan that filters and projects.
+	Sample *sql.Sample
 }
 
 // A Scan reads either Parquet files or the result of a subquery (a view or
@@ -262,6 +266,9 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 	}
 	if p.Distinct {
 		line("DISTINCT")
+	}
+	if p.Sample != nil {
+		line("USING SAMPLE %s", p.Sample)
 	}
 	parts := make([]string, len(p.Project))
 	for i, x := range p.Project {

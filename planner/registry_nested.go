@@ -156,7 +156,7 @@ func evalListExtract(c *Call, a []Datum) (Datum, error) {
 }
 
 func bindListSlice(f *ScalarFunc, args []Expr) (Expr, error) {
-	if err := arity(f, args, 3, 3); err != nil {
+	if err := arity(f, args, 3, 4); err != nil {
 		return nil, err
 	}
 	for _, x := range args[1:] {
@@ -170,6 +170,9 @@ func bindListSlice(f *ScalarFunc, args []Expr) (Expr, error) {
 	t := args[0].Type()
 	if t.ID != TypeVarchar && t.ID != TypeNull && !isListType(t) {
 		return nil, noMatch(f.Name, args)
+	}
+	if t.ID == TypeVarchar && len(args) == 4 {
+		return nil, fmt.Errorf("%w: Slice with steps has not been implemented for string types", ErrNotImplemented)
 	}
 	return newCall(f, args, t), nil
 }
@@ -200,6 +203,10 @@ func evalListSlice(c *Call, a []Datum) (Datum, error) {
 	l, ok := a[0].N.(format.List)
 	if !ok {
 		return Datum{}, fmt.Errorf("%w: list_slice of a value that is not a list", ErrConversion)
+	}
+	if len(a) == 4 {
+		out, err := stepSlice(l, a[1].I, a[2].I, a[3].I)
+		return Datum{N: out}, err
 	}
 	lo, hi := sliceBounds(a[1].I, a[2].I, len(l))
 	return Datum{N: slices.Clone(l[lo:hi])}, nil

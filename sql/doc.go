@@ -117,6 +117,8 @@
 //     frame follows them.
 //   - QUALIFY cond: Select.Qualify, keyed by the *sqlparser.Select (see
 //     QualifyOf); the condition is not in the select list.
+//   - USING SAMPLE spec: Select.Samples, keyed by the *sqlparser.Select
+//     (see SampleOf). TABLESAMPLE is refused.
 //   - GROUP BY ALL and ORDER BY ALL: a single item, the column AllMarker.
 //   - GROUP BY with GROUPING SETS, ROLLUP, CUBE, () or a parenthesized
 //     list: GroupBy holds each expression once and Select.GroupingSetsOf

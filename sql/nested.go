@@ -182,12 +182,20 @@ func (p *parser) bracket(res, out []otok, i, end int, inner []otok) ([]otok, []o
 		rep = append(rep, operand...)
 		rep = append(rep, invented(",", o.orig))
 		rep = append(rep, inner...)
-	case 1:
+	case 1, 2:
+		parts := [][]otok{inner[:colons[0]], inner[colons[0]+1:]}
+		if len(colons) == 2 {
+			// x[a:b:step]; the step is never left out.
+			parts = [][]otok{inner[:colons[0]], inner[colons[0]+1 : colons[1]], inner[colons[1]+1:]}
+			if len(parts[2]) == 0 {
+				return nil, nil, p.errOut(inner, colons[1], ErrSyntax, "expected a slice step after the second \":\"")
+			}
+		}
 		rep = []otok{marker(SliceFunc, o.orig), invented("(", o.orig)}
 		rep = append(rep, operand...)
-		for k, part := range [][]otok{inner[:colons[0]], inner[colons[0]+1:]} {
+		for k, part := range parts {
 			orig := o.orig
-			if k == 1 {
+			if k > 0 {
 				orig = out[end].orig
 			}
 			rep = append(rep, invented(",", orig))
@@ -197,7 +205,7 @@ func (p *parser) bracket(res, out []otok, i, end int, inner []otok) ([]otok, []o
 			rep = append(rep, part...)
 		}
 	default:
-		return nil, nil, p.errOut(inner, colons[1], ErrUnsupported, "slices with a step are not supported")
+		return nil, nil, p.errOut(inner, colons[2], ErrSyntax, "a slice takes at most three parts: x[begin:end:step]")
 	}
 	return res, append(rep, invented(")", out[end].orig)), nil
 }

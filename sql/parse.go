@@ -24,6 +24,8 @@ type parser struct {
 	nsrc  int      // sources numbered so far
 	casts []castType
 	overs []string // the OVER clauses as written, numbered by lowerOver
+	// samples are the USING SAMPLE clauses, numbered by lowerSample.
+	samples []*Sample
 }
 
 func parseAt(text string, base Position) (st Statement, err error) {

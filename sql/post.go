@@ -80,6 +80,15 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 					}
 				}
 			}
+			if k := len(n.SelectExprs) - 1; k >= 0 {
+				ae, ok := n.SelectExprs[k].(*sqlparser.AliasedExpr)
+				if f, isF := funcOf(ae, ok); isF && f.Name.Lowered() == sampleMarker {
+					if !p.takeSample(sel, n, f) {
+						return fail("sample", ErrInternal, "sample marker without its clause")
+					}
+					n.SelectExprs = n.SelectExprs[:k]
+				}
+			}
 		case *sqlparser.Order:
 			if f, ok := n.Expr.(*sqlparser.FuncExpr); ok && f.Qualifier.IsEmpty() && len(f.Exprs) == 1 {
 				marker := f.Name.Lowered()

@@ -59,6 +59,8 @@ type Select struct {
 	Stars map[*sqlparser.StarExpr]*StarOptions
 	// Qualify holds the QUALIFY condition of each SELECT that has one.
 	Qualify map[*sqlparser.Select]sqlparser.Expr
+	// Samples holds the USING SAMPLE clause of each SELECT that has one.
+	Samples map[*sqlparser.Select]*Sample
 	// With lists the common table expressions of a leading WITH clause, in
 	// the order written. FROM refers to them by name, as SourceView sources.
 	With []*CTE

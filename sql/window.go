@@ -74,10 +74,14 @@ func (s *Select) QualifyOf(n *sqlparser.Select) sqlparser.Expr {
 	return s.Qualify[n]
 }
 
-// lowerWindows lowers named WINDOW clauses, QUALIFY and OVER, in that order.
+// lowerWindows lowers named WINDOW clauses, USING SAMPLE, QUALIFY and OVER,
+// in that order.
 func (p *parser) lowerWindows(out []otok) ([]otok, error) {
 	out, err := p.lowerWindowClauses(out)
 	if err != nil {
+		return nil, err
+	}
+	if out, err = p.lowerSample(out); err != nil {
 		return nil, err
 	}
 	if out, err = p.lowerQualify(out); err != nil {
@@ -207,38 +211,9 @@ func (p *parser) lowerQualify(out []otok) ([]otok, error) {
 			return nil, p.errOut(out, end, ErrSyntax, "expected a condition after QUALIFY")
 		}
 		cond := append([]otok{}, out[i+1:end]...)
-		// The SELECT at the same depth, and where its list ends.
-		sel, depth := -1, 0
-		for k := i - 1; k >= 0 && sel < 0; k-- {
-			switch {
-			case isOpTok(out, k, ")"):
-				depth++
-			case isOpTok(out, k, "("):
-				depth--
-			case depth == 0 && out[k].kw == "select":
-				sel = k
-			}
-			if depth < 0 {
-				break
-			}
-		}
-		if sel < 0 {
+		listEnd := selectListEnd(out, i)
+		if listEnd < 0 {
 			return nil, p.errOut(out, i, ErrSyntax, "QUALIFY must follow a SELECT")
-		}
-		listEnd := i
-		depth = 0
-		for k := sel + 1; k < i; k++ {
-			switch {
-			case isOpTok(out, k, "("):
-				depth++
-			case isOpTok(out, k, ")"):
-				depth--
-			case depth == 0 && (out[k].kw == "from" || out[k].kw == "where" || out[k].kw == "group" || out[k].kw == "having"):
-				listEnd = k
-			}
-			if listEnd != i {
-				break
-			}
 		}
 		out = splice(out, i, end)
 		rep := []otok{invented(",", out[min(i, len(out)-1)].orig), invented(qualifyMarker, cond[0].orig), invented("(", cond[0].orig)}
@@ -248,6 +223,41 @@ func (p *parser) lowerQualify(out []otok) ([]otok, error) {
 		i = listEnd + len(rep) - 1
 	}
 	return out, nil
+}
+
+// selectListEnd returns where the select list ends of the SELECT at the
+// same depth before a clause at i (the index of its FROM, WHERE, GROUP or
+// HAVING, or i), or -1 when no SELECT is there.
+func selectListEnd(out []otok, i int) int {
+	sel, depth := -1, 0
+	for k := i - 1; k >= 0 && sel < 0; k-- {
+		switch {
+		case isOpTok(out, k, ")"):
+			depth++
+		case isOpTok(out, k, "("):
+			depth--
+		case depth == 0 && out[k].kw == "select":
+			sel = k
+		}
+		if depth < 0 {
+			break
+		}
+	}
+	if sel < 0 {
+		return -1
+	}
+	depth = 0
+	for k := sel + 1; k < i; k++ {
+		switch {
+		case isOpTok(out, k, "("):
+			depth++
+		case isOpTok(out, k, ")"):
+			depth--
+		case depth == 0 && (out[k].kw == "from" || out[k].kw == "where" || out[k].kw == "group" || out[k].kw == "having"):
+			return k
+		}
+	}
+	return i
 }
 
 // clauseEnd returns where the clause starting at i ends: at a clause

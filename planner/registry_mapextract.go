@@ -1,0 +1,53 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/pqsql/pqsql/format"
+)
+
+// map_extract(m, k), and element_at, its alias: the values of map m under
+// key k as a list, as DuckDB gives them: [v] when the key is there, []
+// when not or when k is NULL, NULL when m is.
+func init() {
+	registerScalar(&ScalarFunc{Name: "map_extract", Aliases: []string{"element_at"}, Bind: bindMapExtractList, Eval: evalMapExtractList, SeesNulls: true})
+}
+
+func bindMapExtractList(f *ScalarFunc, args []Expr) (Expr, error) {
+	if err := arity(f, args, 2, 2); err != nil {
+		return nil, err
+	}
+	kt, vt, ok := mapTypes(args[0].Type())
+	if !ok {
+		return nil, noMatch(f.Name, args)
+	}
+	k, err := castTo(args[1], kt)
+	if err != nil {
+		return nil, err
+	}
+	return newCall(f, []Expr{args[0], k}, listOf(vt)), nil
+}
+
+func evalMapExtractList(c *Call, a []Datum) (Datum, error) {
+	if a[0].Null {
+		return NullDatum, nil
+	}
+	m, ok := a[0].N.(*format.Map)
+	if !ok {
+		return Datum{}, fmt.Errorf("%w: map_extract of a value that is not a map", ErrConversion)
+	}
+	if a[1].Null {
+		return Datum{N: format.List{}}, nil
+	}
+	kt := c.Args[1].Type()
+	for i, kv := range m.Keys {
+		k, err := elemDatum(kv, kt)
+		if err != nil {
+			return Datum{}, err
+		}
+		if !k.Null && Compare(k, a[1], kt) == 0 {
+			return Datum{N: format.List{m.Values[i]}}, nil
+		}
+	}
+	return Datum{N: format.List{}}, nil
+}
