@@ -979,8 +979,14 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 // types and hands them to fn one by one, for a plan that neither sorts nor
 // limits nor deduplicates its groups: a batch's worth of rows is made at a
 // time rather than all at once. fn returning stop ends it.
+//
+// It is the aggregator's last use: its lookup tables are dropped first and
+// each group once finished, so that the memory of the groups is freed as
+// that of the output grows, where a GROUP BY may make a group per row.
 func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop bool, err error)) error {
 	groups := ag.finalGroups()
+	ag.groups, ag.byInt, ag.byStr, ag.byKey = nil, intGroups{}, nil, nil
+	clear(ag.strCache[:])
 	if cols, ok := ag.plainColumns(n); ok {
 		// Each column is a key or an aggregate as is: they are finished
 		// straight into the columns, without rows or expressions.
@@ -995,6 +1001,7 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 				}
 				b.cols[c] = v
 			}
+			clear(chunk)
 			if stop, err := fn(b); stop || err != nil {
 				return err
 			}
@@ -1005,9 +1012,10 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 	buf := make([]planner.Datum, BatchSize*w)
 	chunk := make([][]planner.Datum, 0, BatchSize)
 	var arow []planner.Datum
-	for _, g := range groups {
+	for i, g := range groups {
 		row := buf[len(chunk)*w : (len(chunk)+1)*w : (len(chunk)+1)*w]
 		kept, err := ag.project(g, &arow, row)
+		groups[i] = nil
 		if err != nil {
 			return err
 		}
