@@ -619,6 +619,20 @@ func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
 		}
 		return gids
 	}
+	if v := keys[0].vec; ag.kind == keyInt && v != nil && v.Int != nil {
+		for i, x := range v.Int[:n] {
+			if v.IsNull(i) {
+				gids[i] = ag.groupOf(keys, i)
+				continue
+			}
+			g, added := ag.byInt.findOrPut(x, int32(len(ag.groups)))
+			if added {
+				ag.groups = append(ag.groups, ag.newGroup(keys, i))
+			}
+			gids[i] = g
+		}
+		return gids
+	}
 	if ag.kind != keyEncoded {
 		for i := range gids {
 			k := ag.keyAt(keys[0], i)
@@ -961,34 +975,120 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 	return rows, nil
 }
 
-// batches is rows as batches of the first n columns of types, for a plan
-// that neither sorts nor limits nor deduplicates its groups: the rows pass
-// through one batch's worth of datums rather than all being made at once.
-func (ag *aggregator) batches(types []Type, n int) ([]*batch, error) {
+// eachBatch finishes the groups into batches of the first n columns of
+// types and hands them to fn one by one, for a plan that neither sorts nor
+// limits nor deduplicates its groups: a batch's worth of rows is made at a
+// time rather than all at once. fn returning stop ends it.
+//
+// It is the aggregator's last use: its lookup tables are dropped first and
+// each group once finished, so that the memory of the groups is freed as
+// that of the output grows, where a GROUP BY may make a group per row.
+func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop bool, err error)) error {
 	groups := ag.finalGroups()
+	ag.groups, ag.byInt, ag.byStr, ag.byKey = nil, intGroups{}, nil, nil
+	clear(ag.strCache[:])
+	if cols, ok := ag.plainColumns(n); ok {
+		// Each column is a key or an aggregate as is: they are finished
+		// straight into the columns, without rows or expressions.
+		for len(groups) > 0 {
+			chunk := groups[:min(len(groups), BatchSize)]
+			groups = groups[len(chunk):]
+			b := &batch{cols: make([]*Vector, n), n: len(chunk)}
+			for c, src := range cols {
+				v := newResultVector(types[c], len(chunk))
+				if err := ag.finishColumn(v, src, chunk); err != nil {
+					return err
+				}
+				b.cols[c] = v
+			}
+			clear(chunk)
+			if stop, err := fn(b); stop || err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	w := len(ag.p.Project)
 	buf := make([]planner.Datum, BatchSize*w)
 	chunk := make([][]planner.Datum, 0, BatchSize)
-	var out []*batch
 	var arow []planner.Datum
-	for _, g := range groups {
+	for i, g := range groups {
 		row := buf[len(chunk)*w : (len(chunk)+1)*w : (len(chunk)+1)*w]
 		kept, err := ag.project(g, &arow, row)
+		groups[i] = nil
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !kept {
 			continue
 		}
 		if chunk = append(chunk, row); len(chunk) == BatchSize {
-			out = append(out, batchOfRows(chunk, types[:n]))
+			if stop, err := fn(batchOfRows(chunk, types[:n])); stop || err != nil {
+				return err
+			}
 			chunk = chunk[:0]
 		}
 	}
 	if len(chunk) > 0 {
-		out = append(out, batchOfRows(chunk, types[:n]))
+		_, err := fn(batchOfRows(chunk, types[:n]))
+		return err
 	}
-	return out, nil
+	return nil
+}
+
+// plainColumns reports whether the first n projected columns are each a
+// group key or an aggregate, unchanged and without HAVING, and returns
+// their indexes into the aggregate stage's row (keys, then aggregates).
+func (ag *aggregator) plainColumns(n int) ([]int, bool) {
+	p := ag.p
+	if p.Having != nil || n > len(p.Project) {
+		return nil, false
+	}
+	cols := make([]int, n)
+	for c, e := range p.Project[:n] {
+		ref, ok := e.(*planner.ColRef)
+		if !ok || ref.Index < 0 || ref.Index >= len(p.GroupBy)+len(p.Aggs) {
+			return nil, false
+		}
+		cols[c] = ref.Index
+	}
+	return cols, true
+}
+
+// finishColumn appends to v the value of the aggregate stage's column src
+// (a key, then the aggregates) of each group.
+func (ag *aggregator) finishColumn(v *Vector, src int, groups []*group) error {
+	nk := len(ag.p.GroupBy)
+	if src < nk {
+		for _, g := range groups {
+			switch {
+			case !g.compact:
+				v.appendDatum(g.keys[src])
+			case g.inull:
+				v.appendNull()
+			default:
+				v.appendDatum(planner.Datum{I: g.ikey})
+			}
+		}
+		return nil
+	}
+	ai := src - nk
+	a := ag.p.Aggs[ai]
+	if (a.Func == "count" || a.Func == "count_star") && !a.Accumulates() && v.Type.ID == TypeBigInt {
+		for _, g := range groups {
+			v.Int = append(v.Int, g.aggs[ai].n)
+			v.markNotNull()
+		}
+		return nil
+	}
+	for _, g := range groups {
+		d, err := finish(a, &g.aggs[ai])
+		if err != nil {
+			return err
+		}
+		v.appendDatum(d)
+	}
+	return nil
 }
 
 // finalGroups is the groups to finish: an aggregate without GROUP BY has

@@ -54,6 +54,23 @@ func (t *intGroups) put(k int64, id int32) {
 	t.n++
 }
 
+// findOrPut returns k's id; when k has none, it gives it next and reports
+// added. One probe does both, where find then put take two.
+func (t *intGroups) findOrPut(k int64, next int32) (id int32, added bool) {
+	if 2*(t.n+1) > len(t.ids) {
+		t.grow()
+	}
+	i := hashInt(k) & t.mask
+	for ; t.ids[i] != 0; i = (i + 1) & t.mask {
+		if t.keys[i] == k {
+			return t.ids[i] - 1, false
+		}
+	}
+	t.keys[i], t.ids[i] = k, next+1
+	t.n++
+	return next, true
+}
+
 // grow doubles the table and places every key again.
 func (t *intGroups) grow() {
 	size := max(2*len(t.ids), 64)

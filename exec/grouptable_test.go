@@ -20,7 +20,8 @@ func TestIntGroups(t *testing.T) {
 		{"extremes", func(i int) int64 { return []int64{math.MinInt64, math.MaxInt64, 0, -1, 1}[i%5] }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var tab intGroups
+			// tab is filled by find then put, one by findOrPut.
+			var tab, one intGroups
 			want := map[int64]int32{}
 			for i := range 20000 {
 				k := tc.key(i)
@@ -31,6 +32,10 @@ func TestIntGroups(t *testing.T) {
 				}
 				if got != id {
 					t.Fatalf("row %d: find(%d) = %d, want %d", i, k, got, id)
+				}
+				oneID, added := one.findOrPut(k, int32(len(want)))
+				if added == ok || (ok && oneID != id) {
+					t.Fatalf("row %d: findOrPut(%d) = %d, %v; want %d, %v", i, k, oneID, added, id, !ok)
 				}
 				if !ok {
 					want[k] = int32(len(want))
@@ -43,6 +48,9 @@ func TestIntGroups(t *testing.T) {
 			for k, id := range want {
 				if got := tab.find(k); got != id {
 					t.Fatalf("find(%d) = %d, want %d", k, got, id)
+				}
+				if got := one.find(k); got != id {
+					t.Fatalf("after findOrPut: find(%d) = %d, want %d", k, got, id)
 				}
 			}
 		})

@@ -8,62 +8,69 @@ import (
 	"github.com/pqsql/pqsql/planner"
 )
 
-// join runs both sides of a join and pairs their rows: a hash join on the
-// keys, building a table on one side and probing it with the other, or a
-// nested loop when the condition has no equality. Rows come out in
-// batches of the left columns then the right ones; a row without a match
-// on a side that keeps all its rows gets NULLs for the other side.
+// join runs both sides of a join and returns all its rows, for a caller
+// that needs them at once (streamJoin passes them on as they are made).
 func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) {
-	nl, nr := len(j.Left.Columns), len(j.Right.Columns)
-	jn := &joiner{j: j, nl: nl, nr: nr, mem: x.mem, buildLeft: j.BuildLeft}
-	defer func() { jn.mem.release(jn.reserved) }()
-	switch j.Kind {
-	case planner.JoinLeft, planner.JoinFull:
-		jn.buildLeft = false
-	case planner.JoinRight:
-		jn.buildLeft = true
-	case planner.JoinSemi, planner.JoinAnti:
-		// The hash table holds the right side; each left row is kept or
-		// dropped once its probe ends.
-		jn.buildLeft = false
-	}
-	// The build side runs first, as one batch: its keys may rule out
-	// probe rows before the probe side is read. The probe side's batches
-	// are joined one by one.
-	buildPlan, bn := j.Right, nr
-	if jn.buildLeft {
-		buildPlan, bn = j.Left, nl
-	}
-	bs, err := x.run(ctx, buildPlan)
+	var out []*batch
+	err := x.streamJoin(ctx, j, func(b *batch) (bool, error) {
+		out = append(out, b)
+		return false, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	jn.build = concatSide(bs, projTypes(buildPlan)[:bn])
+	return out, nil
+}
+
+// streamJoin runs both sides of a join and pairs their rows: a hash join
+// on the keys, building a table on one side and probing it with the
+// other, or a nested loop when the condition has no equality. The build
+// side is held whole; the probe side's batches are joined as its plan
+// makes them and the joined rows handed to emit, so the probe side is
+// never held. Rows come out in batches of the left columns then the right
+// ones; a row without a match on a side that keeps all its rows gets NULLs
+// for the other side (the build side's, after the last probe batch).
+func (x *executor) streamJoin(ctx context.Context, j *planner.Join, emit emitFunc) error {
+	jn := newJoiner(j, x.mem, emit)
+	defer func() { jn.mem.release(jn.reserved) }()
+	// The build side runs first, as one batch: its keys may rule out
+	// probe rows before the probe side is read.
+	buildPlan, probePlan := jn.plans()
+	bs, err := x.run(ctx, buildPlan)
+	if err != nil {
+		return err
+	}
+	jn.setBuild(bs)
 	// A semi join drops the probe rows without a match as an inner join
 	// does; an anti join keeps them.
-	probeSide := j.Left
-	if jn.buildLeft {
-		probeSide = j.Right
-	}
-	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinSemi) && x.settings.JoinFilters && !x.readsShared(probeSide) {
+	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinSemi) && x.settings.JoinFilters && !x.readsShared(probePlan) {
 		if c := jn.joinFilter(); c != nil {
 			j.Filter = c
-			before := filesScans(probeSide, nil)
+			before := filesScans(probePlan, nil)
 			optimizer.PushJoinFilter(j, c, !jn.buildLeft)
 			x.noteJoinFiltered(before, j, jn.buildLeft)
 		}
 	}
-	probePlan := j.Left
-	if jn.buildLeft {
-		probePlan = j.Right
+	if err := jn.prepare(); err != nil {
+		return err
 	}
-	if jn.probes, err = x.run(ctx, probePlan); err != nil {
-		return nil, err
+	// The join filter may have given the probe side a new plan.
+	_, probePlan = jn.plans()
+	stopped := false
+	err = x.stream(ctx, probePlan, func(pb *batch) (bool, error) {
+		if err := ctx.Err(); err != nil {
+			return true, err
+		}
+		stop, err := jn.probeBatch(pb)
+		// The joined rows are copies: the probe batch is done with.
+		pb.release()
+		stopped = stopped || stop
+		return stop, err
+	})
+	if err != nil || stopped {
+		return err
 	}
-	if j.Residual != nil {
-		jn.residual = newFilter(j.Residual, nl+nr)
-	}
-	return jn.run(ctx)
+	return jn.finish()
 }
 
 // readsShared reports whether p reads a CTE whose rows an earlier
@@ -92,13 +99,12 @@ func (x *executor) readsShared(p *planner.Plan) bool {
 	return false
 }
 
-// A joiner holds one join's inputs while it pairs them: the build side as
-// one batch, the probe side as the batches it came in.
+// A joiner holds one join's build side and hash table while the probe
+// side's batches pass through it.
 type joiner struct {
 	j        *planner.Join
 	nl, nr   int
 	build    *batch
-	probes   []*batch
 	residual *filter
 	// mem counts the hash table's bytes (reserved so far) against
 	// memory_limit.
@@ -109,95 +115,159 @@ type joiner struct {
 	// The hash table: ints when the one key is held as integers (all
 	// integer, date, time, timestamp and narrow decimal types), keys
 	// (planner.AppendKey bytes) otherwise.
-	ints map[int64][]int32
+	ints *intJoinTable
 	keys map[string][]int32
+	// keyer computes a probe batch's keys.
+	keyer *projector
+	// all is every build row, the candidates of a join without keys.
+	all []int32
 	// matchedBuild marks build rows that found a partner, for a join that
 	// keeps the build side's unmatched rows.
 	matchedBuild []bool
 	// probe is the probe batch being joined.
 	probe *batch
-	out   []*batch
+	// emit takes the joined rows.
+	emit emitFunc
+	// Buffers reused from probe batch to probe batch.
+	probeRows, buildRows []int32
+	key                  []byte
 }
 
-func (jn *joiner) run(ctx context.Context) ([]*batch, error) {
+// newJoiner sets up join j, whose rows go to emit.
+func newJoiner(j *planner.Join, mem *memTracker, emit emitFunc) *joiner {
+	jn := &joiner{j: j, nl: len(j.Left.Columns), nr: len(j.Right.Columns), mem: mem, buildLeft: j.BuildLeft, emit: emit}
+	switch j.Kind {
+	case planner.JoinLeft, planner.JoinFull:
+		jn.buildLeft = false
+	case planner.JoinRight:
+		jn.buildLeft = true
+	case planner.JoinSemi, planner.JoinAnti:
+		// The hash table holds the right side; each left row is kept or
+		// dropped once its probe ends.
+		jn.buildLeft = false
+	}
+	return jn
+}
+
+// plans are the plans of the build and the probe side.
+func (jn *joiner) plans() (build, probe *planner.Plan) {
+	if jn.buildLeft {
+		return jn.j.Left, jn.j.Right
+	}
+	return jn.j.Right, jn.j.Left
+}
+
+// setBuild takes the build side's rows.
+func (jn *joiner) setBuild(bs []*batch) {
+	buildPlan, _ := jn.plans()
+	n := jn.nr
+	if jn.buildLeft {
+		n = jn.nl
+	}
+	jn.build = concatSide(bs, projTypes(buildPlan)[:n])
+}
+
+// prepare builds the hash table of the build side, once the join filter
+// (which may read the build side) is made.
+func (jn *joiner) prepare() error {
+	if jn.j.Residual != nil {
+		jn.residual = newFilter(jn.j.Residual, jn.nl+jn.nr)
+	}
 	build := jn.build
 	if jn.keepsUnmatched(true) {
 		jn.matchedBuild = make([]bool, build.n)
 	}
-	hashed := len(jn.j.Keys) > 0
-	if hashed {
-		kb, err := jn.keyColumns(build, jn.buildLeft)
-		if err != nil {
-			return nil, err
+	if len(jn.j.Keys) == 0 {
+		jn.all = make([]int32, build.n)
+		for i := range jn.all {
+			jn.all[i] = int32(i)
 		}
-		if err := jn.buildTable(kb); err != nil {
-			return nil, err
-		}
-	} else if err := jn.account(batchBytes(build)); err != nil {
-		return nil, err
+		return jn.account(batchBytes(build))
 	}
-	all := make([]int32, build.n)
-	for i := range all {
-		all[i] = int32(i)
+	kb, err := jn.keyColumns(build, jn.buildLeft)
+	if err != nil {
+		return err
 	}
-	var key []byte
-	for _, pb := range jn.probes {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	jn.keyer = jn.newKeyer(!jn.buildLeft)
+	return jn.buildTable(kb)
+}
+
+// probeBatch joins one batch of the probe side and passes the joined rows
+// on; stop says the consumer wants no more.
+func (jn *joiner) probeBatch(pb *batch) (stop bool, err error) {
+	jn.probe = pb
+	defer func() { jn.probe = nil }()
+	var kb *batch
+	if jn.keyer != nil {
+		if kb, err = jn.probeKeys(pb); err != nil {
+			return false, err
 		}
-		jn.probe = pb
-		var kb *batch
-		if hashed {
-			var err error
-			if kb, err = jn.keyColumns(pb, !jn.buildLeft); err != nil {
-				return nil, err
+	}
+	var ints []int64
+	if jn.ints != nil {
+		v := kb.cols[0]
+		if ints = v.Int; ints == nil && v.Nulls == nil {
+			return false, fmt.Errorf("exec: join key of type %s without integers", v.Type)
+		}
+	}
+	// Pairs are gathered probe row by probe row and flushed in batches; a
+	// probe row's candidates never straddle two flushes, so its match is
+	// known when its flush ends.
+	probeRows, buildRows := jn.probeRows[:0], jn.buildRows[:0]
+	defer func() { jn.probeRows, jn.buildRows = probeRows[:0], buildRows[:0] }()
+	start := 0
+	for i := range pb.n {
+		switch {
+		case jn.ints != nil:
+			if v := kb.cols[0]; !v.IsNull(i) {
+				probeRows, buildRows = jn.ints.appendMatches(probeRows, buildRows, int32(i), ints[i])
 			}
-		}
-		// Pairs are gathered probe row by probe row and flushed in
-		// batches; a probe row's candidates never straddle two flushes,
-		// so its match is known when its flush ends.
-		var probeRows, buildRows []int32
-		start := 0
-		for i := range pb.n {
-			cands := all
-			if hashed {
-				cands = nil
-				if jn.ints != nil {
-					if v := kb.cols[0]; !v.IsNull(i) {
-						cands = jn.ints[v.Int[i]]
-					}
-				} else if k, ok := appendJoinKey(key[:0], kb, i, jn.j.Keys); ok {
-					key = k
-					cands = jn.keys[string(key)]
+		case jn.keys != nil:
+			k, ok := appendJoinKey(jn.key[:0], kb, i, jn.j.Keys)
+			jn.key = k
+			if ok {
+				for _, b := range jn.keys[string(k)] {
+					probeRows = append(probeRows, int32(i))
+					buildRows = append(buildRows, b)
 				}
 			}
-			for _, b := range cands {
+		default:
+			for _, b := range jn.all {
 				probeRows = append(probeRows, int32(i))
 				buildRows = append(buildRows, b)
 			}
-			if len(probeRows) >= BatchSize || i == pb.n-1 {
-				if err := jn.flush(start, i+1, probeRows, buildRows); err != nil {
-					return nil, err
-				}
-				probeRows, buildRows = probeRows[:0], buildRows[:0]
-				start = i + 1
+		}
+		if len(probeRows) >= BatchSize || i == pb.n-1 {
+			if stop, err := jn.flush(start, i+1, probeRows, buildRows); stop || err != nil {
+				return stop, err
 			}
+			probeRows, buildRows = probeRows[:0], buildRows[:0]
+			start = i + 1
 		}
 	}
-	if jn.matchedBuild != nil {
-		var rest []int32
-		for b, m := range jn.matchedBuild {
-			if !m {
-				rest = append(rest, int32(b))
-			}
-		}
-		for len(rest) > 0 {
-			n := min(len(rest), BatchSize)
-			jn.emitUnmatched(rest[:n], true)
-			rest = rest[n:]
+	return false, nil
+}
+
+// finish passes on the build rows that found no partner, for a join that
+// keeps them.
+func (jn *joiner) finish() error {
+	if jn.matchedBuild == nil {
+		return nil
+	}
+	var rest []int32
+	for b, m := range jn.matchedBuild {
+		if !m {
+			rest = append(rest, int32(b))
 		}
 	}
-	return jn.out, nil
+	for len(rest) > 0 {
+		n := min(len(rest), BatchSize)
+		if stop, err := jn.emitUnmatched(rest[:n], true); stop || err != nil {
+			return err
+		}
+		rest = rest[n:]
+	}
+	return nil
 }
 
 // keepsUnmatched reports whether the join keeps the rows without a match
@@ -217,24 +287,39 @@ func (jn *joiner) keepsUnmatched(build bool) bool {
 	return false
 }
 
-// keyColumns computes the join keys of a batch of one side's rows, as
-// columns.
-func (jn *joiner) keyColumns(b *batch, leftSide bool) (*batch, error) {
-	width := jn.nl + jn.nr
-	padded := &batch{cols: make([]*Vector, width), n: b.n}
+// newKeyer makes the projector of one side's join keys over the joined
+// row's width, the side's columns in their place.
+func (jn *joiner) newKeyer(leftSide bool) *projector {
 	exprs := make([]planner.Expr, len(jn.j.Keys))
-	if leftSide {
-		copy(padded.cols, b.cols)
-		for i, k := range jn.j.Keys {
+	for i, k := range jn.j.Keys {
+		if leftSide {
 			exprs[i] = k.L
-		}
-	} else {
-		copy(padded.cols[jn.nl:], b.cols)
-		for i, k := range jn.j.Keys {
+		} else {
 			exprs[i] = k.R
 		}
 	}
-	kb, err := newProjector(exprs, width).apply(padded)
+	return newProjector(exprs, jn.nl+jn.nr)
+}
+
+// keyColumns computes the join keys of a batch of one side's rows, as
+// columns.
+func (jn *joiner) keyColumns(b *batch, leftSide bool) (*batch, error) {
+	return jn.applyKeyer(jn.newKeyer(leftSide), b, leftSide)
+}
+
+// probeKeys is keyColumns of a probe batch, with the projector made once.
+func (jn *joiner) probeKeys(b *batch) (*batch, error) {
+	return jn.applyKeyer(jn.keyer, b, !jn.buildLeft)
+}
+
+func (jn *joiner) applyKeyer(pr *projector, b *batch, leftSide bool) (*batch, error) {
+	padded := &batch{cols: make([]*Vector, jn.nl+jn.nr), n: b.n}
+	if leftSide {
+		copy(padded.cols, b.cols)
+	} else {
+		copy(padded.cols[jn.nl:], b.cols)
+	}
+	kb, err := pr.apply(padded)
 	if err == nil && kb.n != b.n {
 		err = fmt.Errorf("exec: join keys of %d rows for %d", kb.n, b.n)
 	}
@@ -259,25 +344,8 @@ func appendJoinKey(dst []byte, kb *batch, r int, keys []planner.JoinKey) ([]byte
 func (jn *joiner) buildTable(kb *batch) error {
 	used := batchBytes(jn.build)
 	if len(kb.cols) == 1 && kb.cols[0].Int != nil {
-		jn.ints = make(map[int64][]int32)
-		v := kb.cols[0]
-		for r := range kb.n {
-			if v.IsNull(r) {
-				continue
-			}
-			rows, ok := jn.ints[v.Int[r]]
-			if !ok {
-				used += 48
-			}
-			used += 4
-			jn.ints[v.Int[r]] = append(rows, int32(r))
-			if r%4096 == 0 {
-				if err := jn.account(used); err != nil {
-					return err
-				}
-			}
-		}
-		return jn.account(used)
+		jn.ints = newIntJoinTable(kb.cols[0])
+		return jn.account(used + jn.ints.bytes())
 	}
 	jn.keys = make(map[string][]int32)
 	var key []byte
@@ -318,18 +386,19 @@ func (jn *joiner) account(used int64) error {
 // flush pairs the candidate rows, keeps those the residual accepts and,
 // for a join keeping the probe side's unmatched rows, adds the rows among
 // probe rows [from, to) left without a partner.
-func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
+func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) (stop bool, err error) {
 	li, ri := probeRows, buildRows
 	if jn.buildLeft {
 		li, ri = buildRows, probeRows
 	}
 	var matched []int32 // positions of probeRows/buildRows kept
+	var out *batch
 	if len(li) > 0 {
 		b := jn.pairs(li, ri)
 		if jn.residual != nil {
 			sel, err := jn.residual.apply(b)
 			if err != nil {
-				return err
+				return false, err
 			}
 			b = b.take(sel)
 			matched = sel
@@ -340,7 +409,7 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 			}
 		}
 		if b.n > 0 && !jn.filtersOnly() {
-			jn.out = append(jn.out, b)
+			out = b
 		}
 	}
 	semi := jn.j.Kind == planner.JoinSemi
@@ -348,8 +417,13 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 		// probeRows is sorted, so a row matching twice shows as a repeat.
 		for k := 1; k < len(matched); k++ {
 			if probeRows[matched[k]] == probeRows[matched[k-1]] {
-				return optimizer.ErrSubqueryRows
+				return false, optimizer.ErrSubqueryRows
 			}
+		}
+	}
+	if out != nil {
+		if stop, err := jn.emit(out); stop || err != nil {
+			return stop, err
 		}
 	}
 	keepProbe := jn.keepsUnmatched(false)
@@ -357,7 +431,7 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 		keepProbe = true
 	}
 	if jn.matchedBuild == nil && !keepProbe {
-		return nil
+		return false, nil
 	}
 	found := make([]bool, to-from)
 	for _, m := range matched {
@@ -376,10 +450,10 @@ func (jn *joiner) flush(from, to int, probeRows, buildRows []int32) error {
 			}
 		}
 		if len(rest) > 0 {
-			jn.emitUnmatched(rest, false)
+			return jn.emitUnmatched(rest, false)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // filtersOnly reports whether the join only keeps or drops left rows
@@ -410,8 +484,9 @@ func (jn *joiner) pairs(li, ri []int32) *batch {
 }
 
 // emitUnmatched adds the given rows of the build side (build) or the probe
-// side, with NULLs for the other side's columns.
-func (jn *joiner) emitUnmatched(rows []int32, build bool) {
+// side, with NULLs for the other side's columns; stop says the consumer
+// wants no more.
+func (jn *joiner) emitUnmatched(rows []int32, build bool) (stop bool, err error) {
 	leftRows := build == jn.buildLeft
 	left, right := jn.sides()
 	b := &batch{cols: make([]*Vector, 0, jn.nl+jn.nr), n: len(rows)}
@@ -431,7 +506,7 @@ func (jn *joiner) emitUnmatched(rows []int32, build bool) {
 			b.cols = append(b.cols, v.take(rows))
 		}
 	}
-	jn.out = append(jn.out, b)
+	return jn.emit(b)
 }
 
 // nullVector is n NULLs of type t.

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"sync"
+
 	"github.com/pqsql/pqsql/planner"
 )
 
@@ -17,10 +19,20 @@ type projector struct {
 	rbCols   []int
 	// unnest, when the projection unnests lists, computes it (unnest.go).
 	unnest *unnester
+	// consts holds, per constant expression, a batch's worth of its value,
+	// made once and shared read-only by every batch (constVector).
+	consts []constColumn
+}
+
+// A constColumn is BatchSize copies of a constant, made on first use.
+type constColumn struct {
+	once sync.Once
+	v    *Vector
 }
 
 func newProjector(exprs []planner.Expr, width int) *projector {
-	pr := &projector{exprs: exprs, cols: make([]int, len(exprs)), vx: make([]vexpr, len(exprs)), width: width}
+	pr := &projector{exprs: exprs, cols: make([]int, len(exprs)), vx: make([]vexpr, len(exprs)), width: width,
+		consts: make([]constColumn, len(exprs))}
 	var computed []planner.Expr
 	for i, e := range exprs {
 		pr.cols[i] = -1
@@ -59,9 +71,7 @@ func (pr *projector) apply(b *batch) (*batch, error) {
 		if c, ok := pr.exprs[i].(*planner.Const); ok {
 			// A constant (a column the optimizer pruned is a typed NULL)
 			// needs no evaluation per row.
-			one := newResultVector(c.T, 1)
-			one.appendDatum(c.Value)
-			out.cols[i] = one.repeat(b.n)
+			out.cols[i] = pr.constVector(i, c, b.n)
 			continue
 		}
 		if vx := pr.vx[i]; vx != nil {
@@ -88,4 +98,20 @@ func (pr *projector) apply(b *batch) (*batch, error) {
 		}
 	}
 	return out, nil
+}
+
+// constVector is n copies of constant c, expression i. Up to a batch's
+// rows they are the head of one vector made once: a pruned column is a
+// typed NULL in every batch, and filling it anew per batch cost more than
+// reading the columns kept. The head's capacity ends at n, so appending to
+// it copies rather than writing into the shared values.
+func (pr *projector) constVector(i int, c *planner.Const, n int) *Vector {
+	one := newResultVector(c.T, 1)
+	one.appendDatum(c.Value)
+	if n > BatchSize {
+		return one.repeat(n)
+	}
+	cc := &pr.consts[i]
+	cc.once.Do(func() { cc.v = one.repeat(BatchSize) })
+	return cc.v.clip(n)
 }

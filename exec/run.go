@@ -94,10 +94,10 @@ func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFu
 	return x.inputQuery(ctx, newScanQuery(p, x.settings), consume)
 }
 
-// inputQuery is input for a prepared scan query. A subquery's rows and
-// UNION ALL's stream through as they are made; a CTE read more than once,
-// the other set operations, joins and table functions produce theirs
-// first.
+// inputQuery is input for a prepared scan query. A subquery's rows,
+// UNION ALL's and a join's stream through as they are made; a CTE read
+// more than once, the other set operations and table functions produce
+// theirs first.
 func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consumeFunc) error {
 	p := q.p
 	sub := p.Scan.Subquery
@@ -146,6 +146,9 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 	}
 	if sub != nil && !sub.Single && (p.Scan.CTE == nil || x.planOnly || x.recursing > 0) {
 		return x.stream(ctx, sub, pass)
+	}
+	if sub == nil && p.Scan.Join != nil {
+		return x.streamJoin(ctx, p.Scan.Join, pass)
 	}
 	var batches []*batch
 	if sub == nil {

@@ -550,17 +550,36 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 		return
 	}
 	// Aggregate here; the first error, of the aggregate or of the scan,
-	// ends the row group.
+	// ends the row group. Once the row group has more groups than its rows
+	// allow (partialRowsPerGroup), or another one had, the groups so far go
+	// as a partial aggregate and the rest of the rows as they are.
 	ag := newAggregator(s.q.p)
 	var aggErr error
+	handedOff := false
 	err := s.scanRowGroup(ctx, t, func(m scanMsg) bool {
+		if handedOff {
+			return send(m)
+		}
 		if _, aggErr = ag.consume(m); aggErr != nil {
 			return false
+		}
+		if int64(len(ag.groups))*partialRowsPerGroup > t.rg.NumRows {
+			s.partialOff.Store(true)
+		}
+		if s.partialOff.Load() {
+			handedOff = true
+			return send(scanMsg{partial: ag})
 		}
 		return ctx.Err() == nil
 	})
 	if aggErr != nil {
 		err = aggErr
+	}
+	if handedOff {
+		if err != nil {
+			send(scanMsg{err: err})
+		}
+		return
 	}
 	if int64(len(ag.groups))*partialRowsPerGroup > ag.consumed {
 		// With this many groups, building them twice (here and when

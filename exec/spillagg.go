@@ -78,40 +78,33 @@ func (s *aggSink) addAggregator(ag *aggregator) error {
 	if s.done {
 		return nil
 	}
-	bs, err := ag.batches(s.types, len(s.types))
-	if err != nil {
-		return err
-	}
-	for _, b := range bs {
+	return ag.eachBatch(s.types, len(s.types), func(b *batch) (bool, error) {
 		if s.dd != nil {
 			b = b.take(s.dd.firstRows(b))
 			n := distinctKeyOverhead * int64(b.n)
 			if err := s.mem.reserve(n); err != nil {
-				return fmt.Errorf("%w (the keys of DISTINCT)", err)
+				return true, fmt.Errorf("%w (the keys of DISTINCT)", err)
 			}
 			s.held += n
 		}
 		if b.n == 0 {
-			continue
+			return false, nil
 		}
 		if s.sort != nil {
-			if err := s.sort.add(s.ctx, b); err != nil {
-				return err
-			}
-			continue
+			return false, s.sort.add(s.ctx, b)
 		}
 		if b = s.cut.cut(b); b.n > 0 {
 			if stop, err := s.emit(b); stop || err != nil {
 				s.done = true
-				return err
+				return true, err
 			}
 		}
 		if s.cut.done() {
 			s.done = true
-			return nil
+			return true, nil
 		}
-	}
-	return nil
+		return false, nil
+	})
 }
 
 // finish passes on the rows held for ORDER BY.

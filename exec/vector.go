@@ -259,6 +259,32 @@ func (v *Vector) repeat(n int) *Vector {
 	return out
 }
 
+// clip returns the first n rows of v, sharing its storage, with each
+// slice's capacity ending at n.
+func (v *Vector) clip(n int) *Vector {
+	out := *v
+	if out.Nulls != nil {
+		out.Nulls = out.Nulls[:n:n]
+	}
+	switch {
+	case v.Int != nil:
+		out.Int = v.Int[:n:n]
+	case v.Float != nil:
+		out.Float = v.Float[:n:n]
+	case v.Bool != nil:
+		out.Bool = v.Bool[:n:n]
+	case v.Str != nil:
+		out.Str = v.Str[:n:n]
+	case v.Bytes != nil:
+		out.Bytes = v.Bytes[:n:n]
+	case v.Big != nil:
+		out.Big = v.Big[:n:n]
+	case v.Nested != nil:
+		out.Nested = v.Nested[:n:n]
+	}
+	return &out
+}
+
 // fill makes n copies of x; zero says x is T's zero value, which make
 // already wrote (storing it again would cost a write barrier per pointer).
 func fill[T any](x T, n int, zero bool) []T {

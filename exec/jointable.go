@@ -1,0 +1,55 @@
+package exec
+
+// An intJoinTable is the hash table of a join on one integer key: each
+// distinct key has an id in an intGroups, and the build rows of an id form
+// a chain, first[id] then next[row] until -1, in row order. Against a Go
+// map of row slices it saves a slice per key and the map's generic
+// hashing on every probe row.
+type intJoinTable struct {
+	ids   intGroups
+	first []int32
+	next  []int32
+}
+
+// newIntJoinTable indexes the non-NULL rows of the build side's key
+// column v.
+func newIntJoinTable(v *Vector) *intJoinTable {
+	n := len(v.Int)
+	t := &intJoinTable{next: make([]int32, n)}
+	// Rows are chained backwards so that each chain lists its rows in
+	// order: the joined rows come out as a row-at-a-time loop makes them.
+	for r := n - 1; r >= 0; r-- {
+		if v.IsNull(r) {
+			t.next[r] = -1
+			continue
+		}
+		k := v.Int[r]
+		id := t.ids.find(k)
+		if id < 0 {
+			id = int32(len(t.first))
+			t.ids.put(k, id)
+			t.first = append(t.first, -1)
+		}
+		t.next[r], t.first[id] = t.first[id], int32(r)
+	}
+	return t
+}
+
+// appendMatches appends a pair (probe row p, build row) for each build row
+// whose key is k.
+func (t *intJoinTable) appendMatches(probeRows, buildRows []int32, p int32, k int64) ([]int32, []int32) {
+	id := t.ids.find(k)
+	if id < 0 {
+		return probeRows, buildRows
+	}
+	for r := t.first[id]; r >= 0; r = t.next[r] {
+		probeRows = append(probeRows, p)
+		buildRows = append(buildRows, r)
+	}
+	return probeRows, buildRows
+}
+
+// bytes is the memory the table takes.
+func (t *intJoinTable) bytes() int64 {
+	return int64(len(t.ids.keys))*12 + 4*int64(cap(t.first)+len(t.next))
+}
