@@ -62,6 +62,12 @@ type flatReader struct {
 	// (the number of non-null entries before it).
 	e, v int
 	strs strArena
+	// dict is the chunk's dictionary once a page has met it, given to the
+	// readers of later passes; dv is it converted (dictfilter.go).
+	dict *format.Values
+	dv   *dictVector
+	// judging counts the rows selectRows judges.
+	judging int64
 }
 
 func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, time.Duration)) *flatReader {
@@ -98,6 +104,8 @@ func (r *flatReader) nextPage(row int64) error {
 		if err != nil {
 			return decodeError{err}
 		}
+		pr.KeepIndices()
+		pr.UseDictionary(r.dict)
 		r.pr = pr
 	}
 	if r.cd != nil {
@@ -119,6 +127,7 @@ func (r *flatReader) nextPage(row int64) error {
 	if err != nil {
 		return decodeError{err}
 	}
+	r.dict = r.pr.Dictionary()
 	// Check what gather relies on, so that a damaged file fails here
 	// rather than indexing out of range.
 	if len(cd.Pages) != 1 {
@@ -137,7 +146,7 @@ func (r *flatReader) nextPage(row int64) error {
 			}
 		}
 	}
-	if cd.Values.Len() < nonNull {
+	if valuesIn(cd) < nonNull {
 		return errCorrupt(r.name, "fewer values than non-null entries")
 	}
 	if p.NumRows != int64(p.NumEntries) || p.FirstEntry != 0 || p.NumEntries != cd.NumEntries || p.FirstRow < r.prevEnd || p.FirstRow < 0 {
@@ -187,21 +196,14 @@ func (r *flatReader) appendEntries(dst *Vector, p format.PageSpan, e0, n int) er
 	cd := r.cd
 	if cd.Def == nil {
 		v0 := p.FirstValue + (e0 - p.FirstEntry)
-		if v0 < 0 || v0+n > cd.Values.Len() {
+		if v0 < 0 || v0+n > valuesIn(cd) {
 			return errCorrupt(r.name, "fewer values than entries")
 		}
-		appendValues(dst, r.lg, &cd.Values, v0, v0+n, &r.strs)
+		r.appendRange(dst, v0, v0+n)
 		return nil
 	}
-	if e0 < r.e {
-		r.e, r.v = p.FirstEntry, p.FirstValue
-	}
+	r.seek(e0)
 	def := cd.Def
-	for ; r.e < e0; r.e++ {
-		if def[r.e] == r.max {
-			r.v++
-		}
-	}
 	end := e0 + n
 	for e := e0; e < end; {
 		if def[e] != r.max {
@@ -216,14 +218,32 @@ func (r *flatReader) appendEntries(dst *Vector, p format.PageSpan, e0, n int) er
 		for e < end && def[e] == r.max {
 			e++
 		}
-		if r.v+(e-s) > cd.Values.Len() {
+		if r.v+(e-s) > valuesIn(cd) {
 			return errCorrupt(r.name, "fewer values than non-null entries")
 		}
-		appendValues(dst, r.lg, &cd.Values, r.v, r.v+(e-s), &r.strs)
+		r.appendRange(dst, r.v, r.v+(e-s))
 		r.v += e - s
 	}
 	r.e = end
 	return nil
+}
+
+// valuesIn counts the values of a page, kept as values or as dictionary
+// indices.
+func valuesIn(cd *format.ColumnData) int {
+	if cd.Dict != nil {
+		return len(cd.Indices)
+	}
+	return cd.Values.Len()
+}
+
+// appendRange appends the current page's non-null values [from, to).
+func (r *flatReader) appendRange(dst *Vector, from, to int) {
+	if cd := r.cd; cd.Dict != nil {
+		r.appendDict(dst, cd.Dict, cd.Indices[from:to])
+		return
+	}
+	appendValues(dst, r.lg, &r.cd.Values, from, to, &r.strs)
 }
 
 // appendValues appends the non-null values [from, to) of vals, converted to

@@ -56,6 +56,9 @@ type TotalsJSON struct {
 	IndexBytes      int64 `json:"index_bytes"`
 	FilterBytes     int64 `json:"filter_bytes"`
 	DictionaryBytes int64 `json:"dictionary_bytes"`
+	// GivenBytes are dictionary pages the dictionary check read, which the
+	// scan does not read again.
+	GivenBytes int64 `json:"dictionary_given_bytes"`
 	// Skipped is what each mechanism skipped, by mechanism name.
 	Skipped map[string]SkippedJSON `json:"skipped"`
 }
@@ -328,6 +331,7 @@ func (rep *ExplainJSON) addFiles(meters []*fileMeter, verbose bool) {
 		t.IndexBytes += j.IndexBytes
 		t.FilterBytes += j.FilterBytes
 		t.DictionaryBytes += j.DictionaryBytes
+		t.GivenBytes += j.GivenBytes
 		names := map[string]bool{}
 		for _, mp := range []map[string]int{j.RowGroupsSkipped, j.PagesSkipped} {
 			for k := range mp {
@@ -345,7 +349,7 @@ func (rep *ExplainJSON) addFiles(meters []*fileMeter, verbose bool) {
 			t.Skipped[k] = s
 		}
 	}
-	t.SkippedPercent = percentOf(t.ChunkBytes-t.ReadBytes, t.ChunkBytes)
+	t.SkippedPercent = percentOf(t.ChunkBytes-t.ReadBytes-t.GivenBytes, t.ChunkBytes)
 }
 
 // hivePathName names partition pruning in skip reports.

@@ -32,7 +32,7 @@ func (rep *ExplainJSON) writeMap(b *strings.Builder, meters []*fileMeter, analyz
 		}
 	}
 	fmt.Fprintf(b, "read %s of %s (%.1f%% skipped)", pushdown.HumanBytes(read), pushdown.HumanBytes(t.ChunkBytes),
-		percentOf(t.ChunkBytes-read, t.ChunkBytes))
+		percentOf(t.ChunkBytes-read-t.GivenBytes, t.ChunkBytes))
 	files := len(meters) + len(rep.HivePath)
 	if files > 1 {
 		fmt.Fprintf(b, " in %s", plural(files, "file"))

@@ -145,9 +145,13 @@ func (x *refExecutor) refScanRowGroup(f *format.File, rg pushdown.RowGroupPlan, 
 	for _, c := range rg.Columns {
 		var cd *format.ColumnData
 		var err error
-		if c.Whole {
+		switch {
+		case c.Whole:
 			cd, err = f.ReadColumn(rg.Index, c.Leaf)
-		} else {
+		case c.Dictionary != nil:
+			// The dictionary check decoded the dictionary already.
+			cd, err = f.ReadPagesGiven(rg.Index, c.Leaf, c.Dictionary, 0, c.Pages, fetched)
+		default:
 			cd, err = f.ReadPages(rg.Index, c.Leaf, c.Dict, c.Pages, fetched)
 		}
 		if err != nil {

@@ -312,7 +312,7 @@ func (m *fileMeter) plannedRequests() (requests, bytes int64) {
 		}
 		for _, c := range rg.Columns {
 			if c.Whole {
-				rs = append(rs, c.Chunk)
+				rs = append(rs, c.WholeRange())
 				continue
 			}
 			if c.Dict.Length > 0 {

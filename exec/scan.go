@@ -23,8 +23,10 @@ type runStats struct {
 	// RowGroupsSkippedByTopK could not beat a sorted limit's rows.
 	RowGroupsSkippedByTopK    int
 	RowsDecoded, RowsReturned int64
-	IO                        format.IOStats
-	Plans                     []*pushdown.FilePlan
+	// RowGroupsJudged had their WHERE judged by dictionary (dictfilter.go).
+	RowGroupsJudged int
+	IO              format.IOStats
+	Plans           []*pushdown.FilePlan
 	// Meters are the files opened, in order, with their reads by purpose
 	// (iometer.go); Scans are the scans' start and end times, and
 	// ConsumeTime the part of them spent consuming their results.
@@ -121,6 +123,13 @@ type scanQuery struct {
 	noPartial *atomic.Bool
 	// topk, for a sorted limit, skips the row groups that cannot beat it.
 	topk *topKScan
+	// judges are the WHERE's conjuncts on one column alone, judged by
+	// dictionary where the columns are dictionary-encoded (dictfilter.go);
+	// residual is the rest of the WHERE, and after the columns read once
+	// the judges have chosen the rows.
+	judges   []colJudge
+	residual *filter
+	after    []int
 }
 
 func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
@@ -162,7 +171,44 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	if q.topk != nil {
 		q.topk.decodeFirst(q)
 	}
+	if q.topk == nil && len(q.whereCols) > 0 {
+		q.judgeWhere()
+	}
 	return q
+}
+
+// judgeWhere sets the judges of the WHERE's one-column conjuncts, and the
+// columns still to read after them: those the rest of the query or the
+// residual WHERE reads.
+func (q *scanQuery) judgeWhere() {
+	cols := map[int]bool{}
+	for _, c := range q.whereCols {
+		cols[c] = true
+	}
+	judges, residual, ok := judgedWhere(q.p.Where, q.where, q.width, cols)
+	if !ok {
+		return
+	}
+	used := map[int]bool{}
+	for _, x := range q.p.InputExprs()[1:] { // the first is the WHERE
+		planner.Columns(x, used)
+	}
+	if residual != nil {
+		planner.Columns(residual, used)
+	}
+	judged := map[int]bool{}
+	for _, j := range judges {
+		judged[j.col] = true
+	}
+	q.judges = judges
+	if residual != nil {
+		q.residual = newFilter(residual, q.width)
+	}
+	for _, c := range q.needCols {
+		if used[c] || !judged[c] {
+			q.after = append(q.after, c)
+		}
+	}
 }
 
 // A scanMsg is one piece of a row group's result, in order: a batch, a
@@ -251,6 +297,7 @@ type scanner struct {
 	remaining   int64
 	rowGroups   atomic.Int64
 	rowsDecoded atomic.Int64
+	judged      atomic.Int64
 	// partialOff turns the workers' partial aggregation off for the row
 	// groups not yet started: the groups turned out too many.
 	partialOff atomic.Bool
@@ -370,6 +417,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 		x.stats.RowGroupsSkippedByTopK += int(q.topk.skipped.Load())
 	}
 	x.stats.RowsDecoded += s.rowsDecoded.Load()
+	x.stats.RowGroupsJudged += int(s.judged.Load())
 	x.stats.IO.Bytes += s.io.Bytes
 	x.stats.IO.Requests += s.io.Requests
 	return err
@@ -543,6 +591,13 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 			send(scanMsg{panicked: r})
 		}
 	}()
+	// The dictionaries pushdown decoded are not needed once the row group
+	// is read; the plan outlives the scan.
+	defer func() {
+		for i := range t.rg.Columns {
+			t.rg.Columns[i].Dictionary = nil
+		}
+	}()
 	if !s.q.partial || s.partialOff.Load() || (s.q.noPartial != nil && s.q.noPartial.Load()) {
 		if err := s.scanRowGroup(ctx, t, send); err != nil {
 			send(scanMsg{err: err})
@@ -610,6 +665,9 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		rows = kept
 	}
 	readers := make([]colReader, q.width)
+	if q.judges != nil && rows == nil && s.judgeable(t) {
+		return s.scanJudged(ctx, t, kept, readers, send)
+	}
 	late := (q.where != nil || q.topk != nil) && len(q.otherCols) > 0
 	first := q.needCols
 	if late {
@@ -676,6 +734,61 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		}
 	}
 	return whereErr
+}
+
+// judgeable reports whether every judged column of the task's row group is
+// a flat leaf with a dictionary.
+func (s *scanner) judgeable(t *scanTask) bool {
+	for _, j := range s.q.judges {
+		if !judgeable(t.file.f, t.rg.Index, t.file.fields[j.col]) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanJudged reads a row group whose WHERE has judges: each judged column
+// narrows the rows by its dictionary, and the other columns are read, and
+// the residual WHERE evaluated, only for the rows left.
+func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, readers []colReader, send func(scanMsg) bool) error {
+	q := s.q
+	s.judged.Add(1)
+	cols := make([]int, len(q.judges))
+	for i, j := range q.judges {
+		cols[i] = j.col
+	}
+	if err := s.load(t, cols, nil, readers); err != nil {
+		return err
+	}
+	for _, j := range q.judges {
+		if len(kept) == 0 {
+			break
+		}
+		r := readers[j.col].(*flatReader)
+		var err error
+		if kept, err = r.selectRows(ctx, kept, &j, typeOfField(t.file.fields[j.col]), q.width); err != nil {
+			return s.readError(t, err)
+		}
+	}
+	if err := s.drain(t, cols, readers); err != nil {
+		return err
+	}
+	var rest []int
+	for _, c := range q.after {
+		if readers[c] == nil {
+			rest = append(rest, c)
+		} else {
+			readers[c].rewind()
+		}
+	}
+	if len(kept) == 0 {
+		t.file.cs.skipLoad(t, rest)
+		return nil
+	}
+	if err := s.load(t, rest, kept, readers); err != nil {
+		return err
+	}
+	return s.emit(ctx, t, kept, q.after, readers, q.residual, send)
 }
 
 // emit gathers the rows of ranges in batches, filters them with where
@@ -806,9 +919,17 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 			default:
 				lr.pages = pushdown.PagesWith(cr.Pages, pushdown.RowRanges(rows), rg.NumRows)
 			}
+			if flat && cr.Dictionary != nil {
+				// The dictionary check decoded the dictionary already.
+				lr.given, lr.dict = cr.Dictionary, format.Range{}
+			}
 			first := len(ranges)
 			if lr.whole {
-				ranges = append(ranges, cr.Chunk)
+				if lr.given != nil {
+					ranges = append(ranges, cr.WholeRange())
+				} else {
+					ranges = append(ranges, cr.Chunk)
+				}
 			} else {
 				if len(lr.pages) == 0 {
 					lr.dict = format.Range{}
@@ -900,8 +1021,18 @@ func (s *scanner) opener(t *scanTask, acct *loadAccount, leaf int, lr *leafRead,
 			pages = []format.PageRef{}
 		}
 	}
+	given, from := lr.given, int64(0)
+	if given != nil && lr.whole {
+		if cr, err := f.ChunkRange(rg, leaf); err == nil {
+			from = leafPlans(t.rg)[leaf].WholeRange().Offset
+			if from <= cr.Offset {
+				from = 0
+			}
+		}
+	}
 	if lr.spans != nil && !headersMatch(f, rg, leaf, lr.pages, lr.spans, fetched) {
 		acct.rereadChunk(f, rg, leaf)
+		given, from = nil, 0
 		pages, dict, fetched = nil, format.Range{}, nil
 		if r, err := f.ChunkRange(rg, leaf); err == nil {
 			// Read once, in one request, however often the leaf is rewound.
@@ -911,7 +1042,11 @@ func (s *scanner) opener(t *scanTask, acct *loadAccount, leaf int, lr *leafRead,
 		}
 	}
 	return func() (*format.PageReader, error) {
-		return f.NewPageReader(rg, leaf, dict, pages, fetched)
+		pr, err := f.NewPageReader(rg, leaf, dict, pages, fetched)
+		if err == nil && given != nil {
+			pr.UseDictionaryBefore(given, from)
+		}
+		return pr, err
 	}, nil
 }
 
@@ -939,6 +1074,9 @@ type leafRead struct {
 	// spans are the pages' row counts by the offset index, checked after
 	// decoding; nil when the pages come from the plan.
 	spans []int64
+	// given is the chunk's dictionary, decoded by pushdown's dictionary
+	// check; a whole read then starts past the dictionary page.
+	given *format.Values
 }
 
 // firstRows is the first n rows of rs.

@@ -30,6 +30,16 @@ func (r *PageReader) UseDictionary(dict *Values) {
 	r.d.dict, r.d.given = dict, true
 }
 
+// UseDictionaryBefore is UseDictionary for a reader of the whole chunk
+// whose dictionary page ends at offset end, where the data pages begin: the
+// reader starts there and reads no byte before it.
+func (r *PageReader) UseDictionaryBefore(dict *Values, end int64) {
+	r.UseDictionary(dict)
+	if r.d.given && r.seq {
+		r.from = end
+	}
+}
+
 // Dictionary is the chunk's decoded dictionary once Next has met it, or nil.
 func (r *PageReader) Dictionary() *Values { return r.d.dict }
 
@@ -51,4 +61,18 @@ func (d *chunkDecoder) keepIndices(idx []int32) error {
 	d.out.Indices = append(d.out.Indices, idx...)
 	d.out.Dict = d.dict
 	return nil
+}
+
+// ReadPagesGiven is ReadPages for a chunk whose dictionary the caller has
+// decoded already (ReadDictionary): the dictionary page is not read. With
+// pages nil it reads the whole chunk from offset from, the end of the
+// dictionary page, on; otherwise the listed data pages.
+func (f *File) ReadPagesGiven(rg, col int, dict *Values, from int64, pages []PageRef, fetched *Fetched) (*ColumnData, error) {
+	r, err := f.NewPageReader(rg, col, Range{}, pages, fetched)
+	if err != nil {
+		return nil, err
+	}
+	r.UseDictionaryBefore(dict, from)
+	r.d.reserve(r.d.md.NumValues)
+	return r.readAll()
 }

@@ -71,7 +71,7 @@ func indexedValues(t *testing.T, r *PageReader, dict *Values) (def []int32, vals
 // reader gives, on every fixture and corpus file, and that a reader given
 // the dictionary an earlier one decoded reads the same.
 func TestPageReaderKeepIndices(t *testing.T) {
-	total := 0
+	total, given := 0, 0
 	for _, path := range indexedFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			f, err := Open(path)
@@ -117,11 +117,31 @@ func TestPageReaderKeepIndices(t *testing.T) {
 						total += n
 						dict = seen
 					}
+					// Given the dictionary ReadDictionary decoded, the chunk
+					// is read from the end of its dictionary page on, with
+					// no byte before it fetched.
+					vals, at, err := f.ReadDictionary(rg, col, nil)
+					chunk, cerr := f.ChunkRange(rg, col)
+					if err != nil || vals == nil || cerr != nil || at.Offset != chunk.Offset {
+						continue
+					}
+					tail := Range{at.End(), chunk.End() - at.End()}
+					fetched, err := Fetch(f.Source, []Range{tail}, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := f.ReadPagesGiven(rg, col, vals, at.End(), nil, fetched)
+					if err != nil {
+						t.Fatalf("row group %d, column %d, past the dictionary: %v", rg, col, err)
+					}
+					gd, _, gv := wholeOf(got)
+					sameEntries(t, "past the dictionary", gd, nil, gv, wd, nil, wv)
+					given++
 				}
 			}
 		})
 	}
-	if total == 0 {
-		t.Fatal("no page came as dictionary indices")
+	if total == 0 || given == 0 {
+		t.Fatalf("%d pages came as dictionary indices, %d chunks were read past a dictionary given", total, given)
 	}
 }

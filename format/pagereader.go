@@ -42,6 +42,9 @@ type PageReader struct {
 	// skipBefore: data pages whose rows all lie before it are passed over
 	// (NextFrom); -1 decodes every page.
 	skipBefore int64
+	// from, when past the chunk's start, is where a whole-chunk read
+	// starts: the end of a dictionary page given (UseDictionaryBefore).
+	from int64
 }
 
 // NewPageReader returns a reader of leaf col in row group rg. With pages nil
@@ -223,6 +226,9 @@ func (r *PageReader) stepSequential() error {
 		cr, err := d.f.ChunkRange(d.rg, d.col)
 		if err != nil {
 			return fmt.Errorf("format: file %s: %w", d.f.Name, err)
+		}
+		if r.from > cr.Offset && r.from < cr.End() {
+			cr = Range{r.from, cr.End() - r.from} // past a dictionary given
 		}
 		if r.buf, err = r.get(cr); err != nil {
 			return fmt.Errorf("%s: %w", d.where, err)

@@ -3,6 +3,7 @@ package pushdown
 import (
 	"fmt"
 
+	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
 )
 
@@ -11,6 +12,9 @@ import (
 type dictState struct {
 	values [][]byte
 	why    string
+	// decoded is the dictionary as format decoded it, read from at.
+	decoded *format.Values
+	at      format.Range
 }
 
 // allDictionary reports whether encoding stats prove every data page of the
@@ -66,6 +70,7 @@ func (s *rgState) dictionary(c int) *dictState {
 		x.why = "the footer does not locate the dictionary page"
 		return x
 	}
+	x.decoded, x.at = vals, r
 	// The values share one buffer: a dictionary of a high-cardinality
 	// column holds a hundred thousand entries and more.
 	n := vals.Len()
@@ -112,4 +117,32 @@ func (c *Cond) dictionaryTest() bool {
 		return true
 	}
 	return false
+}
+
+// giveDictionary hands the read of a chunk the dictionary the dictionary
+// check decoded, so that the scan neither reads nor decodes it again, and
+// returns the bytes it is spared. Only a top-level leaf without repetition
+// is given one: the scan reads those page by page, and can start past the
+// dictionary page.
+func (s *rgState) giveDictionary(cr *ColumnRead) int64 {
+	x := s.dicts[cr.Leaf]
+	leaf := s.p.f.Schema.Leaves[cr.Leaf]
+	if x == nil || x.decoded == nil || leaf.MaxRep > 0 || len(leaf.PathInSchema) != 1 {
+		return 0
+	}
+	switch {
+	case cr.Whole:
+		end := x.at.End()
+		if x.at.Offset != cr.Chunk.Offset || end >= cr.Chunk.End() {
+			return 0
+		}
+		cr.Dictionary, cr.Tail = x.decoded, format.Range{Offset: end, Length: cr.Chunk.End() - end}
+	case cr.Dict.Length > 0 && cr.Dict == x.at:
+		cr.Dictionary, cr.Dict = x.decoded, format.Range{}
+	default:
+		return 0
+	}
+	cr.Bytes -= x.at.Length
+	cr.Given = x.at.Length
+	return x.at.Length
 }

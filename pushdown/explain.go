@@ -65,7 +65,7 @@ func (p *FilePlan) Explain(w io.Writer, o ExplainOptions) error {
 			bytes(p.ChunkBytes), bytes(p.ReadBytes), plural(len(p.ReadRanges), "range"), o.Limit)
 	} else {
 		ew.printf("  bytes of column chunks: %s total -> %s to read in %s, %s skipped\n", bytes(p.ChunkBytes), bytes(p.ReadBytes),
-			plural(len(p.ReadRanges), "range"), percent(p.ChunkBytes-p.ReadBytes, p.ChunkBytes))
+			plural(len(p.ReadRanges), "range"), percent(p.ChunkBytes-p.ReadBytes-p.GivenBytes, p.ChunkBytes))
 	}
 	for _, m := range sum.Mechanisms() {
 		if !p.Options.Enables(m) {

@@ -37,6 +37,9 @@ type PlanJSON struct {
 	IndexBytes      int64 `json:"index_bytes"`
 	FilterBytes     int64 `json:"filter_bytes"`
 	DictionaryBytes int64 `json:"dictionary_bytes"`
+	// GivenBytes are dictionary pages of the chunks the dictionary check
+	// read and the scan does not read again.
+	GivenBytes int64 `json:"dictionary_given_bytes"`
 	// Groups holds one entry per row group.
 	Groups     []GroupJSON `json:"groups"`
 	TrustNotes []string    `json:"statistics_notes"`
@@ -94,7 +97,7 @@ func (p *FilePlan) ExplainJSON(o ExplainOptions) PlanJSON {
 		Pages: sum.Pages, PagesKept: sum.PagesKept, PagesInSkipped: sum.PagesInSkipped, PagesSkipped: map[string]int{},
 		PagesUncounted: sum.Uncounted, ChunkBytes: p.ChunkBytes, ReadBytes: p.ReadBytes,
 		ReadRanges: len(p.ReadRanges), SkippedBytes: map[string]int64{},
-		SkippedPercent: percentOf(p.ChunkBytes-p.ReadBytes, p.ChunkBytes), IndexBytes: p.IndexBytes,
+		GivenBytes: p.GivenBytes, SkippedPercent: percentOf(p.ChunkBytes-p.ReadBytes-p.GivenBytes, p.ChunkBytes), IndexBytes: p.IndexBytes,
 		FilterBytes: p.FilterBytes, DictionaryBytes: p.DictionaryBytes,
 		TrustNotes: append([]string{}, p.TrustNotes...), Notes: append([]string{}, p.Notes...)}
 	for m, n := range sum.RowGroupsSkipped {

@@ -107,6 +107,10 @@ type FilePlan struct {
 	// IndexBytes, FilterBytes and DictionaryBytes were fetched to decide:
 	// column and offset indexes, Bloom filter headers and blocks, dictionary pages.
 	IndexBytes, FilterBytes, DictionaryBytes int64
+	// GivenBytes are the dictionary pages, among the chunks' bytes, that the
+	// dictionary check read and the scan is given decoded (ColumnRead.Given):
+	// neither skipped nor left to read.
+	GivenBytes int64
 	// ReadRanges are the byte ranges left to read, sorted and merged.
 	ReadRanges []format.Range
 	// TrustNotes report statistics that were refused or carry caveats.
@@ -153,6 +157,24 @@ type ColumnRead struct {
 	Bytes int64
 	// Note says why the chunk is read whole when rows were narrowed.
 	Note string
+	// Dictionary, when not nil, is the chunk's dictionary, decoded by the
+	// dictionary check: the scan is given it instead of reading the
+	// dictionary page again. Dict is then empty, a whole read covers Tail
+	// (the chunk past its dictionary page) rather than Chunk, and Bytes
+	// counts neither: Given holds the dictionary page's bytes, which the
+	// check read (FilePlan.DictionaryBytes). The scan may drop Dictionary
+	// once the row group is read; Tail and Given stay.
+	Dictionary *format.Values
+	Tail       format.Range
+	Given      int64
+}
+
+// WholeRange is the bytes a whole read of the chunk covers.
+func (c *ColumnRead) WholeRange() format.Range {
+	if c.Whole && c.Tail.Length > 0 {
+		return c.Tail
+	}
+	return c.Chunk
 }
 
 // A PageDecision is the page index's verdict on one page for one leaf of
@@ -208,7 +230,7 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 		}
 		for _, c := range rp.Columns {
 			if c.Whole {
-				ranges = append(ranges, c.Chunk)
+				ranges = append(ranges, c.WholeRange())
 				continue
 			}
 			if c.Dict.Length > 0 {
@@ -437,8 +459,10 @@ func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
 		if err != nil {
 			return out, err
 		}
+		given := s.giveDictionary(&cr)
+		p.plan.GivenBytes += given
 		out.Columns = append(out.Columns, cr)
-		if skipped := chunks[i].Length - cr.Bytes; skipped > 0 {
+		if skipped := chunks[i].Length - cr.Bytes - given; skipped > 0 {
 			out.SkippedBytes += skipped
 			p.plan.Skipped[out.Mechanism] += skipped
 		}

@@ -163,17 +163,18 @@ func nan() float64 { var z float64; return z / z }
 // checkAccounting checks the plan's byte counts add up.
 func checkAccounting(t *testing.T, f *format.File, p *FilePlan) {
 	t.Helper()
-	var skipped, read int64
+	var skipped, read, given int64
 	for _, n := range p.Skipped {
 		skipped += n
 	}
 	for _, g := range p.RowGroups {
 		for _, c := range g.Columns {
 			read += c.Bytes
+			given += c.Given
 		}
 	}
-	if skipped+read != p.ChunkBytes {
-		t.Errorf("skipped %d + read %d != chunk bytes %d", skipped, read, p.ChunkBytes)
+	if skipped+read+given != p.ChunkBytes {
+		t.Errorf("skipped %d + read %d + dictionaries given %d != chunk bytes %d", skipped, read, given, p.ChunkBytes)
 	}
 	var ranges int64
 	for i, r := range p.ReadRanges {

@@ -148,9 +148,14 @@ func readPlanned(t *testing.T, f *format.File, rg int, rp RowGroupPlan) map[int]
 		}
 		var cd *format.ColumnData
 		var err error
-		if cr.Whole {
+		switch {
+		case cr.Whole && cr.Dictionary != nil:
+			cd, err = f.ReadPagesGiven(rg, cr.Leaf, cr.Dictionary, cr.Tail.Offset, nil, nil)
+		case cr.Whole:
 			cd, err = f.ReadColumn(rg, cr.Leaf)
-		} else {
+		case cr.Dictionary != nil:
+			cd, err = f.ReadPagesGiven(rg, cr.Leaf, cr.Dictionary, 0, cr.Pages, nil)
+		default:
 			cd, err = f.ReadPages(rg, cr.Leaf, cr.Dict, cr.Pages, nil)
 		}
 		if err != nil {
