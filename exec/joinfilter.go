@@ -186,5 +186,5 @@ func (x *executor) creditJoinFilter(s *planner.Scan, f *format.File, leaves []in
 			return
 		}
 	}
-	fp.CreditJoinFilter(base)
+	fp.CreditJoinFilter(f, base)
 }

@@ -213,3 +213,54 @@ func TestJoinFilterCountedAsMechanism(t *testing.T) {
 		}
 	}
 }
+
+// The join filter is credited with what the probe scan would have read
+// without it less what it read, wherever the footer tells the first: in a
+// row group whose statistics prove every row satisfies the scan's own
+// predicate, the pages the join filter's conditions left out are its own;
+// where the own predicate may have narrowed the row group by itself, they
+// stay the page index's.
+func TestJoinFilterCreditsPagesOfWholeRowGroups(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	const probe = "fixtures/orders_sorted.parquet"
+	build := "(SELECT order_id FROM 'fixtures/orders_shuffled.parquet' WHERE order_id BETWEEN 15000 AND 15100) a"
+	tests := []struct {
+		name, where string
+		// pages of the probe side skipped, by mechanism
+		want map[string]int
+	}{
+		// Row groups 2-4 (8001-20000) all satisfy order_id > 8000: without
+		// the join filter the scan reads their 48 pages, with it 2.
+		{"own predicate true in every row group it keeps", "b.order_id > 8000",
+			map[string]int{"statistics": 32, "join filter": 46}},
+		// order_id > 14000 may narrow row group 3 (12001-16000) by itself.
+		{"own predicate narrows the row group too", "b.order_id > 14000",
+			map[string]int{"statistics": 48, "page index": 14, "join filter": 16}},
+	}
+	for _, tc := range tests {
+		q := "SELECT count(*) FROM " + build + " JOIN '" + probe + "' b ON a.order_id = b.order_id WHERE " + tc.where
+		s := NewSession()
+		j := explainJSON(t, s, "EXPLAIN (FORMAT JSON, ANALYZE) "+q)
+		var got map[string]int
+		for _, f := range j.Files {
+			if f.File == probe {
+				got = f.PagesSkipped
+			}
+		}
+		for m, n := range tc.want {
+			if got[m] != n {
+				t.Errorf("%s: probe pages skipped %v, want %v", tc.name, got, tc.want)
+				break
+			}
+		}
+		for m, n := range got {
+			if n > 0 && tc.want[m] == 0 {
+				t.Errorf("%s: probe pages skipped %v, want %v", tc.name, got, tc.want)
+				break
+			}
+		}
+		if a := j.Analyze; a == nil || !a.MatchesPlan {
+			t.Errorf("%s: the credit changed what was read: %+v", tc.name, a)
+		}
+	}
+}
