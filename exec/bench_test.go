@@ -178,7 +178,7 @@ func BenchmarkPeakHeap(b *testing.B) {
 }
 
 // peakHeap runs f and returns the largest live heap seen meanwhile.
-func peakHeap(b *testing.B, f func() error) uint64 {
+func peakHeap(b testing.TB, f func() error) uint64 {
 	runtime.GC()
 	done := make(chan struct{})
 	sampled := make(chan uint64)

@@ -45,9 +45,10 @@ type flatReader struct {
 	max  int32
 	// open starts reading the leaf's pages from the first.
 	open func() (*format.PageReader, error)
-	// decoded, when not nil, is told of each page the reader decodes
-	// before its first rewind, with the time the page took.
-	decoded func(rows int64, took time.Duration)
+	// decoded, when not nil, is told of each page or slice of a page the
+	// reader decodes before its first rewind (page: it begins a page), with
+	// the time it took.
+	decoded func(rows int64, page bool, took time.Duration)
 	// again: rewound after a first pass that checked every page, so pages
 	// without a wanted row are passed over undecoded.
 	again bool
@@ -70,7 +71,7 @@ type flatReader struct {
 	judging int64
 }
 
-func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, time.Duration)) *flatReader {
+func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, bool, time.Duration)) *flatReader {
 	r := &flatReader{name: f.Name, lg: format.LogicalOf(f.Leaf), max: int32(f.Leaf.MaxDef), open: open, decoded: decoded}
 	r.rewind()
 	return r
@@ -155,7 +156,7 @@ func (r *flatReader) nextPage(row int64) error {
 	r.cd, r.p, r.e, r.v = cd, p, p.FirstEntry, p.FirstValue
 	r.prevEnd = p.FirstRow + p.NumRows
 	if r.decoded != nil {
-		r.decoded(p.NumRows, time.Since(start))
+		r.decoded(p.NumRows, !p.Continued, time.Since(start))
 	}
 	return nil
 }

@@ -965,8 +965,10 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 				return err
 			}
 			m := t.file.cs
-			readers[c] = newFlatReader(fl, open, func(rows int64, took time.Duration) {
-				m.pagesDecoded.Add(1)
+			readers[c] = newFlatReader(fl, open, func(rows int64, page bool, took time.Duration) {
+				if page {
+					m.pagesDecoded.Add(1)
+				}
 				m.decodeNanos.Add(int64(took))
 				s.rowsDecoded.Add(rows)
 			})

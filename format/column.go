@@ -46,6 +46,10 @@ type PageSpan struct {
 	FirstEntry, NumEntries int
 	// FirstValue is the index in Values of the page's first non-null value.
 	FirstValue int
+	// Continued marks a span that continues a page an earlier span began:
+	// PageReader.Next returns a large page in slices. The span's fields
+	// then describe the slice: its first row, its rows and entries.
+	Continued bool
 }
 
 // IsNull reports whether entry i is null at the leaf.
@@ -88,6 +92,9 @@ type chunkDecoder struct {
 	// given: dict came from the caller, and the chunk's dictionary page is
 	// passed over undecoded.
 	given bool
+
+	// cur is the data page being decoded, nil between pages.
+	cur *pageCursor
 }
 
 // budget is Limits.MaxDecodedBytes; zero means the default.
@@ -270,13 +277,14 @@ func (d *chunkDecoder) page(p *rawPage) error {
 	return nil
 }
 
-// dataPage decodes a DATA_PAGE or DATA_PAGE_V2 whose first row is firstRow.
-func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
+// openPage begins decoding a DATA_PAGE or DATA_PAGE_V2 whose first row is
+// firstRow (ref is the offset index's word on it, zero when none): it
+// decompresses the page and places its level and value sections, and
+// slicePage then decodes its entries.
+func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
+	c := &pageCursor{p: p, firstRow: firstRow, ref: ref}
 	var (
-		n              int
-		enc            meta.Encoding
 		repBuf, defBuf []byte
-		values         []byte
 		v2             bool
 		defEnc, repEnc = meta.RLE, meta.RLE
 	)
@@ -285,23 +293,23 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 		if h.DataPageHeader == nil {
 			return d.errorf(p.Offset, "%w: data page without a data page header", ErrCorrupt)
 		}
-		n, enc = int(h.DataPageHeader.NumValues), h.DataPageHeader.Encoding
+		c.n, c.enc = int(h.DataPageHeader.NumValues), h.DataPageHeader.Encoding
 		defEnc, repEnc = h.DataPageHeader.DefinitionLevelEncoding, h.DataPageHeader.RepetitionLevelEncoding
-		if err := d.holdPage(int64(h.UncompressedPageSize), enc); err != nil {
+		if err := d.holdPage(c, int64(h.UncompressedPageSize)); err != nil {
 			return d.errorf(p.Offset, "%w", err)
 		}
 		data, err := d.decompressPage(p.Body, int(h.UncompressedPageSize))
 		if err != nil {
 			return d.errorf(p.Offset, "%w", err)
 		}
-		values = data
+		c.values = data
 	case meta.DataPageV2:
 		h2 := h.DataPageHeaderV2
 		if h2 == nil {
 			return d.errorf(p.Offset, "%w: data page v2 without its header", ErrCorrupt)
 		}
 		v2 = true
-		n, enc = int(h2.NumValues), h2.Encoding
+		c.n, c.enc = int(h2.NumValues), h2.Encoding
 		rl, dl := int(h2.RepetitionLevelsByteLength), int(h2.DefinitionLevelsByteLength)
 		if rl < 0 || dl < 0 || rl+dl > len(p.Body) || rl+dl > int(h.UncompressedPageSize) {
 			return d.errorf(p.Offset, "%w: level lengths %d+%d exceed the page of %d bytes", ErrCorrupt, rl, dl, len(p.Body))
@@ -310,79 +318,93 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 		rest := p.Body[rl+dl:]
 		size := int(h.UncompressedPageSize) - rl - dl
 		if h2.IsCompressed {
-			if err := d.holdPage(int64(size), enc); err != nil {
+			if err := d.holdPage(c, int64(size)); err != nil {
 				return d.errorf(p.Offset, "%w", err)
 			}
 			data, err := d.decompressPage(rest, size)
 			if err != nil {
 				return d.errorf(p.Offset, "%w", err)
 			}
-			values = data
+			c.values = data
 		} else {
 			if len(rest) != size {
 				return d.errorf(p.Offset, "%w: page values hold %d bytes, header says %d", ErrCorrupt, len(rest), size)
 			}
-			values = rest
+			c.values = rest
 		}
 	}
-	if n < 0 || int64(n) > d.f.Limits.MaxPageValues {
-		return d.errorf(p.Offset, "%w: page of %d values", ErrLimit, n)
+	if c.n < 0 || int64(c.n) > d.f.Limits.MaxPageValues {
+		return d.errorf(p.Offset, "%w: page of %d values", ErrLimit, c.n)
 	}
-	// Levels are held at 4 bytes an entry, whatever their encoded size.
-	levels := 0
-	if d.leaf.MaxRep > 0 {
-		levels++
+	if d.leaf.MaxRep == 0 {
+		// A flat page holds one row an entry: a page the offset index
+		// misplaces fails before any of its rows is returned.
+		if err := d.checkRows(ref, int64(c.n)); err != nil {
+			return err
+		}
 	}
-	if d.leaf.MaxDef > 0 {
-		levels++
-	}
-	if err := d.hold(int64(n)*4*int64(levels), "the page's levels"); err != nil {
-		return d.errorf(p.Offset, "%w", err)
-	}
-	out := d.out
-	start := out.NumEntries
-	span := PageSpan{FirstRow: firstRow, FirstEntry: start, NumEntries: n, FirstValue: out.Values.Len()}
-	// Levels.
 	var err error
 	if d.leaf.MaxRep > 0 {
-		out.Rep = growLevels(out.Rep, n)
 		if v2 {
-			err = rle.DecodeLevels(out.Rep[start:], repBuf, rle.BitWidth(uint64(d.leaf.MaxRep)))
-		} else {
-			values, err = decodeLevelsV1(out.Rep[start:], values, repEnc, d.leaf.MaxRep)
+			c.rep = rle.NewDecoder(repBuf, rle.BitWidth(uint64(d.leaf.MaxRep)))
+		} else if c.rep, c.values, err = levelsV1(c.values, repEnc, d.leaf.MaxRep, c.n); err != nil {
+			return d.errorf(p.Offset, "repetition levels: %w", err)
 		}
-		if err != nil {
+	}
+	if d.leaf.MaxDef > 0 {
+		if v2 {
+			c.def = rle.NewDecoder(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
+		} else if c.def, c.values, err = levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n); err != nil {
+			return d.errorf(p.Offset, "definition levels: %w", err)
+		}
+	}
+	c.whole = !resumable(c.enc)
+	d.cur = c
+	return nil
+}
+
+// slicePage decodes the next entries of the open page, at most max of them
+// unless a record or the page's encoding needs more, appending them to
+// d.out as one span; it closes the page after its last entry. A repeated
+// leaf's slice ends where a record starts, so each slice holds whole rows.
+func (d *chunkDecoder) slicePage(max int) error {
+	c, out, p := d.cur, d.out, d.cur.p
+	k := c.n - c.done
+	if !c.whole {
+		k = min(k, max)
+	}
+	start := out.NumEntries
+	span := PageSpan{FirstRow: c.firstRow, FirstEntry: start, FirstValue: out.Values.Len(), Continued: c.done > 0}
+	if d.leaf.MaxRep > 0 {
+		var err error
+		if k, err = d.sliceRep(k, max); err != nil {
 			return d.errorf(p.Offset, "repetition levels: %w", err)
 		}
 		rows := int64(0)
-		for _, r := range out.Rep[start:] {
+		for _, r := range out.Rep[start : start+k] {
 			if r == 0 {
 				rows++
-			} else if int(r) > d.leaf.MaxRep {
-				return d.errorf(p.Offset, "%w: repetition level %d above the maximum %d", ErrCorrupt, r, d.leaf.MaxRep)
 			}
 		}
-		if n > 0 && out.Rep[start] != 0 && d.decoded == 0 {
+		if k > 0 && out.Rep[start] != 0 && d.decoded == 0 {
 			return d.errorf(p.Offset, "%w: first value of the column chunk has repetition level %d, not 0", ErrCorrupt, out.Rep[start])
 		}
 		span.NumRows = rows
 	} else {
-		span.NumRows = int64(n)
+		span.NumRows = int64(k)
 	}
-	nonNull := n
+	nonNull := k
 	if d.leaf.MaxDef > 0 {
-		out.Def = growLevels(out.Def, n)
-		if v2 {
-			err = rle.DecodeLevels(out.Def[start:], defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
-		} else {
-			values, err = decodeLevelsV1(out.Def[start:], values, defEnc, d.leaf.MaxDef)
+		if err := d.hold(int64(k)*4, "the page's definition levels"); err != nil {
+			return d.errorf(p.Offset, "%w", err)
 		}
-		if err != nil {
+		out.Def = growLevels(out.Def, k)
+		if _, err := c.def.Decode(out.Def[start : start+k]); err != nil {
 			return d.errorf(p.Offset, "definition levels: %w", err)
 		}
 		nonNull = 0
 		max := int32(d.leaf.MaxDef)
-		for _, l := range out.Def[start:] {
+		for _, l := range out.Def[start : start+k] {
 			if l == max {
 				nonNull++
 			} else if l > max || l < 0 {
@@ -393,33 +415,50 @@ func (d *chunkDecoder) dataPage(p *rawPage, firstRow int64) error {
 	if err := d.hold(int64(nonNull)*valueBytes(d.leaf.Type), "the page's values"); err != nil {
 		return d.errorf(p.Offset, "%w", err)
 	}
-	if !d.indexed(enc) {
+	if !d.indexed(c.enc) {
 		out.Values.grow(min(nonNull, maxReserve))
 	}
 	first := out.Values.Len()
-	if err := d.decodeValues(enc, values, nonNull); err != nil {
-		return d.errorf(p.Offset, "%s values: %w", enc, err)
+	var err error
+	if c.whole {
+		err = d.decodeValues(c.enc, c.values, nonNull)
+	} else {
+		err = d.decodeSlice(c, nonNull)
 	}
-	if enc != meta.PlainDictionary && enc != meta.RLEDictionary { // the dictionary was checked
+	if err != nil {
+		return d.errorf(p.Offset, "%s values: %w", c.enc, err)
+	}
+	if c.enc != meta.PlainDictionary && c.enc != meta.RLEDictionary { // the dictionary was checked
 		if err := d.check.apply(&out.Values, first); err != nil {
-			return d.errorf(p.Offset, "%s values: %w", enc, err)
+			return d.errorf(p.Offset, "%s values: %w", c.enc, err)
 		}
 	}
 	if err := d.checkGeometry(first); err != nil {
 		return d.errorf(p.Offset, "%w", err)
 	}
-	out.NumEntries += n
-	d.decoded += int64(n)
+	span.NumEntries = k
+	out.NumEntries += k
+	d.decoded += int64(k)
 	out.Pages = append(out.Pages, span)
+	c.done += k
+	c.firstRow += span.NumRows
+	c.rows += span.NumRows
+	if c.done == c.n {
+		d.cur = nil
+		if d.leaf.MaxRep > 0 {
+			return d.checkRows(c.ref, c.rows)
+		}
+	}
 	return nil
 }
 
-// holdPage accounts a data page's decompressed size: held while byte-array
-// values point into it, needed only while it decodes otherwise (dictionary
-// indexes, numbers).
-func (d *chunkDecoder) holdPage(size int64, enc meta.Encoding) error {
-	dict := enc == meta.PlainDictionary || enc == meta.RLEDictionary
+// holdPage accounts a data page's decompressed size: held while the page
+// is open and byte-array values point into it, needed only while it
+// decodes otherwise (dictionary indexes, numbers).
+func (d *chunkDecoder) holdPage(c *pageCursor, size int64) error {
+	dict := c.enc == meta.PlainDictionary || c.enc == meta.RLEDictionary
 	if (d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray) && !dict {
+		c.held = size
 		return d.hold(size, "the decompressed page")
 	}
 	return d.fits(size, "the decompressed page")
@@ -470,31 +509,28 @@ func growLevels(levels []int32, n int) []int32 {
 	return grown
 }
 
-// decodeLevelsV1 decodes v1 page levels from the front of data and returns
-// what follows them.
-func decodeLevelsV1(dst []int32, data []byte, enc meta.Encoding, max int) ([]byte, error) {
+// levelsV1 places the n v1 page levels at the front of data: it returns
+// their decoder and what follows them.
+func levelsV1(data []byte, enc meta.Encoding, max, n int) (levelDecoder, []byte, error) {
 	width := rle.BitWidth(uint64(max))
 	switch enc {
 	case meta.RLE:
 		if len(data) < 4 {
-			return nil, fmt.Errorf("%w: level length prefix missing", ErrCorrupt)
+			return nil, nil, fmt.Errorf("%w: level length prefix missing", ErrCorrupt)
 		}
 		l := binary.LittleEndian.Uint32(data)
 		if uint64(l) > uint64(len(data)-4) {
-			return nil, fmt.Errorf("%w: levels of %d bytes exceed the page's %d", ErrCorrupt, l, len(data)-4)
+			return nil, nil, fmt.Errorf("%w: levels of %d bytes exceed the page's %d", ErrCorrupt, l, len(data)-4)
 		}
-		if err := rle.DecodeLevels(dst, data[4:4+l], width); err != nil {
-			return nil, err
-		}
-		return data[4+l:], nil
+		return rle.NewDecoder(data[4:4+l], width), data[4+l:], nil
 	case meta.BitPacked:
-		used, err := rle.DecodeBitPacked(dst, data, width)
-		if err != nil {
-			return nil, err
+		need := (uint64(n)*uint64(width) + 7) / 8
+		if need > uint64(len(data)) {
+			return nil, nil, fmt.Errorf("%w: %d BIT_PACKED levels of %d bits need %d bytes, have %d", rle.ErrTruncated, n, width, need, len(data))
 		}
-		return data[used:], nil
+		return rle.NewBitPackedDecoder(data[:need], width), data[need:], nil
 	default:
-		return nil, fmt.Errorf("%w: level encoding %s", ErrUnsupported, enc)
+		return nil, nil, fmt.Errorf("%w: level encoding %s", ErrUnsupported, enc)
 	}
 }
 

@@ -25,6 +25,11 @@ type Limits struct {
 	// size is checked against this bound before it is allocated, and a
 	// read that would pass it fails with ErrLimit.
 	MaxDecodedBytes int64
+	// SliceEntries is the entries PageReader.Next decodes of a page at
+	// once, so that a page of millions of run-length values streams in
+	// bounded slices; 0 means 64K. ReadColumn and ReadPages decode whole
+	// pages.
+	SliceEntries int
 }
 
 // DefaultLimits are generous for real files and small enough that a hostile

@@ -9,8 +9,10 @@ import (
 
 // A PageReader decodes the data pages of one column chunk one at a time, so
 // that a reader of a long chunk holds one page's levels and values rather
-// than the chunk's. It decodes the chunk's dictionary once, before the first
-// data page.
+// than the chunk's. A page of more than Limits.SliceEntries entries comes in
+// slices of about that many (a repeated leaf's slices end where a record
+// starts), so a page of 64M run-length values holds a slice's worth at a
+// time. It decodes the chunk's dictionary once, before the first data page.
 //
 // Aliasing: the ColumnData Next returns belongs to the reader. It stays
 // valid until the caller calls Release; the next Next after a Release
@@ -45,6 +47,8 @@ type PageReader struct {
 	// from, when past the chunk's start, is where a whole-chunk read
 	// starts: the end of a dictionary page given (UseDictionaryBefore).
 	from int64
+	// whole: decode each page at once rather than in slices.
+	whole bool
 }
 
 // NewPageReader returns a reader of leaf col in row group rg. With pages nil
@@ -68,9 +72,10 @@ func (f *File) NewPageReader(rg, col int, dict Range, pages []PageRef, fetched *
 // Leaf is the leaf the reader decodes.
 func (r *PageReader) Leaf() *Leaf { return r.d.leaf }
 
-// Next decodes the next data page and returns its entries, with one
-// PageSpan whose FirstEntry and FirstValue are 0. It returns io.EOF after
-// the last page; once it has returned an error it returns it again.
+// Next decodes the next data page, or the next slice of a large one, and
+// returns its entries, with one PageSpan whose FirstEntry and FirstValue
+// are 0 (Continued for a slice after a page's first). It returns io.EOF
+// after the last page; once it has returned an error it returns it again.
 func (r *PageReader) Next() (*ColumnData, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -78,6 +83,9 @@ func (r *PageReader) Next() (*ColumnData, error) {
 	if r.reuse {
 		r.d.out.reset()
 		r.d.held = r.d.dictHeld
+		if c := r.d.cur; c != nil {
+			r.d.held += c.held
+		}
 		r.reuse = false
 	} else {
 		r.d.out = &ColumnData{Leaf: r.d.leaf, Values: Values{Type: r.d.leaf.Type}}
@@ -90,7 +98,7 @@ func (r *PageReader) Next() (*ColumnData, error) {
 }
 
 // NextFrom is Next, except that it passes over, undecoded, the data pages
-// whose rows all lie before row. Only a leaf without repetition can tell a
+// whose rows all lie before row (a page already begun is sliced on). Only a leaf without repetition can tell a
 // page's rows from its header (its value count); other leaves decode every
 // page. A page passed over is checked no further than its header and CRC,
 // so NextFrom suits a second pass over pages Next already decoded.
@@ -148,9 +156,12 @@ func (r *PageReader) get(rg Range) ([]byte, error) {
 	return readRange(r.d.f.Source, rg)
 }
 
-// step decodes the next data page, appending it to r.d.out, or returns
-// io.EOF.
+// step decodes the next slice of a data page, appending it to r.d.out, or
+// returns io.EOF.
 func (r *PageReader) step() error {
+	if r.d.cur != nil {
+		return r.slice()
+	}
 	if r.seq {
 		return r.stepSequential()
 	}
@@ -194,12 +205,28 @@ func (r *PageReader) step() error {
 			}
 			continue
 		}
-		if err := d.dataPage(p, pr.FirstRow); err != nil {
+		if err := d.openPage(p, pr.FirstRow, pr); err != nil {
 			return err
 		}
-		return d.checkRows(pr, d.out.Pages[len(d.out.Pages)-1].NumRows)
+		return r.slice()
 	}
 	return io.EOF
+}
+
+// slice decodes the next slice of the open page: all of it for readAll.
+func (r *PageReader) slice() error {
+	d := r.d
+	max := d.f.Limits.sliceEntries()
+	if r.whole {
+		max = wholePage
+	}
+	before := d.out.NumEntries
+	if err := d.slicePage(max); err != nil {
+		return err
+	}
+	r.values += int64(d.out.NumEntries - before)
+	r.row += d.out.Pages[len(d.out.Pages)-1].NumRows
+	return nil
 }
 
 // checkRows fails when a data page holds other than the rows the offset
@@ -259,13 +286,10 @@ func (r *PageReader) stepSequential() error {
 				r.row += n
 				continue
 			}
-			before := d.out.NumEntries
-			if err := d.dataPage(p, r.row); err != nil {
+			if err := d.openPage(p, r.row, PageRef{}); err != nil {
 				return err
 			}
-			r.values += int64(d.out.NumEntries - before)
-			r.row += d.out.Pages[len(d.out.Pages)-1].NumRows
-			return nil
+			return r.slice()
 		}
 	}
 	if r.row != rows {
@@ -280,6 +304,7 @@ func (r *PageReader) stepSequential() error {
 // readAll decodes every remaining page into one ColumnData, as ReadColumn
 // and ReadPages return it.
 func (r *PageReader) readAll() (*ColumnData, error) {
+	r.whole = true
 	for {
 		err := r.step()
 		if err == io.EOF {

@@ -1,6 +1,10 @@
 package sql
 
-import "github.com/xwb1989/sqlparser"
+import (
+	"strings"
+
+	"github.com/xwb1989/sqlparser"
+)
 
 // MaxExpressionDepth is DuckDB's default max_expression_depth: an
 // expression nested deeper fails before it is bound, as in DuckDB.
@@ -237,4 +241,199 @@ func balance(terms []sqlparser.Expr, and bool) sqlparser.Expr {
 		return &sqlparser.AndExpr{Left: l, Right: r}
 	}
 	return &sqlparser.OrExpr{Left: l, Right: r}
+}
+
+// runBreakers are the words that end a run of arithmetic: they join or
+// separate expressions at a precedence below + and -, or begin a clause.
+// A word missing here is taken for an operand, which can only lengthen a
+// run; a word here needlessly only shortens one, which is safe.
+var runBreakers = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`and or not xor is isnull notnull in like ilike glob similar regexp
+		rlike between escape case when then else end select from where group by having qualify order
+		limit offset union except intersect all distinct as on using join inner left right full outer
+		cross natural positional asof anti semi lateral with recursive values window over partition
+		rows range groups preceding following unbounded current row filter within asc desc nulls first
+		last exists any some for if collate at explain describe summarize analyze create view drop set
+		reset table returning pivot unpivot sample tablesample exclude replace rename div mod lambda
+		struct map list array to unnest null true false`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// A run counts, at one bracket level, the arithmetic operators that must
+// nest into one chain: binary + and - not parted by anything of lower
+// precedence parse left-deep, one level each, as do *, / and % between
+// them. Prefix minuses are not counted: the parser folds some into
+// literals.
+type run struct{ add, mul int }
+
+// skipDeepArithmetic turns the pre-pass off, for tests that check it
+// refuses only what parsing refuses.
+var skipDeepArithmetic bool
+
+// maxRunLevels bounds the bracket levels deepArithmetic tracks; deeper ones
+// are not counted, which can only miss a run.
+const maxRunLevels = MaxExpressionDepth + 8
+
+// deepArithmetic reports whether text holds a run of arithmetic longer than
+// MaxExpressionDepth at one bracket level: such an expression nests past the
+// limit however it is written, so the statement can be refused before a
+// parser builds its tree (a million-term sum would take gigabytes). It reads
+// text as the lexer does, without making tokens, and gives up (false) on
+// what the lexer rejects. Every rule errs toward a shorter count, so it
+// refuses only what the depth check after parsing refuses too.
+func deepArithmetic(text string) bool {
+	runs := make([]run, 1, 16)
+	skipped := 0      // levels past maxRunLevels
+	operand := false  // the last token ends an operand, so + and - are binary
+	afterDot := false // a word after "." is a name, keyword or not
+	cur := func() *run { return &runs[len(runs)-1] }
+	reset := func() {
+		if skipped == 0 {
+			*cur() = run{}
+		}
+		operand = false
+	}
+	i := 0
+	for i < len(text) {
+		c := text[i]
+		dot := false
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '-' && i+1 < len(text) && text[i+1] == '-':
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				return false
+			}
+			i += j
+			continue
+		case c == '/' && i+1 < len(text) && text[i+1] == '*':
+			end, ok := blockCommentEnd(text, i)
+			if !ok {
+				return false
+			}
+			i = end
+			continue
+		case c == '\'' || c == '"' || c == '`':
+			end, ok := skipQuoted(text, i, c)
+			if !ok {
+				return false
+			}
+			i = end
+			operand = true
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(text) && isIdentPart(text[j]) {
+				j++
+			}
+			if !afterDot && isBreaker(text[i:j]) {
+				reset()
+			} else {
+				operand = true
+			}
+			i = j
+		case isDigit(c) || (c == '.' && i+1 < len(text) && isDigit(text[i+1])):
+			i = scanNumber(text, i)
+			operand = true
+		default:
+			op := string(c)
+			for _, o := range operators {
+				if strings.HasPrefix(text[i:], o) {
+					op = o
+					break
+				}
+			}
+			i += len(op)
+			switch op {
+			case "(", "[", "{":
+				if skipped > 0 || len(runs) >= maxRunLevels {
+					skipped++
+				} else {
+					runs = append(runs, run{})
+				}
+				operand = false
+			case ")", "]", "}":
+				switch {
+				case skipped > 0:
+					skipped--
+				case len(runs) > 1:
+					runs = runs[:len(runs)-1]
+				}
+				operand = true
+			case "+", "-":
+				if skipped > 0 {
+					operand = false
+					break
+				}
+				if r := cur(); operand {
+					if r.add++; r.add > MaxExpressionDepth {
+						return true
+					}
+					r.mul = 0
+				}
+				operand = false
+			case "*", "/", "%":
+				if !operand {
+					operand = op == "*" // SELECT *, count(*)
+					break
+				}
+				if skipped == 0 {
+					r := cur()
+					if r.mul++; r.mul > MaxExpressionDepth {
+						return true
+					}
+				}
+				operand = false
+			case ".":
+				dot = true
+				operand = false
+			case "::", "^", "**":
+				// They bind tighter than the operators counted.
+				operand = false
+			default:
+				reset()
+			}
+		}
+		afterDot = dot
+	}
+	return false
+}
+
+// isBreaker reports whether word, in any case, is one of runBreakers,
+// without allocating for the common short words.
+func isBreaker(word string) bool {
+	if len(word) > 16 {
+		return false
+	}
+	var buf [16]byte
+	for k := range len(word) {
+		c := word[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[k] = c
+	}
+	return runBreakers[string(buf[:len(word)])]
+}
+
+// skipQuoted returns the end of the quoted lexeme starting at text[i] == q,
+// where a doubled quote stands for one, as scanQuoted reads it.
+func skipQuoted(text string, i int, q byte) (int, bool) {
+	j := i + 1
+	for {
+		k := strings.IndexByte(text[j:], q)
+		if k < 0 {
+			return 0, false
+		}
+		j += k + 1
+		if j < len(text) && text[j] == q {
+			j++
+			continue
+		}
+		return j, true
+	}
 }

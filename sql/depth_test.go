@@ -2,6 +2,7 @@ package sql
 
 import (
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,5 +89,82 @@ func TestLongConjunctionIsBalanced(t *testing.T) {
 	}
 	if depth > 15 {
 		t.Fatalf("OR tree of %d terms is %d deep, want at most 15", n, depth)
+	}
+}
+
+// TestDeepArithmeticBeforeParsing checks the pre-pass that refuses a run of
+// arithmetic past the limit before any token is made, and that it leaves
+// long flat lists, conjunctions and quoted text alone.
+func TestDeepArithmeticBeforeParsing(t *testing.T) {
+	sum := func(n int) string { return strings.Repeat("1+", n-1) + "1" }
+	list := func(n int, item string) string {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = item
+		}
+		return strings.Join(items, ", ")
+	}
+	tests := []struct {
+		query string
+		deep  bool
+	}{
+		{"SELECT " + sum(1002), true},
+		{"SELECT " + strings.Repeat("x * ", 1001) + "x FROM t", true},
+		// Prefix minuses are left to the parser, which folds some.
+		{"SELECT " + strings.Repeat("- ", 1003) + "1", false},
+		{"SELECT 1 WHERE x = " + strings.Repeat("(1 + ", 10) + sum(1002) + strings.Repeat(")", 10), true},
+		{"SELECT " + strings.Repeat("a.b - ", 1001) + "c FROM t", true},
+		// Within the limit, or parted by what binds less tightly.
+		{"SELECT " + sum(1001), false},
+		{"SELECT " + list(100_000, "1 + 1"), false},
+		{"SELECT 1 WHERE x IN (" + list(100_000, "1") + ")", false},
+		{"SELECT 1 WHERE " + strings.Repeat("x + 1 = 2 AND ", 5000) + "true", false},
+		{"SELECT 1 WHERE " + strings.Repeat("x + 1 < 2 OR ", 5000) + "true", false},
+		{"SELECT " + strings.Repeat("x || 1 + 1 || ", 5000) + "x FROM t", false},
+		{"SELECT '" + strings.Repeat("1+", 5000) + "', \"" + strings.Repeat("+", 5000) + "\"", false},
+		{"SELECT 1 -- " + strings.Repeat("+1", 5000) + "\n", false},
+		{"SELECT 1 /* " + strings.Repeat("+1", 5000) + " */", false},
+		{"SELECT [" + list(5000, "1 + 1") + "]", false},
+		{"SELECT " + strings.Repeat("(1 + ", 900) + "1" + strings.Repeat(")", 900), false},
+		{"SELECT 1e+5 + " + strings.Repeat("x::INT + ", 400) + "1 FROM t", false},
+	}
+	for _, tt := range tests {
+		name := tt.query[:min(len(tt.query), 40)] + "... (" + strconv.Itoa(len(tt.query)) + " bytes)"
+		if got := deepArithmetic(tt.query); got != tt.deep {
+			t.Errorf("%s: deepArithmetic = %v, want %v", name, got, tt.deep)
+		}
+		// What the pre-pass refuses, the depth check after parsing refuses.
+		if tt.deep && len(tt.query) < 100_000 {
+			if _, err := parseAfterLexing(tt.query); !errors.Is(err, ErrExpressionDepth) {
+				t.Errorf("%s: refused before parsing, but parsing gives %v", name, err)
+			}
+		}
+	}
+}
+
+// parseAfterLexing parses text with the pre-pass off, as Parse did before
+// it: the depth check after parsing judges alone.
+func parseAfterLexing(text string) (Statement, error) {
+	skipDeepArithmetic = true
+	defer func() { skipDeepArithmetic = false }()
+	return Parse(text)
+}
+
+// TestRejectedSumAllocatesLittle checks that a statement refused for a
+// million-term sum is refused before the parser builds anything: it took
+// 1.5 GB when the tree was built first.
+func TestRejectedSumAllocatesLittle(t *testing.T) {
+	q := "SELECT " + strings.Repeat("1+", 1_000_000) + "1"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Parse(q)
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes allocated refusing a %d-byte statement: %v", allocated, len(q), err)
+	if !errors.Is(err, ErrExpressionDepth) || !strings.Contains(err.Error(), depthMessage) || !strings.Contains(err.Error(), `"SELECT"`) {
+		t.Fatalf("err = %v, want the depth error at SELECT", err)
+	}
+	if allocated > 1<<20 {
+		t.Fatalf("refusing allocated %d bytes, want under 1 MiB", allocated)
 	}
 }

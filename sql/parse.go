@@ -42,6 +42,18 @@ func parseAt(text string, base Position) (st Statement, err error) {
 		return nil, &Error{Line: pos.Line, Column: pos.Column, Offset: pos.Offset, Token: text[bad:min(bad+8, len(text))],
 			Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x): statements must be UTF-8 text", text[bad]), Err: ErrInvalidUTF8}
 	}
+	if !skipDeepArithmetic && deepArithmetic(text) {
+		// Refused before lexing: the tokens alone of a million-term sum
+		// take hundreds of megabytes.
+		off := len(text) - len(strings.TrimLeft(text, " \t\n\r\f\v"))
+		end := off
+		for end < len(text) && isIdentPart(text[end]) {
+			end++
+		}
+		pos := positionAt(text, off, base)
+		return nil, &Error{Line: pos.Line, Column: pos.Column, Offset: pos.Offset, Token: shorten(text[off:end], 40),
+			Msg: depthMessage, Err: ErrExpressionDepth}
+	}
 	toks, _, lerr := lex(text)
 	if lerr != nil {
 		pos := positionAt(text, lerr.Offset, base)

@@ -22,15 +22,22 @@ func check(data []byte, n, size int, kind string) error {
 
 // Booleans appends n booleans, bit-packed LSB first, to dst.
 func Booleans(dst []bool, data []byte, n int) ([]bool, error) {
-	if n < 0 {
-		return dst, fmt.Errorf("%w: negative value count %d", ErrInvalid, n)
+	return BooleansFrom(dst, data, 0, n)
+}
+
+// BooleansFrom appends the n booleans that start at bit first of data, so
+// that a page's booleans can be decoded a part at a time.
+func BooleansFrom(dst []bool, data []byte, first, n int) ([]bool, error) {
+	if n < 0 || first < 0 {
+		return dst, fmt.Errorf("%w: negative value count %d or start %d", ErrInvalid, n, first)
 	}
-	if need := (uint64(n) + 7) / 8; need > uint64(len(data)) {
-		return dst, fmt.Errorf("%w: %d BOOLEAN values need %d bytes, have %d", ErrTruncated, n, need, len(data))
+	if need := (uint64(first) + uint64(n) + 7) / 8; need > uint64(len(data)) {
+		return dst, fmt.Errorf("%w: %d BOOLEAN values from bit %d need %d bytes, have %d", ErrTruncated, n, first, need, len(data))
 	}
 	dst, out := extend(dst, n)
 	for i := range out {
-		out[i] = data[i>>3]>>(i&7)&1 != 0
+		b := first + i
+		out[i] = data[b>>3]>>(b&7)&1 != 0
 	}
 	return dst, nil
 }
@@ -98,28 +105,35 @@ func Doubles(dst []float64, data []byte, n int) ([]float64, error) {
 // ByteArrays appends n BYTE_ARRAY values, each a 4-byte little-endian
 // length and that many bytes, to dst. The values alias data.
 func ByteArrays(dst [][]byte, data []byte, n int) ([][]byte, error) {
+	dst, _, err := ByteArraysUsed(dst, data, n)
+	return dst, err
+}
+
+// ByteArraysUsed is ByteArrays that also returns the bytes of data the n
+// values occupy, where the next value starts.
+func ByteArraysUsed(dst [][]byte, data []byte, n int) ([][]byte, int, error) {
 	// Every value takes at least its 4-byte length, which bounds n before
 	// it sizes dst.
 	if err := check(data, n, 4, "BYTE_ARRAY"); err != nil {
-		return dst, err
+		return dst, 0, err
 	}
 	dst = slices.Grow(dst, n)
 	pos := 0
 	for i := range n {
 		if len(data)-pos < 4 {
-			return dst, fmt.Errorf("%w: BYTE_ARRAY value %d of %d: length at offset %d cut short", ErrTruncated, i, n, pos)
+			return dst, 0, fmt.Errorf("%w: BYTE_ARRAY value %d of %d: length at offset %d cut short", ErrTruncated, i, n, pos)
 		}
 		l := uint64(binary.LittleEndian.Uint32(data[pos:]))
 		pos += 4
 		if l > uint64(len(data)-pos) {
-			return dst, fmt.Errorf("%w: BYTE_ARRAY value %d of %d: length %d at offset %d exceeds the %d bytes left",
+			return dst, 0, fmt.Errorf("%w: BYTE_ARRAY value %d of %d: length %d at offset %d exceeds the %d bytes left",
 				ErrTruncated, i, n, l, pos-4, len(data)-pos)
 		}
 		end := pos + int(l)
 		dst = append(dst, data[pos:end:end])
 		pos = end
 	}
-	return dst, nil
+	return dst, pos, nil
 }
 
 // FixedLenByteArrays appends n FIXED_LEN_BYTE_ARRAY values of width bytes
