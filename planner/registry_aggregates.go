@@ -49,8 +49,8 @@ func init() {
 			}
 			return tDouble, nil
 		}},
-		&AggregateFunc{Name: "min", Result: func(at Type) (Type, error) { return at, nil }},
-		&AggregateFunc{Name: "max", Result: func(at Type) (Type, error) { return at, nil }},
+		&AggregateFunc{Name: "min", Result: ordered("min")},
+		&AggregateFunc{Name: "max", Result: ordered("max")},
 		&AggregateFunc{Name: "median", Result: quantileType(false), New: newQuantile},
 		&AggregateFunc{Name: "quantile_cont", Params: 1, Result: quantileType(false), New: newQuantile},
 		&AggregateFunc{Name: "quantile_disc", Aliases: []string{"quantile"}, Params: 1, Result: quantileType(true), New: newQuantile},
@@ -93,6 +93,18 @@ func init() {
 
 func aggNoMatch(name string, at Type) error {
 	return binderError("No function matches the given name and argument types '%s(%s)'. You might need to add explicit type casts.", name, at)
+}
+
+// ordered is the result type of min and max: their argument's. VARIANT is
+// refused: DuckDB orders VARIANT values by its internal encoding (the key
+// dictionary first), not by value, and answering by value would differ.
+func ordered(name string) func(Type) (Type, error) {
+	return func(at Type) (Type, error) {
+		if isVariant(at) {
+			return Type{}, fmt.Errorf("%w: %s of VARIANT values (DuckDB orders them by its internal encoding); cast to a type first", ErrNotImplemented, name)
+		}
+		return at, nil
+	}
 }
 
 func doubleOf(name string) func(Type) (Type, error) {
