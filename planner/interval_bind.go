@@ -55,3 +55,13 @@ func (b *binder) intervalExpr(e *sqlparser.IntervalExpr) (Expr, error) {
 	}
 	return call(u.fn, []Expr{x})
 }
+
+// intervalExprName is DuckDB's name for INTERVAL <x> <unit>: the call its
+// parser made of it, x printed as it is named.
+func intervalExprName(fn string, t Type, x string) string {
+	arg := "CAST(" + x + " AS DOUBLE)"
+	if t != tDouble {
+		arg = "CAST(trunc(" + arg + ") AS " + t.String() + ")"
+	}
+	return fn + "(" + arg + ")"
+}

@@ -150,6 +150,10 @@ func (n namer) expr(e sqlparser.Expr) string {
 		return n.subquery(e)
 	case *sqlparser.ExistsExpr:
 		return "EXISTS" + n.subquery(e.Subquery)
+	case *sqlparser.IntervalExpr:
+		if u, ok := intervalUnitFuncs[strings.ToLower(e.Unit)]; ok {
+			return intervalExprName(u.fn, u.t, n.expr(e.Expr)) // interval_bind.go
+		}
 	}
 	return n.withSources(sqlparser.String(e))
 }

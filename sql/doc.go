@@ -76,6 +76,9 @@
 //     typed literal is the cast of its string, exactly as in DuckDB. DECIMAL
 //     always carries Length (width) and Scale, with DuckDB's defaults (18,3)
 //     and (p,0) filled in.
+//   - INTERVAL <value> <unit> (INTERVAL 1 DAY, INTERVAL '2' HOURS, units
+//     singular or plural) is sqlparser's *IntervalExpr; the ranged form
+//     INTERVAL '1-2' YEAR TO MONTH is refused, as DuckDB refuses it.
 //   - ILIKE / NOT ILIKE: ComparisonExpr with Operator ILikeStr / NotILikeStr.
 //   - a || b: BinaryExpr with Operator ConcatStr (string concatenation).
 //     DuckDB's bitwise | is rejected as unsupported.
