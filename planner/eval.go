@@ -180,6 +180,8 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		return evalCall(e, row)
 	case *pairExpr:
 		return evalPair(e, row)
+	case *orderedExpr:
+		return evalOrdered(e, row)
 	}
 	return Datum{}, fmt.Errorf("%w: cannot evaluate %T", ErrNotImplemented, e)
 }

@@ -249,6 +249,9 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 	if name == "grouping" {
 		return nil, binderError("GROUPING function is not supported here")
 	}
+	if b.argOrderOf(e) != nil {
+		return nil, fmt.Errorf("%w: ORDER BY in the arguments of a window aggregate", ErrNotImplemented)
+	}
 	fn := aggregateFuncs[name]
 	a := &AggCall{Func: name, Distinct: e.Distinct, fn: fn}
 	if fn.Pair {
