@@ -464,8 +464,8 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if IsAggregate(name) {
 			return b.aggregate(e)
 		}
-		if e.Distinct || b.filterOf(e) != nil {
-			return nil, fmt.Errorf("%w: Function \"%s\" is a Scalar Function. \"DISTINCT\", \"FILTER\", and \"ORDER BY\" are only applicable to aggregate functions.", ErrInvalidInput, name)
+		if e.Distinct || b.filterOf(e) != nil || b.argOrderOf(e) != nil {
+			return nil, errArgOrderScalar(name)
 		}
 		args := make([]Expr, 0, len(e.Exprs))
 		for _, se := range e.Exprs {
@@ -1146,7 +1146,14 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	fn := aggregateFuncs[name]
 	a.fn = fn
-	if fn.SeesNulls && (a.Filter != nil || a.Distinct) {
+	if order := b.argOrderOf(e); order != nil {
+		keys, err := b.bindArgOrder(order)
+		if err != nil {
+			return nil, err
+		}
+		a.order = keys
+	}
+	if fn.SeesNulls && (a.Filter != nil || a.Distinct) && a.order == nil {
 		return nil, fmt.Errorf("%w: FILTER or DISTINCT in %s", ErrNotImplemented, name)
 	}
 	if fn.Pair {
@@ -1242,6 +1249,7 @@ func (b *binder) addAggregate(a *AggCall) (Expr, error) {
 	// The written form names columns without their table, so the input
 	// columns it reads complete the key: max(a.x) and max(b.x) of a join
 	// are two aggregates.
+	a.applyOrder()
 	name := a.String()
 	var cols []int
 	for _, e := range append([]Expr{a.Arg, a.Filter}, a.Params...) {

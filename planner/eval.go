@@ -184,6 +184,8 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		return evalPair(e, row)
 	case *Correlated:
 		return e.eval(row)
+	case *orderedExpr:
+		return evalOrdered(e, row)
 	}
 	return Datum{}, fmt.Errorf("%w: cannot evaluate %T", ErrNotImplemented, e)
 }

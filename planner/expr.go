@@ -261,6 +261,8 @@ func Children(e Expr) []Expr {
 		return e.Args
 	case *pairExpr:
 		return []Expr{e.X, e.Y}
+	case *orderedExpr:
+		return e.children()
 	case *Lambda:
 		return []Expr{e.Body}
 	case *Try:

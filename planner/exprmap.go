@@ -63,6 +63,8 @@ func Map(e Expr, f func(Expr) Expr) Expr {
 		return &n
 	case *pairExpr:
 		return &pairExpr{X: f(e.X), Y: f(e.Y)}
+	case *orderedExpr:
+		return mapOrdered(e, f)
 	case *Lambda:
 		n := *e
 		n.Body = f(e.Body)

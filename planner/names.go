@@ -173,6 +173,8 @@ func (n namer) call(e *sqlparser.FuncExpr) string {
 		s = "count_star()"
 	case !e.Qualifier.IsEmpty():
 		s = e.Qualifier.String() + "." + name
+	case name == "grouping" || name == "grouping_id":
+		s = "GROUPING"
 	case quotedFuncs[name] != "":
 		s = quotedFuncs[name]
 	default:
@@ -191,7 +193,7 @@ func (n namer) call(e *sqlparser.FuncExpr) string {
 		if e.Distinct {
 			d = "DISTINCT "
 		}
-		s += "(" + d + strings.Join(parts, ", ") + ")"
+		s += "(" + d + strings.Join(parts, ", ") + n.argOrder(e) + ")"
 	}
 	if f := n.sel.FilterOf(e); f != nil {
 		s += " FILTER (WHERE " + n.expr(f) + ")"
@@ -400,4 +402,27 @@ func sharedLeafPaths(fields []*format.Field) []int {
 		}
 	}
 	return out
+}
+
+// argOrder prints the ORDER BY written inside a call as DuckDB names it:
+// ASC and NULLS LAST only where written.
+func (n namer) argOrder(e *sqlparser.FuncExpr) string {
+	order := n.sel.ArgOrderOf(e)
+	if order == nil {
+		return ""
+	}
+	parts := make([]string, len(order))
+	for i, o := range order {
+		parts[i] = n.expr(o.Expr)
+		switch {
+		case o.Desc:
+			parts[i] += " DESC"
+		case o.Asc:
+			parts[i] += " ASC"
+		}
+		if o.Nulls != sql.NullsDefault {
+			parts[i] += " " + o.Nulls.String()
+		}
+	}
+	return " ORDER BY " + strings.Join(parts, ", ")
 }

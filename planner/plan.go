@@ -167,6 +167,9 @@ type AggCall struct {
 	Grouping []int
 
 	label string // String() as written, before the FILTER was folded in
+	// order holds the ORDER BY keys written in the call until the binder
+	// applies them (ordered.go).
+	order []argKey
 	// fn is the registry entry, found by Func when not set.
 	fn *AggregateFunc
 }

@@ -82,7 +82,7 @@ func init() {
 			New: func(a *AggCall) Accumulator { return &edgeAcc{} }},
 		&AggregateFunc{Name: "last", SeesNulls: true, Result: func(at Type) (Type, error) { return at, nil },
 			New: func(a *AggCall) Accumulator { return &edgeAcc{last: true} }},
-		&AggregateFunc{Name: "string_agg", Aliases: []string{"listagg"}, Params: 1, Result: func(at Type) (Type, error) {
+		&AggregateFunc{Name: "string_agg", Aliases: []string{"listagg", "group_concat"}, Params: 1, Result: func(at Type) (Type, error) {
 			if at.ID == TypeNested {
 				return Type{}, aggNoMatch("string_agg", at)
 			}

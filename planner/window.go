@@ -250,6 +250,18 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 		return nil, binderError("GROUPING function is not supported here")
 	}
 	fn := aggregateFuncs[name]
+	if order := b.argOrderOf(e); order != nil {
+		// The keys must bind; an aggregate whose value does not depend on
+		// the order ignores them, as DuckDB does.
+		for _, o := range order {
+			if _, err := b.bind(o.Expr); err != nil {
+				return nil, err
+			}
+		}
+		if fn.New != nil {
+			return nil, fmt.Errorf("%w: ORDER BY in the arguments of window function %s", ErrNotImplemented, name)
+		}
+	}
 	a := &AggCall{Func: name, Distinct: e.Distinct, fn: fn}
 	if fn.Pair {
 		// The registry's binding of two-argument aggregates, with the

@@ -100,6 +100,9 @@
 //     FuncExpr as written, without the condition, which Select.Filters
 //     holds (see FilterOf). FILTER after anything but a function call is a
 //     syntax error; the planner rejects it on scalar functions.
+//   - agg(args ORDER BY k [ASC|DESC] [NULLS FIRST|LAST], ...): the call's
+//     FuncExpr without the ORDER BY, whose keys Select.ArgOrderOf holds.
+//     group_concat is an ordinary call (never sqlparser's GroupConcatExpr).
 //   - A FROM subquery without an alias (DuckDB allows it) has an empty
 //     AliasedTableExpr.As.
 //   - INTERSECT [ALL|DISTINCT] and EXCEPT [ALL|DISTINCT] are a *sqlparser.Union

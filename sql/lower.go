@@ -68,7 +68,7 @@ var mysqlOnly = map[string]bool{
 	"regexp": true, "rename": true, "replace": true, "rlike": true, "schema": true,
 	"separator": true, "set": true, "show": true, "sql_cache": true, "sql_no_cache": true,
 	"sql_calc_found_rows": true, "straight_join": true, "stream": true, "tables": true,
-	"update": true, "use": true, "values": true, "partition": true,
+	"update": true, "use": true, "values": true, "partition": true, "group_concat": true,
 }
 
 // query lowers and parses the query made of tokens lo..end of the statement.
@@ -112,6 +112,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return nil, err
 	}
 	if out, err = p.lowerWindows(out); err != nil {
+		return nil, err
+	}
+	if out, err = p.lowerArgOrders(out); err != nil {
 		return nil, err
 	}
 	if out, err = p.lowerFriendly(out); err != nil {

@@ -147,6 +147,15 @@ func (p *parser) fixAST(sel *Select, out []otok) error {
 					}
 				}
 			}
+			if ok, err := fixArgOrder(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }); !ok {
+				if ferr != nil {
+					return false, ferr
+				}
+				if err == nil {
+					return fail("order", ErrInternal, "ORDER BY marker out of shape")
+				}
+				return false, err
+			}
 		case *sqlparser.ConvertExpr:
 			if n.Type == nil || n.Type.Charset != castMarker || n.Type.Length == nil {
 				break

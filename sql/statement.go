@@ -76,6 +76,8 @@ type Select struct {
 	// groupingSets holds the grouping sets of each SELECT whose GROUP BY
 	// has them (GroupingSetsOf).
 	groupingSets map[*sqlparser.Select][][]int
+	// argOrders holds the ORDER BY written inside calls (ArgOrderOf).
+	argOrders map[*sqlparser.FuncExpr][]ArgOrder
 	// pos holds the byte offsets in posText of the AST's nodes (PosOf),
 	// posBase where posText starts in its script.
 	pos     map[sqlparser.SQLNode]int
