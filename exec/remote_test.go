@@ -456,3 +456,29 @@ func TestS3ReplacedMidQuery(t *testing.T) {
 		t.Fatalf("err = %v, want ErrChanged naming the file", err)
 	}
 }
+
+// TestS3JoinOrder: the join order of files on object storage is chosen from
+// their footers as it is for local files (the estimates once read local
+// footers only, so a chain over S3 ran as written).
+func TestS3JoinOrder(t *testing.T) {
+	const q = `EXPLAIN SELECT a.order_id, b.status, s.city FROM 'fixtures/orders_sorted.parquet' a JOIN 'fixtures/orders_shuffled.parquet' b ON a.order_id = b.order_id JOIN 'fixtures/statistics.parquet' s ON s.order_id = b.order_id WHERE s.delta < 0`
+	orderOf := func(s *Session, q string) string {
+		for _, line := range strings.Split(mustExec(t, s, q).Explain, "\n") {
+			if i := strings.Index(line, "join order:"); i >= 0 {
+				return strings.TrimSpace(line[i:])
+			}
+		}
+		t.Fatalf("no join order line in EXPLAIN of %s", q)
+		return ""
+	}
+	t.Chdir(moduleRoot(t))
+	local := orderOf(NewSession(), q)
+	s, _ := s3Session(t)
+	remote := orderOf(s, strings.ReplaceAll(q, "'fixtures/", "'s3://bucket/fixtures/"))
+	if remote != local {
+		t.Errorf("over S3: %q, locally: %q", remote, local)
+	}
+	if !strings.HasPrefix(local, "join order: s ") {
+		t.Errorf("the filtered small input is not joined first: %q", local)
+	}
+}

@@ -1,7 +1,8 @@
 package optimizer
 
 import (
-	"github.com/pqsql/pqsql/format"
+	"context"
+
 	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/pushdown"
 )
@@ -96,12 +97,12 @@ func (e *estimator) size(p *planner.Plan) (rows, base int64) {
 			pred = planner.Pushdown(p.Where, s.Fields)
 		}
 		for _, path := range s.Files {
-			r, ok := e.fileRows(path)
+			r, ok := e.fileRows(s, path)
 			if !ok {
 				return -1, -1
 			}
 			base += r
-			n += e.keptRows(path, pred, r)
+			n += e.keptRows(s, path, pred, r)
 		}
 	}
 	for range min(len(conjuncts(p.Where)), 3) {
@@ -142,7 +143,7 @@ func keyJoinSize(l, lb, r, rb int64, keys bool) (rows, base int64) {
 // keptRows returns the rows of the row groups of a file of rows rows
 // that its statistics do not rule out for pred: the footer holds them, so
 // this reads nothing more.
-func (e *estimator) keptRows(path string, pred pushdown.Expr, rows int64) int64 {
+func (e *estimator) keptRows(s *planner.Scan, path string, pred pushdown.Expr, rows int64) int64 {
 	if pred == nil {
 		return rows
 	}
@@ -151,7 +152,7 @@ func (e *estimator) keptRows(path string, pred pushdown.Expr, rows int64) int64 
 		return n
 	}
 	n := rows
-	if f, err := format.Open(path); err == nil {
+	if f, done, err := s.OpenFile(context.Background(), path); err == nil {
 		if fp, err := pushdown.Plan(f, pred, nil, pushdown.Options{Statistics: true}); err == nil {
 			n = 0
 			for _, rg := range fp.RowGroups {
@@ -160,7 +161,7 @@ func (e *estimator) keptRows(path string, pred pushdown.Expr, rows int64) int64 
 				}
 			}
 		}
-		f.Close()
+		done()
 	}
 	if e.kept == nil {
 		e.kept = map[[2]string]int64{}
@@ -170,14 +171,14 @@ func (e *estimator) keptRows(path string, pred pushdown.Expr, rows int64) int64 
 }
 
 // fileRows reads the row count from a file's footer.
-func (e *estimator) fileRows(path string) (int64, bool) {
+func (e *estimator) fileRows(s *planner.Scan, path string) (int64, bool) {
 	if n, ok := e.rows[path]; ok {
 		return n, n >= 0
 	}
 	n := int64(-1)
-	if f, err := format.Open(path); err == nil {
+	if f, done, err := s.OpenFile(context.Background(), path); err == nil {
 		n = f.Meta.NumRows
-		f.Close()
+		done()
 	}
 	e.rows[path] = n
 	return n, n >= 0

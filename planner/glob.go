@@ -68,3 +68,18 @@ func openFile(ctx context.Context, st *storage.Store, path string) (*format.File
 	}
 	return f, func() { src.Close() }, nil
 }
+
+// OpenFile opens one of the scan's files through the storage its paths were
+// listed from, so a file on object storage opens as a local one does (its
+// footer from the store's cache where it was read ahead). Close it with the
+// function returned.
+func (s *Scan) OpenFile(ctx context.Context, path string) (*format.File, func(), error) {
+	if s.store == nil {
+		f, err := format.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, func() { f.Close() }, nil
+	}
+	return openFile(ctx, s.store, path)
+}
