@@ -351,6 +351,13 @@ func AppendInterval(dst []byte, b []byte) []byte {
 	months := int64(binary.LittleEndian.Uint32(b[0:]))
 	days := int64(binary.LittleEndian.Uint32(b[4:]))
 	millis := int64(binary.LittleEndian.Uint32(b[8:]))
+	return AppendIntervalParts(dst, months, days, millis*1000)
+}
+
+// AppendIntervalParts appends an interval of months, days and
+// microseconds, each signed, as DuckDB prints it:
+// "1 year 2 months 3 days 04:05:06.7", "-1 day -01:00:00", "00:00:00".
+func AppendIntervalParts(dst []byte, months, days, micros int64) []byte {
 	start := len(dst)
 	part := func(n int64, unit string) {
 		if n == 0 {
@@ -362,18 +369,54 @@ func AppendInterval(dst []byte, b []byte) []byte {
 		dst = strconv.AppendInt(dst, n, 10)
 		dst = append(dst, ' ')
 		dst = append(dst, unit...)
-		if n != 1 {
+		if n != 1 && n != -1 {
 			dst = append(dst, 's')
 		}
 	}
 	part(months/12, "year")
 	part(months%12, "month")
 	part(days, "day")
-	if millis != 0 || len(dst) == start {
-		if len(dst) > start {
-			dst = append(dst, ' ')
+	if micros == 0 {
+		if len(dst) == start {
+			dst = append(dst, "00:00:00"...)
 		}
-		dst = appendClock(dst, millis, meta.Millis)
+		return dst
+	}
+	if len(dst) > start {
+		dst = append(dst, ' ')
+	}
+	// Work on the negative magnitude: the most negative microsecond count
+	// has no positive counterpart.
+	us := micros
+	if us < 0 {
+		dst = append(dst, '-')
+	} else {
+		us = -us
+	}
+	hour := -(us / int64(3600e6))
+	us += hour * int64(3600e6)
+	minute := -(us / int64(60e6))
+	us += minute * int64(60e6)
+	sec := -(us / int64(1e6))
+	us += sec * int64(1e6)
+	us = -us
+	if hour < 10 {
+		dst = append(dst, '0')
+	}
+	dst = strconv.AppendInt(dst, hour, 10)
+	dst = append(dst, ':', byte('0'+minute/10), byte('0'+minute%10), ':', byte('0'+sec/10), byte('0'+sec%10))
+	if us != 0 {
+		var digits [6]byte
+		n := len(digits)
+		for i := len(digits) - 1; i >= 0; i-- {
+			digits[i] = byte('0' + us%10)
+			us /= 10
+			if digits[i] == '0' && n == i+1 {
+				n = i // trailing zeros are not printed
+			}
+		}
+		dst = append(dst, '.')
+		dst = append(dst, digits[:n]...)
 	}
 	return dst
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/pqsql/pqsql/format"
 )
 
 // An Interval is DuckDB's INTERVAL: months, days and microseconds, three
@@ -112,62 +114,7 @@ func appendIntervalKey(dst []byte, iv Interval) []byte {
 // AppendInterval appends an interval as DuckDB prints it:
 // "1 year 2 months 3 days 04:05:06.7", "-1 day -01:00:00", "00:00:00".
 func AppendInterval(dst []byte, iv Interval) []byte {
-	start := len(dst)
-	part := func(n int64, unit string) {
-		if n == 0 {
-			return
-		}
-		if len(dst) > start {
-			dst = append(dst, ' ')
-		}
-		dst = strconv.AppendInt(dst, n, 10)
-		dst = append(dst, ' ')
-		dst = append(dst, unit...)
-		if n != 1 && n != -1 {
-			dst = append(dst, 's')
-		}
-	}
-	part(int64(iv.Months/12), "year")
-	part(int64(iv.Months%12), "month")
-	part(int64(iv.Days), "day")
-	if iv.Micros == 0 {
-		if len(dst) == start {
-			dst = append(dst, "00:00:00"...)
-		}
-		return dst
-	}
-	if len(dst) > start {
-		dst = append(dst, ' ')
-	}
-	// Work on the negative magnitude: the most negative microsecond count
-	// has no positive counterpart.
-	us := iv.Micros
-	if us < 0 {
-		dst = append(dst, '-')
-	} else {
-		us = -us
-	}
-	hour := -(us / microsPerHour)
-	us += hour * microsPerHour
-	minute := -(us / microsPerMinute)
-	us += minute * microsPerMinute
-	sec := -(us / microsPerSec)
-	us += sec * microsPerSec
-	us = -us
-	if hour < 10 {
-		dst = append(dst, '0')
-	}
-	dst = strconv.AppendInt(dst, hour, 10)
-	dst = append(dst, ':', byte('0'+minute/10), byte('0'+minute%10), ':', byte('0'+sec/10), byte('0'+sec%10))
-	if us != 0 {
-		frac := []byte(fmt.Sprintf("%06d", us))
-		for frac[len(frac)-1] == '0' {
-			frac = frac[:len(frac)-1]
-		}
-		dst = append(dst, '.')
-		dst = append(dst, frac...)
-	}
-	return dst
+	return format.AppendIntervalParts(dst, int64(iv.Months), int64(iv.Days), iv.Micros)
 }
 
 // parseInterval reads text as DuckDB's VARCHAR to INTERVAL cast does:

@@ -14,18 +14,7 @@ func init() {
 }
 
 func bindMapExtractList(f *ScalarFunc, args []Expr) (Expr, error) {
-	if err := arity(f, args, 2, 2); err != nil {
-		return nil, err
-	}
-	kt, vt, ok := mapTypes(args[0].Type())
-	if !ok {
-		return nil, noMatch(f.Name, args)
-	}
-	k, err := castTo(args[1], kt)
-	if err != nil {
-		return nil, err
-	}
-	return newCall(f, []Expr{args[0], k}, listOf(vt)), nil
+	return bindMapLookup(f, args, listOf)
 }
 
 func evalMapExtractList(c *Call, a []Datum) (Datum, error) {

@@ -252,6 +252,12 @@ func evalStructExtract(c *Call, a []Datum) (Datum, error) {
 }
 
 func bindMapExtract(f *ScalarFunc, args []Expr) (Expr, error) {
+	return bindMapLookup(f, args, func(vt Type) Type { return vt })
+}
+
+// bindMapLookup binds a lookup of a key in a map: the key is cast to the
+// map's key type, and result gives the call's type from the value type.
+func bindMapLookup(f *ScalarFunc, args []Expr, result func(Type) Type) (Expr, error) {
 	if err := arity(f, args, 2, 2); err != nil {
 		return nil, err
 	}
@@ -263,7 +269,7 @@ func bindMapExtract(f *ScalarFunc, args []Expr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newCall(f, []Expr{args[0], k}, vt), nil
+	return newCall(f, []Expr{args[0], k}, result(vt)), nil
 }
 
 func evalMapExtract(c *Call, a []Datum) (Datum, error) {
