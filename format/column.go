@@ -582,13 +582,7 @@ func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error
 		if err := rle.DecodeLevels(idx, data[1:], width); err != nil {
 			return err
 		}
-		if d.indexed(enc) {
-			return d.keepIndices(idx)
-		}
-		if bad, ok := v.appendIndexed(d.dict, idx); !ok {
-			return fmt.Errorf("%w: dictionary index %d out of range (dictionary has %d entries)", ErrCorrupt, bad, d.dict.Len())
-		}
-		return nil
+		return d.lookUp(v, enc, idx)
 	case meta.RLE:
 		if d.leaf.Type != meta.Boolean {
 			return fmt.Errorf("%w: RLE values on a %s column", ErrUnsupported, d.leaf.Type)

@@ -49,6 +49,18 @@ func (d *chunkDecoder) indexed(enc meta.Encoding) bool {
 	return d.keepIdx && (enc == meta.PlainDictionary || enc == meta.RLEDictionary)
 }
 
+// lookUp appends the values of dictionary indices idx of a page of
+// encoding enc to v, or keeps the indices where the reader asked for them.
+func (d *chunkDecoder) lookUp(v *Values, enc meta.Encoding, idx []int32) error {
+	if d.indexed(enc) {
+		return d.keepIndices(idx)
+	}
+	if bad, ok := v.appendIndexed(d.dict, idx); !ok {
+		return fmt.Errorf("%w: dictionary index %d out of range (dictionary has %d entries)", ErrCorrupt, bad, d.dict.Len())
+	}
+	return nil
+}
+
 // keepIndices appends a page's dictionary indices, checked against the
 // dictionary, in place of its values.
 func (d *chunkDecoder) keepIndices(idx []int32) error {

@@ -167,13 +167,7 @@ func (d *chunkDecoder) decodeSlice(c *pageCursor, n int) error {
 		if err != nil {
 			return err
 		}
-		if d.indexed(c.enc) {
-			return d.keepIndices(idx)
-		}
-		if bad, ok := v.appendIndexed(d.dict, idx); !ok {
-			return fmt.Errorf("%w: dictionary index %d out of range (dictionary has %d entries)", ErrCorrupt, bad, d.dict.Len())
-		}
-		return nil
+		return d.lookUp(v, c.enc, idx)
 	case meta.RLE:
 		if d.leaf.Type != meta.Boolean {
 			return fmt.Errorf("%w: RLE values on a %s column", ErrUnsupported, d.leaf.Type)
