@@ -3,6 +3,8 @@ package format
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pqsql/pqsql/format/meta"
 )
 
 // A Value is an assembled value of a nested field: nil (NULL), a Scalar, a
@@ -77,9 +79,42 @@ func NewAssembler(f *Field, data map[int]*ColumnData) (*Assembler, error) {
 		if n < 0 {
 			n = d.NumEntries
 		}
+		if err := checkRepeatedLevels(l, d); err != nil {
+			return nil, fmt.Errorf("%w: assembling %s: %w", ErrCorrupt, f.Name, err)
+		}
 		a.cursors[l.Index] = &levelCursor{data: d, logical: LogicalOf(l), maxDef: int32(l.MaxDef)}
 	}
 	return a, nil
+}
+
+// checkRepeatedLevels refuses levels that contradict each other: an entry
+// that repeats at level r (another element of the r-th list on the path)
+// must define that list. A writer's or a crafted file's entry of rep 1
+// and def 0 would otherwise start a row the row group does not count.
+func checkRepeatedLevels(l *Leaf, d *ColumnData) error {
+	if l.MaxRep == 0 || d.Rep == nil {
+		return nil
+	}
+	minDef := make([]int32, l.MaxRep+1)
+	for n := l.Node; n != nil; n = n.Parent {
+		if n.Repetition == meta.Repeated && n.RepLevel > 0 && n.RepLevel <= l.MaxRep {
+			minDef[n.RepLevel] = int32(n.DefLevel)
+		}
+	}
+	for i := 0; i < d.NumEntries && i < len(d.Rep); i++ {
+		r := d.Rep[i]
+		if r <= 0 || int(r) > l.MaxRep {
+			continue
+		}
+		def := int32(l.MaxDef)
+		if d.Def != nil {
+			def = d.Def[i]
+		}
+		if def < minDef[r] {
+			return fmt.Errorf("column %s: entry %d repeats at level %d but has definition level %d, below the list's %d", l.Path, i, r, def, minDef[r])
+		}
+	}
+	return nil
 }
 
 // Next assembles the next row's value. ok is false at the end of the data.
