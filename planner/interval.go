@@ -85,21 +85,11 @@ func compareIntervals(a, b Interval) int {
 	bm, bd, bu := b.normalized()
 	switch {
 	case am != bm:
-		return cmpInt64(am, bm)
+		return cmpInt(am, bm)
 	case ad != bd:
-		return cmpInt64(ad, bd)
+		return cmpInt(ad, bd)
 	}
-	return cmpInt64(au, bu)
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmpInt(au, bu)
 }
 
 // appendIntervalKey appends the normalized fields, so intervals equal as
