@@ -28,15 +28,12 @@ func evalMapExtractList(c *Call, a []Datum) (Datum, error) {
 	if a[1].Null {
 		return Datum{N: format.List{}}, nil
 	}
-	kt := c.Args[1].Type()
-	for i, kv := range m.Keys {
-		k, err := elemDatum(kv, kt)
-		if err != nil {
-			return Datum{}, err
-		}
-		if !k.Null && Compare(k, a[1], kt) == 0 {
-			return Datum{N: format.List{m.Values[i]}}, nil
-		}
+	i, err := mapFind(m, a[1], c.Args[1].Type())
+	if err != nil {
+		return Datum{}, err
+	}
+	if i >= 0 {
+		return Datum{N: format.List{m.Values[i]}}, nil
 	}
 	return Datum{N: format.List{}}, nil
 }

@@ -277,17 +277,25 @@ func evalMapExtract(c *Call, a []Datum) (Datum, error) {
 	if !ok {
 		return Datum{}, fmt.Errorf("%w: map_extract_value of a value that is not a map", ErrConversion)
 	}
-	kt := c.Args[1].Type()
+	i, err := mapFind(m, a[1], c.Args[1].Type())
+	if err != nil || i < 0 {
+		return NullDatum, err
+	}
+	return elemDatum(m.Values[i], c.T)
+}
+
+// mapFind returns the position of key (of type kt) among m's keys, or -1.
+func mapFind(m *format.Map, key Datum, kt Type) (int, error) {
 	for i, kv := range m.Keys {
 		k, err := elemDatum(kv, kt)
 		if err != nil {
-			return Datum{}, err
+			return -1, err
 		}
-		if !k.Null && Compare(k, a[1], kt) == 0 {
-			return elemDatum(m.Values[i], c.T)
+		if !k.Null && Compare(k, key, kt) == 0 {
+			return i, nil
 		}
 	}
-	return NullDatum, nil
+	return -1, nil
 }
 
 func bindMapParts(f *ScalarFunc, args []Expr) (Expr, error) {
