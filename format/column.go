@@ -7,8 +7,6 @@ import (
 	"slices"
 
 	"github.com/pqsql/pqsql/format/compress"
-	"github.com/pqsql/pqsql/format/encoding/bytestreamsplit"
-	"github.com/pqsql/pqsql/format/encoding/delta"
 	"github.com/pqsql/pqsql/format/encoding/plain"
 	"github.com/pqsql/pqsql/format/encoding/rle"
 	"github.com/pqsql/pqsql/format/meta"
@@ -351,14 +349,26 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 			return d.errorf(p.Offset, "repetition levels: %w", err)
 		}
 	}
+	c.stride = c.n
 	if d.leaf.MaxDef > 0 {
+		// BYTE_STREAM_SPLIT streams are as long as the page's non-null
+		// values, which a second decoder of its levels counts.
+		var count levelDecoder
 		if v2 {
 			c.def = rle.NewDecoder(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
-		} else if c.def, c.values, err = levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n); err != nil {
-			return d.errorf(p.Offset, "definition levels: %w", err)
+			count = rle.NewDecoder(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
+		} else {
+			count, _, _ = levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n)
+			if c.def, c.values, err = levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n); err != nil {
+				return d.errorf(p.Offset, "definition levels: %w", err)
+			}
+		}
+		if c.enc == meta.ByteStreamSplit {
+			if c.stride, err = countDefined(count, c.n, d.leaf.MaxDef); err != nil {
+				return d.errorf(p.Offset, "definition levels: %w", err)
+			}
 		}
 	}
-	c.whole = !resumable(c.enc)
 	d.cur = c
 	return nil
 }
@@ -369,9 +379,12 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 // leaf's slice ends where a record starts, so each slice holds whole rows.
 func (d *chunkDecoder) slicePage(max int) error {
 	c, out, p := d.cur, d.out, d.cur.p
-	k := c.n - c.done
-	if !c.whole {
-		k = min(k, max)
+	k := min(c.n-c.done, max)
+	if max != wholePage {
+		var err error
+		if k, err = d.fitBytes(c, k); err != nil {
+			return d.errorf(p.Offset, "%s values: %w", c.enc, err)
+		}
 	}
 	start := out.NumEntries
 	span := PageSpan{FirstRow: c.firstRow, FirstEntry: start, FirstValue: out.Values.Len(), Continued: c.done > 0}
@@ -419,13 +432,7 @@ func (d *chunkDecoder) slicePage(max int) error {
 		out.Values.grow(min(nonNull, maxReserve))
 	}
 	first := out.Values.Len()
-	var err error
-	if c.whole {
-		err = d.decodeValues(c.enc, c.values, nonNull)
-	} else {
-		err = d.decodeSlice(c, nonNull)
-	}
-	if err != nil {
+	if err := d.decodeSlice(c, nonNull); err != nil {
 		return d.errorf(p.Offset, "%s values: %w", c.enc, err)
 	}
 	if c.enc != meta.PlainDictionary && c.enc != meta.RLEDictionary { // the dictionary was checked
@@ -549,132 +556,6 @@ func (d *chunkDecoder) checkGeometry(first int) error {
 		}
 	}
 	return nil
-}
-
-// decodeValues appends n non-null values in encoding enc.
-func (d *chunkDecoder) decodeValues(enc meta.Encoding, data []byte, n int) error {
-	v := &d.out.Values
-	var err error
-	switch enc {
-	case meta.Plain:
-		return decodePlain(v, data, n, d.leaf.TypeLength)
-	case meta.PlainDictionary, meta.RLEDictionary:
-		if d.dict == nil {
-			return fmt.Errorf("%w: dictionary-encoded page but the chunk has no dictionary page", ErrCorrupt)
-		}
-		if n == 0 {
-			return nil
-		}
-		if len(data) < 1 {
-			return fmt.Errorf("%w: dictionary index bit width missing", ErrCorrupt)
-		}
-		width := int(data[0])
-		if width > 32 {
-			return fmt.Errorf("%w: dictionary index bit width %d", ErrCorrupt, width)
-		}
-		if err := d.fits(int64(n)*4, "the page's dictionary indexes"); err != nil {
-			return err
-		}
-		if cap(d.idx) < n {
-			d.idx = make([]int32, n)
-		}
-		idx := d.idx[:n]
-		if err := rle.DecodeLevels(idx, data[1:], width); err != nil {
-			return err
-		}
-		return d.lookUp(v, enc, idx)
-	case meta.RLE:
-		if d.leaf.Type != meta.Boolean {
-			return fmt.Errorf("%w: RLE values on a %s column", ErrUnsupported, d.leaf.Type)
-		}
-		if len(data) < 4 {
-			return fmt.Errorf("%w: RLE length prefix missing", ErrCorrupt)
-		}
-		l := binary.LittleEndian.Uint32(data)
-		if uint64(l) > uint64(len(data)-4) {
-			return fmt.Errorf("%w: RLE run of %d bytes exceeds the page", ErrCorrupt, l)
-		}
-		if err := d.fits(int64(n)*4, "the page's run-length booleans"); err != nil {
-			return err
-		}
-		if cap(d.idx) < n {
-			d.idx = make([]int32, n)
-		}
-		idx := d.idx[:n]
-		if err := rle.DecodeLevels(idx, data[4:4+l], 1); err != nil {
-			return err
-		}
-		for _, b := range idx {
-			v.Bool = append(v.Bool, b != 0)
-		}
-		return nil
-	case meta.DeltaBinaryPacked:
-		switch d.leaf.Type {
-		case meta.Int32:
-			v.Int32, _, err = delta.Int32s(v.Int32, data, n)
-		case meta.Int64:
-			v.Int64, _, err = delta.Int64s(v.Int64, data, n)
-		default:
-			return fmt.Errorf("%w: DELTA_BINARY_PACKED on a %s column", ErrCorrupt, d.leaf.Type)
-		}
-		return err
-	case meta.DeltaLengthByteArray:
-		if d.leaf.Type != meta.ByteArray {
-			return fmt.Errorf("%w: DELTA_LENGTH_BYTE_ARRAY on a %s column", ErrCorrupt, d.leaf.Type)
-		}
-		v.Bytes, _, err = delta.LengthByteArrays(v.Bytes, data, n)
-		return err
-	case meta.DeltaByteArray:
-		if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray {
-			return fmt.Errorf("%w: DELTA_BYTE_ARRAY on a %s column", ErrCorrupt, d.leaf.Type)
-		}
-		start := len(v.Bytes)
-		room := d.f.Limits.budget() - d.held
-		v.Bytes, err = delta.ByteArraysMax(v.Bytes, data, n, room)
-		if errors.Is(err, delta.ErrTooLarge) {
-			return fmt.Errorf("%w: %w", ErrLimit, err)
-		}
-		if err == nil {
-			// The values are copied into one arena of their total length.
-			for _, b := range v.Bytes[start:] {
-				d.held += int64(len(b))
-			}
-		}
-		if err == nil && d.leaf.Type == meta.FixedLenByteArray {
-			for _, b := range v.Bytes[start:] {
-				if len(b) != d.leaf.TypeLength {
-					return fmt.Errorf("%w: value of %d bytes in a FIXED_LEN_BYTE_ARRAY(%d) column", ErrCorrupt, len(b), d.leaf.TypeLength)
-				}
-			}
-		}
-		return err
-	case meta.ByteStreamSplit:
-		width := 0
-		switch d.leaf.Type {
-		case meta.Int32, meta.Float:
-			width = 4
-		case meta.Int64, meta.Double:
-			width = 8
-		case meta.FixedLenByteArray:
-			width = d.leaf.TypeLength
-		default:
-			return fmt.Errorf("%w: BYTE_STREAM_SPLIT on a %s column", ErrCorrupt, d.leaf.Type)
-		}
-		if len(data) != width*n {
-			// Trailing bytes would shift every stream; the spec sizes the page exactly.
-			if len(data) < width*n {
-				return fmt.Errorf("%w: %d bytes for %d values of width %d", ErrCorrupt, len(data), n, width)
-			}
-			data = data[:width*n]
-		}
-		buf, err := bytestreamsplit.Decode(nil, data, width, n)
-		if err != nil {
-			return err
-		}
-		return decodePlain(v, buf, n, d.leaf.TypeLength)
-	default:
-		return fmt.Errorf("%w: encoding %s", ErrUnsupported, enc)
-	}
 }
 
 // decodePlain appends n PLAIN values of v.Type.

@@ -25,14 +25,8 @@ func slicedMatchesWhole(t *testing.T, f *File, size int) {
 	for rg := range f.Meta.RowGroups {
 		for col, leaf := range f.Schema.Leaves {
 			size := size
-			bounded := true // every page is sliced
-			if md := f.Chunk(rg, col).MetaData; md != nil {
-				if md.NumValues > 20_000 {
-					size = max(size, 997)
-				}
-				for _, e := range md.Encodings {
-					bounded = bounded && (resumable(e) || e == meta.BitPacked)
-				}
+			if md := f.Chunk(rg, col).MetaData; md != nil && md.NumValues > 20_000 {
+				size = max(size, 997)
 			}
 			f.Limits.SliceEntries = 0
 			want, werr := f.ReadColumn(rg, col)
@@ -58,7 +52,7 @@ func slicedMatchesWhole(t *testing.T, f *File, size int) {
 				if len(cd.Pages) != 1 || s.FirstEntry != 0 || s.FirstValue != 0 || s.NumEntries != cd.NumEntries {
 					t.Fatalf("%s: slice spans %+v for %d entries", leaf.Path, cd.Pages, cd.NumEntries)
 				}
-				if bounded && leaf.MaxRep == 0 && s.NumEntries > size {
+				if leaf.MaxRep == 0 && s.NumEntries > size {
 					t.Fatalf("%s: slice of %d entries, above %d", leaf.Path, s.NumEntries, size)
 				}
 				if leaf.MaxRep > 0 && s.Continued && s.NumEntries > 0 && cd.Rep[0] != 0 {
@@ -242,6 +236,75 @@ func plainValues(t meta.Type, idx []int32) []byte {
 	return b
 }
 
+// valueEncodings are the encodings a random page of each type may take
+// besides a dictionary.
+var valueEncodings = map[meta.Type][]meta.Encoding{
+	meta.Int32:     {meta.Plain, meta.DeltaBinaryPacked, meta.ByteStreamSplit},
+	meta.Int64:     {meta.Plain, meta.DeltaBinaryPacked, meta.ByteStreamSplit},
+	meta.ByteArray: {meta.Plain, meta.DeltaLengthByteArray, meta.DeltaByteArray},
+	meta.Boolean:   {meta.Plain},
+}
+
+// rawValue is value index v of type t as ColumnData holds it: a byte
+// array's bytes without their length.
+func rawValue(t meta.Type, v int32) []byte {
+	b := plainValue(nil, t, v)
+	if t == meta.ByteArray {
+		return b[4:]
+	}
+	return b
+}
+
+// encodeValues encodes the values of idx of type t in enc.
+func encodeValues(enc meta.Encoding, t meta.Type, idx []int32) []byte {
+	switch enc {
+	case meta.DeltaBinaryPacked:
+		vals := make([]int64, len(idx))
+		for i, v := range idx {
+			vals[i] = int64(binary.LittleEndian.Uint64(append(rawValue(t, v), 0, 0, 0, 0)))
+			if t == meta.Int32 {
+				vals[i] = int64(int32(vals[i]))
+			}
+		}
+		return craft.DeltaBinaryPacked(vals)
+	case meta.ByteStreamSplit:
+		width := len(rawValue(t, 0))
+		out := make([]byte, width*len(idx))
+		for i, v := range idx {
+			for k, b := range rawValue(t, v) {
+				out[k*len(idx)+i] = b
+			}
+		}
+		return out
+	case meta.DeltaLengthByteArray, meta.DeltaByteArray:
+		// DELTA_BYTE_ARRAY values share a prefix of x's with their
+		// predecessor, so a slice that lost the last value fails.
+		var prefixes, lengths []int64
+		var suffixes []byte
+		var prev []byte
+		for _, v := range idx {
+			b := rawValue(t, v)
+			p := 0
+			if enc == meta.DeltaByteArray {
+				for p < len(b) && p < len(prev) && b[p] == prev[p] {
+					p++
+				}
+			}
+			prefixes = append(prefixes, int64(p))
+			lengths = append(lengths, int64(len(b)-p))
+			suffixes = append(suffixes, b[p:]...)
+			prev = b
+		}
+		out := craft.DeltaBinaryPacked(lengths)
+		out = append(out, suffixes...)
+		if enc == meta.DeltaByteArray {
+			out = append(craft.DeltaBinaryPacked(prefixes), out...)
+		}
+		return out
+	}
+	return plainValues(t, idx)
+}
+
 // bitPackedLevels encodes levels in the deprecated BIT_PACKED encoding,
 // from the most significant bit down.
 func bitPackedLevels(levels []int32, width int) []byte {
@@ -278,7 +341,9 @@ func randomPage(rnd *rand.Rand, l randomLeaf, recs [][]entry, dict bool, v2 bool
 		enc = meta.RLEDictionary
 		values = rle.AppendHybrid([]byte{8}, idx, 8)
 	} else {
-		values = plainValues(l.typ, idx)
+		encs := valueEncodings[l.typ]
+		enc = encs[rnd.IntN(len(encs))]
+		values = encodeValues(enc, l.typ, idx)
 	}
 	rw, dw := rle.BitWidth(uint64(l.rep)), rle.BitWidth(uint64(l.def))
 	var repB, defB []byte
@@ -315,8 +380,8 @@ func randomPage(rnd *rand.Rand, l randomLeaf, recs [][]entry, dict bool, v2 bool
 }
 
 // TestSlicesMatchWholeRandomPages builds files of random pages (levels,
-// nulls, lists, dictionary and PLAIN values, v1 and v2 pages) and reads
-// them in slices of 1, 2, 3 and 7 entries.
+// nulls, lists; dictionary, PLAIN, DELTA_* and BYTE_STREAM_SPLIT values;
+// v1 and v2 pages) and reads them in slices of 1, 2, 3, 7 and 997 entries.
 func TestSlicesMatchWholeRandomPages(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(14, 3))
 	for iter := range 200 {
@@ -369,7 +434,7 @@ func TestSlicesMatchWholeRandomPages(t *testing.T) {
 					t.Fatalf("%d (%s): entry %d has levels (%d, %d), want (%d, %d)", iter, l.name, k, wr[k], wd[k], e.rep, e.def)
 				}
 				if e.def == int32(l.def) {
-					if l.typ != meta.Boolean && l.typ != meta.ByteArray && string(plainValue(nil, l.typ, e.val)) != string(wv[values]) {
+					if l.typ != meta.Boolean && string(rawValue(l.typ, e.val)) != string(wv[values]) {
 						t.Fatalf("%d (%s): value %d is %x", iter, l.name, values, wv[values])
 					}
 					values++
@@ -380,7 +445,7 @@ func TestSlicesMatchWholeRandomPages(t *testing.T) {
 		if k != whole.NumEntries || values != len(wv) {
 			t.Fatalf("%d (%s): %d entries and %d values, want %d and %d", iter, l.name, whole.NumEntries, len(wv), k, values)
 		}
-		for _, size := range []int{1, 2, 3, 7} {
+		for _, size := range []int{1, 2, 3, 7, 997} {
 			slicedMatchesWhole(t, f, size)
 		}
 	}

@@ -10,16 +10,26 @@ import (
 // length must be a multiple of width: the spec ends them with the page, so
 // the stream length is len(data)/width, which may exceed n.
 func Decode(dst []byte, data []byte, width, n int) ([]byte, error) {
-	if width < 1 || n < 0 {
-		return dst, fmt.Errorf("%w: width %d, count %d", ErrInvalid, width, n)
+	return DecodeFrom(dst, data, width, 0, n)
+}
+
+// DecodeFrom is Decode of the n values from value first on, so that a page
+// decodes a part at a time.
+func DecodeFrom(dst []byte, data []byte, width, first, n int) ([]byte, error) {
+	if width < 1 || n < 0 || first < 0 {
+		return dst, fmt.Errorf("%w: width %d, first %d, count %d", ErrInvalid, width, first, n)
 	}
 	if len(data)%width != 0 {
 		return dst, fmt.Errorf("%w: %d bytes are not a whole number of %d-byte values", ErrCorrupt, len(data), width)
 	}
 	stride := len(data) / width
-	if n > stride {
-		return dst, fmt.Errorf("%w: %d values of %d bytes, have %d bytes", ErrTruncated, n, width, len(data))
+	if n > stride-min(first, stride) {
+		return dst, fmt.Errorf("%w: values %d to %d of %d bytes, have %d bytes", ErrTruncated, first, first+n, width, len(data))
 	}
+	// Each stream is read from value first on; data is advanced so the
+	// loops below index from 0 and the k-th stream still starts at
+	// k*stride.
+	data = data[first:]
 	start := len(dst)
 	dst = slices.Grow(dst, n*width)[:start+n*width]
 	out := dst[start:]

@@ -93,85 +93,176 @@ func decodeInts[T integer](dst []T, data []byte, n int, maxBits uint64) ([]T, in
 	if n < 0 {
 		return dst, 0, fmt.Errorf("%w: negative value count %d", ErrInvalid, n)
 	}
-	r := reader{data: data}
-	h, err := r.header()
+	d, err := newIntDecoder[T](data, maxBits)
 	if err != nil {
-		return dst, r.pos, err
+		return dst, d.r.pos, err
+	}
+	total := d.h.total
+	if dst, err = d.Next(dst, int(min(uint64(n), d.Len()))); err != nil {
+		return dst, d.r.pos, err
+	}
+	end, err := d.End()
+	if err != nil {
+		return dst, end, err
+	}
+	if uint64(n) > total {
+		return dst, end, fmt.Errorf("%w: stream holds %d values, want %d", ErrTruncated, total, n)
+	}
+	return dst, end, nil
+}
+
+// An IntDecoder decodes a DELTA_BINARY_PACKED stream a part at a time: each
+// Next resumes within the miniblock where the last one stopped, so a page
+// of millions of values decodes in bounded slices.
+type IntDecoder[T integer] struct {
+	r       reader
+	h       header
+	maxBits uint64
+	// first: the header's first value is still to be returned.
+	first bool
+	// left counts the deltas not yet returned.
+	left uint64
+	last T
+	// minDelta is the current block's; widths its miniblocks' bit widths
+	// not yet begun.
+	minDelta T
+	widths   []byte
+	// body holds the current miniblock from its start; bit is where its
+	// next value starts, inMini how many of its values are left.
+	body   []byte
+	bit    uint64
+	w      uint
+	inMini uint64
+}
+
+// NewInt32Decoder reads the header of an INT32 DELTA_BINARY_PACKED stream.
+func NewInt32Decoder(data []byte) (*IntDecoder[int32], error) {
+	return newIntDecoder[int32](data, 32)
+}
+
+// NewInt64Decoder reads the header of an INT64 DELTA_BINARY_PACKED stream.
+func NewInt64Decoder(data []byte) (*IntDecoder[int64], error) {
+	return newIntDecoder[int64](data, 64)
+}
+
+func newIntDecoder[T integer](data []byte, maxBits uint64) (*IntDecoder[T], error) {
+	d := &IntDecoder[T]{r: reader{data: data}, maxBits: maxBits}
+	h, err := d.r.header()
+	if err != nil {
+		return d, err
+	}
+	d.h, d.last = h, T(h.first)
+	if h.total > 0 {
+		d.first, d.left = true, h.total-1
+	}
+	return d, nil
+}
+
+// Len is the number of values the stream holds past those returned.
+func (d *IntDecoder[T]) Len() uint64 {
+	if d.first {
+		return d.left + 1
+	}
+	return d.left
+}
+
+// Next appends the next n values to dst. If the stream holds fewer it
+// appends those and returns an error wrapping ErrTruncated.
+func (d *IntDecoder[T]) Next(dst []T, n int) ([]T, error) {
+	if n < 0 {
+		return dst, fmt.Errorf("%w: negative value count %d", ErrInvalid, n)
 	}
 	want := n
-	if h.total < uint64(n) {
-		want = int(h.total)
+	if avail := d.Len(); avail < uint64(n) {
+		want = int(avail)
 	}
 	start := len(dst)
 	dst = slices.Grow(dst, want)[:start+want]
 	out := dst[start:]
-	if want > 0 {
-		out[0] = T(h.first)
+	produced := 0
+	if want > 0 && d.first {
+		out[0] = d.last
+		d.first = false
+		produced = 1
 	}
-	produced := min(1, want)
-	last := T(h.first)
-
-	var remaining uint64 // values after the first still in the stream
-	if h.total > 0 {
-		remaining = h.total - 1
-	}
-	miniSize := h.blockSize / h.miniblocks
 	var buf [chunk]uint64
-	for remaining > 0 {
+	for produced < want {
+		if d.inMini == 0 {
+			if err := d.nextMiniblock(); err != nil {
+				return dst[:start+produced], err
+			}
+		}
+		c := min(d.inMini, uint64(want-produced), chunk)
+		unpack(buf[:c], d.body, d.bit, d.w)
+		o := out[produced : produced+int(c)]
+		last, md := d.last, d.minDelta
+		for i, v := range buf[:c] {
+			last += md + T(v)
+			o[i] = last
+		}
+		d.last = last
+		produced += int(c)
+		d.bit += c * uint64(d.w)
+		d.inMini -= c
+		d.left -= c
+	}
+	if want < n {
+		return dst, fmt.Errorf("%w: stream holds %d values, want %d more", ErrTruncated, d.h.total, n)
+	}
+	return dst, nil
+}
+
+// nextMiniblock begins the next miniblock, reading a block header first
+// when the block's miniblocks are used up. Widths of miniblocks past the
+// last value may be arbitrary and their bodies absent, so it is called only
+// while values are left.
+func (d *IntDecoder[T]) nextMiniblock() error {
+	r := &d.r
+	if len(d.widths) == 0 {
 		minDelta, err := r.zigzag("block min delta")
 		if err != nil {
-			return dst[:start+produced], r.pos, err
+			return err
 		}
-		if uint64(len(data)-r.pos) < h.miniblocks {
-			return dst[:start+produced], r.pos, fmt.Errorf("%w: %d miniblock bit widths at offset %d",
-				ErrTruncated, h.miniblocks, r.pos)
+		if uint64(len(r.data)-r.pos) < d.h.miniblocks {
+			return fmt.Errorf("%w: %d miniblock bit widths at offset %d", ErrTruncated, d.h.miniblocks, r.pos)
 		}
-		widths := data[r.pos : r.pos+int(h.miniblocks)]
-		r.pos += int(h.miniblocks)
-		md := T(minDelta)
-		// Widths of miniblocks past the last value may be arbitrary and their
-		// bodies absent, so the loop stops with the values.
-		for _, wb := range widths {
-			if remaining == 0 {
-				break
-			}
-			w := uint64(wb)
-			if w > maxBits {
-				return dst[:start+produced], r.pos, fmt.Errorf("%w: miniblock bit width %d at offset %d exceeds %d",
-					ErrCorrupt, w, r.pos, maxBits)
-			}
-			k := min(miniSize, remaining)
-			full := miniSize * w / 8
-			need := (k*w + 7) / 8
-			if uint64(len(data)-r.pos) < need {
-				return dst[:start+produced], r.pos, fmt.Errorf("%w: miniblock of %d values of %d bits at offset %d",
-					ErrTruncated, k, w, r.pos)
-			}
-			body := data[r.pos:]
-			var bit uint64
-			for todo := min(k, uint64(want-produced)); todo > 0; {
-				c := min(todo, chunk)
-				unpack(buf[:c], body, bit, uint(w))
-				o := out[produced : produced+int(c)]
-				for i, d := range buf[:c] {
-					last += md + T(d)
-					o[i] = last
-				}
-				produced += int(c)
-				bit += c * w
-				todo -= c
-			}
-			// The last miniblock should be padded to full size; accept one
-			// that stops after its last value.
-			r.pos += int(min(full, uint64(len(data)-r.pos)))
-			remaining -= k
-		}
+		d.minDelta = T(minDelta)
+		d.widths = r.data[r.pos : r.pos+int(d.h.miniblocks)]
+		r.pos += int(d.h.miniblocks)
 	}
-	if produced < n {
-		return dst[:start+produced], r.pos, fmt.Errorf("%w: stream holds %d values, want %d",
-			ErrTruncated, h.total, n)
+	w := uint64(d.widths[0])
+	if w > d.maxBits {
+		return fmt.Errorf("%w: miniblock bit width %d at offset %d exceeds %d", ErrCorrupt, w, r.pos, d.maxBits)
 	}
-	return dst, r.pos, nil
+	miniSize := d.h.blockSize / d.h.miniblocks
+	k := min(miniSize, d.left)
+	need := (k*w + 7) / 8
+	if uint64(len(r.data)-r.pos) < need {
+		return fmt.Errorf("%w: miniblock of %d values of %d bits at offset %d", ErrTruncated, k, w, r.pos)
+	}
+	d.widths = d.widths[1:]
+	d.body, d.bit, d.w, d.inMini = r.data[r.pos:], 0, uint(w), k
+	// The last miniblock should be padded to full size; accept one that
+	// stops after its last value.
+	r.pos += int(min(miniSize*w/8, uint64(len(r.data)-r.pos)))
+	return nil
+}
+
+// End walks the rest of the stream without unpacking it and returns the
+// bytes the whole stream occupies, so that a section after it can be
+// found; the decoder's own position is unchanged.
+func (d *IntDecoder[T]) End() (int, error) {
+	e := *d
+	e.left -= e.inMini
+	e.inMini = 0
+	for e.left > 0 {
+		if err := e.nextMiniblock(); err != nil {
+			return e.r.pos, err
+		}
+		e.left -= e.inMini
+		e.inMini = 0
+	}
+	return e.r.pos, nil
 }
 
 // unpack decodes len(dst) little-endian bit-packed values of w bits (0..64)
