@@ -2,6 +2,7 @@ package format
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,8 +44,22 @@ func FuzzReadFile(f *testing.F) {
 		for rg := range file.Meta.RowGroups {
 			rows := file.Meta.RowGroups[rg].NumRows
 			for col := range file.Schema.Leaves {
-				_, err := file.ReadColumn(rg, col)
+				whole, err := file.ReadColumn(rg, col)
 				classified("ReadColumn", err)
+				// Slices of a few entries, each resuming its page's
+				// decoders, give the entries the whole chunk holds.
+				size := 1 + len(data)%7
+				def, rep, vals, serr := readSliced(file, rg, col, size)
+				if !errors.Is(serr, errSliceCap) {
+					classified("PageReader", serr)
+					if err == nil && serr != nil {
+						t.Fatalf("slices of %d: %v; the whole chunk reads", size, serr)
+					}
+					if err == nil {
+						wd, wr, wv := wholeOf(whole)
+						sameEntries(t, "slices", def, rep, vals, wd, wr, wv)
+					}
+				}
 				_, err = file.ReadColumnIndex(rg, col)
 				classified("ReadColumnIndex", err)
 				oi, err := file.ReadOffsetIndex(rg, col)
@@ -71,6 +86,41 @@ func FuzzReadFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// errSliceCap ends readSliced when the values grow past what a fuzz
+// input should cost to compare.
+var errSliceCap = errors.New("slices past 16 MiB")
+
+// readSliced reads a column chunk through a PageReader in slices of size
+// entries, releasing each, and returns its entries.
+func readSliced(f *File, rg, col, size int) (def, rep []int32, vals [][]byte, err error) {
+	l := f.Limits
+	defer func() { f.Limits = l }()
+	f.Limits.SliceEntries = size
+	r, err := f.NewPageReader(rg, col, Range{}, nil, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var bytes int
+	for {
+		cd, err := r.Next()
+		if err == io.EOF {
+			return def, rep, vals, nil
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		d, rp, v := wholeOf(cd)
+		def, rep, vals = append(def, d...), append(rep, rp...), append(vals, v...)
+		for _, b := range v {
+			bytes += len(b) + 24
+		}
+		if bytes > 16<<20 {
+			return nil, nil, nil, errSliceCap
+		}
+		r.Release()
+	}
 }
 
 // FuzzAssemble opens arbitrary bytes as a Parquet file and assembles every

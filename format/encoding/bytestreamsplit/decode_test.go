@@ -89,5 +89,20 @@ func FuzzDecode(f *testing.F) {
 		if n == len(data)/width && !bytes.Equal(encode(got, width), data) {
 			t.Fatal("re-encoding differs")
 		}
+		// Parts of every size give the same bytes.
+		for _, size := range []int{1, 2, 3, 7} {
+			var parts []byte
+			for first := 0; first < n; first += size {
+				if parts, err = DecodeFrom(parts, data, width, first, min(size, n-first)); err != nil {
+					t.Fatalf("part at %d of %d: %v", first, size, err)
+				}
+			}
+			if !bytes.Equal(parts, got) {
+				t.Fatalf("parts of %d differ", size)
+			}
+		}
+		if _, err := DecodeFrom(nil, data, width, n, len(data)/width-n+1); !errors.Is(err, ErrTruncated) {
+			t.Fatalf("a part past the streams: %v", err)
+		}
 	})
 }

@@ -320,20 +320,66 @@ func FuzzInts(f *testing.F) {
 		if c32 > len(data) || (err32 == nil && len(got32) != int(n)) {
 			t.Fatalf("int32: got %d values of %d, consumed %d", len(got32), n, c32)
 		}
+		// Parts of random sizes give what decoding at once gives.
+		sizes := partSizes(data, n)
+		parts, perr := intsInParts(data, int(n), sizes.IntN(40)+1)
+		if !slices.Equal(parts, got[:min(len(got), len(parts))]) {
+			t.Fatalf("parts give %v, at once %v", parts, got)
+		}
+		if err == nil && (perr != nil || len(parts) != len(got)) {
+			t.Fatalf("parts: %d values, %v; at once all %d", len(parts), perr, len(got))
+		}
 	})
+}
+
+// partSizes is a source of part sizes that depends on the fuzz input only.
+func partSizes(data []byte, n uint16) *rand.Rand {
+	var h uint64
+	for _, b := range data {
+		h = h*31 + uint64(b)
+	}
+	return rand.New(rand.NewPCG(h, uint64(n)))
 }
 
 func FuzzByteArrays(f *testing.F) {
 	f.Add(appendByteArrays(nil, []string{"axis", "axle", "babble", "babyhood"}), uint16(4))
 	f.Add(appendLengthByteArrays(nil, []string{"Hello", "World"}), uint16(2))
+	f.Add(appendByteArrays(nil, sharedPrefixes(rand.New(rand.NewPCG(2, 2)), 300)), uint16(300))
 	f.Fuzz(func(t *testing.T, data []byte, n uint16) {
 		got, err := ByteArrays(nil, data, int(n))
 		if err == nil && len(got) != int(n) {
 			t.Fatalf("got %d values, want %d", len(got), n)
 		}
+		sizes := partSizes(data, n)
+		if err == nil {
+			// Parts of random sizes, the prefix carried between them, give
+			// the same values; Fit never moves the decoder.
+			d, perr := NewByteArrayDecoder(data)
+			var parts [][]byte
+			for perr == nil && len(parts) < int(n) {
+				k := min(1+sizes.IntN(40), int(n)-len(parts))
+				if f := d.Fit(k, int64(sizes.IntN(200))); f < min(k, 1) || f > k {
+					t.Fatalf("Fit(%d) = %d", k, f)
+				}
+				parts, perr = d.Next(parts, k, MaxDecodedSize)
+			}
+			if perr != nil || !slices.Equal(toStrings(parts), toStrings(got)) {
+				t.Fatalf("parts: %q, %v; at once %q", parts, perr, got)
+			}
+		}
 		got, c, err := LengthByteArrays(nil, data, int(n))
 		if c > len(data) || (err == nil && len(got) != int(n)) {
 			t.Fatalf("got %d values of %d, consumed %d of %d", len(got), n, c, len(data))
+		}
+		if err == nil {
+			d, perr := NewLengthDecoder(data)
+			var parts [][]byte
+			for perr == nil && len(parts) < int(n) {
+				parts, perr = d.Next(parts, min(1+sizes.IntN(40), int(n)-len(parts)))
+			}
+			if perr != nil || !slices.Equal(toStrings(parts), toStrings(got)) {
+				t.Fatalf("length parts: %q, %v; at once %q", parts, perr, got)
+			}
 		}
 	})
 }
