@@ -351,22 +351,25 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 	}
 	c.stride = c.n
 	if d.leaf.MaxDef > 0 {
-		// BYTE_STREAM_SPLIT streams are as long as the page's non-null
-		// values, which a second decoder of its levels counts.
-		var count levelDecoder
-		if v2 {
-			c.def = rle.NewDecoder(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
-			count = rle.NewDecoder(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
-		} else {
-			count, _, _ = levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n)
-			if c.def, c.values, err = levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n); err != nil {
+		defs := func() (levelDecoder, []byte, error) {
+			if v2 {
+				return rle.NewDecoder(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef))), c.values, nil
+			}
+			return levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n)
+		}
+		if c.enc == meta.ByteStreamSplit {
+			// Its streams are as long as the page's non-null values, which
+			// a decoder of its own counts before the slices begin.
+			count, _, err := defs()
+			if err == nil {
+				c.stride, err = countDefined(count, c.n, d.leaf.MaxDef)
+			}
+			if err != nil {
 				return d.errorf(p.Offset, "definition levels: %w", err)
 			}
 		}
-		if c.enc == meta.ByteStreamSplit {
-			if c.stride, err = countDefined(count, c.n, d.leaf.MaxDef); err != nil {
-				return d.errorf(p.Offset, "definition levels: %w", err)
-			}
+		if c.def, c.values, err = defs(); err != nil {
+			return d.errorf(p.Offset, "definition levels: %w", err)
 		}
 	}
 	d.cur = c
