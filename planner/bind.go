@@ -890,14 +890,7 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 	}
 	lt, rt := l.Type(), r.Type()
 	if op == "||" {
-		var err error
-		if l, err = castTo(l, Type{ID: TypeVarchar}); err != nil {
-			return nil, err
-		}
-		if r, err = castTo(r, Type{ID: TypeVarchar}); err != nil {
-			return nil, err
-		}
-		return &Binary{Op: op, L: l, R: r, T: Type{ID: TypeVarchar}}, nil
+		return bindConcatOperator(l, r)
 	}
 	if lt.ID == TypeNull || rt.ID == TypeNull {
 		t := lt

@@ -248,6 +248,9 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 		return Datum{B: b}, nil
 	}
 	if e.Op == "||" {
+		if e.T.ID == TypeBlob {
+			return Datum{Bytes: append(append(make([]byte, 0, len(l.Bytes)+len(r.Bytes)), l.Bytes...), r.Bytes...)}, nil
+		}
 		return Datum{S: l.S + r.S}, nil
 	}
 	if isTemporalBinary(e) {

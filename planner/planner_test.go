@@ -46,7 +46,7 @@ func TestTypes(t *testing.T) {
 		{"typeof(99999999.99 * 99999999.99)", "VARCHAR", "DECIMAL(18,4)"},
 		{"typeof(CAST(1 AS FLOAT) / 2)", "VARCHAR", "FLOAT"},
 		{"typeof(CAST(1 AS FLOAT) + 1.5)", "VARCHAR", "FLOAT"},
-		{"typeof(NULL)", "VARCHAR", "NULL"},
+		{"typeof(NULL)", "VARCHAR", `"NULL"`},
 		{"-2147483648", "BIGINT", "-2147483648"},
 		{"-2147483647", "INTEGER", "-2147483647"},
 		{"- -2147483648", "BIGINT", "2147483648"},

@@ -324,9 +324,6 @@ func bindTypeof(f *ScalarFunc, args []Expr) (Expr, error) {
 	if err := arity(f, args, 1, 1); err != nil {
 		return nil, err
 	}
-	tn := args[0].Type().String()
-	if args[0].Type().ID == TypeNull {
-		tn = "NULL"
-	}
-	return &Const{Value: Datum{S: tn}, T: tVarchar}, nil
+	// DuckDB names the type of NULL "NULL", quotes included.
+	return &Const{Value: Datum{S: args[0].Type().String()}, T: tVarchar}, nil
 }

@@ -184,5 +184,10 @@ func TypeOf(f *format.Field) Type {
 	case format.KindInterval:
 		return Type{ID: TypeInterval}
 	}
-	return Type{ID: TypeBlob, Name: strings.ToUpper(lg.SQLName())}
+	// A plain BLOB column is the BLOB type itself, so functions taking BLOB
+	// bind to it without a cast; the name stays for binary-backed types only.
+	if name := strings.ToUpper(lg.SQLName()); name != "BLOB" {
+		return Type{ID: TypeBlob, Name: name}
+	}
+	return Type{ID: TypeBlob}
 }
