@@ -131,3 +131,15 @@ func TestSplitterMemoryIsBoundedByStatement(t *testing.T) {
 		t.Fatalf("splitting %d statements (%d bytes) allocated %d bytes", n, len(text), got)
 	}
 }
+
+// FuzzSplitScript checks that splitting one statement at a time gives the
+// statements of the whole-script splitter, and that the Completer agrees
+// with whole-buffer lexing at every line.
+func FuzzSplitScript(f *testing.F) {
+	for _, src := range splitCases {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		checkSplit(t, src)
+	})
+}
