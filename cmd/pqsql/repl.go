@@ -101,7 +101,7 @@ func (sh *shell) repl(ctx context.Context, stdout, stderr io.Writer) int {
 		text := buf.String()
 		// A pasted statement of many lines is read once, not once a line.
 		complete.Feed(text)
-		if complete.Blank() {
+		if blankSQL(&complete, text) {
 			buf.Reset()
 			complete.Reset()
 			continue

@@ -117,7 +117,7 @@ func (sh *shell) runScript(ctx context.Context, text string) (stop bool) {
 		}
 		buf := text[bufStart:at]
 		c.Feed(buf)
-		blank = blank && c.Blank()
+		blank = blank && blankSQL(&c, buf)
 		// As in DuckDB's shell, a statement can end only on a line with
 		// a ";".
 		if !blank && strings.Contains(line, ";") && c.Complete() {
@@ -307,10 +307,9 @@ func isDotCommand(line string) bool {
 	return strings.HasPrefix(strings.TrimSpace(line), ".")
 }
 
-// isBlankSQL reports whether text holds no statement: only blanks,
-// comments and semicolons.
-func isBlankSQL(text string) bool {
-	var c sql.Completer
-	c.Feed(text)
-	return c.Blank()
+// blankSQL reports whether a buffer c has read holds no statement: only
+// blanks, comments and semicolons. TrimSpace also drops the Unicode blanks
+// (U+00A0) that the lexer reads as a word.
+func blankSQL(c *sql.Completer, text string) bool {
+	return c.Blank() || strings.TrimSpace(text) == ""
 }
