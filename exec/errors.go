@@ -29,9 +29,9 @@ var (
 	// ErrSpill means a temporary file under temp_directory that could not
 	// be made, written or read back.
 	ErrSpill = errclass.Sub(errclass.IO, "exec: temporary file")
-	// ErrSpillNested means rows past memory_limit that hold a STRUCT, LIST
-	// or MAP column, which are not written to temporary files.
-	ErrSpillNested = errclass.Sub(errclass.OutOfMemory, "exec: nested columns are not spilled to temporary files")
+	// ErrSpillNested means rows past memory_limit holding a nested value
+	// the temporary files cannot encode (a malformed one): a bug.
+	ErrSpillNested = errclass.Sub(errclass.OutOfMemory, "exec: a nested value that cannot be spilled to temporary files")
 	// ErrNotImplemented means a statement pqsql does not run.
 	ErrNotImplemented = errclass.NotImplemented
 	// ErrInternal means a bug in pqsql: a statement that panicked. The

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+
+	"github.com/pqsql/pqsql/format"
 )
 
 // A spillSpace is where one statement's operators write what memory_limit
@@ -93,9 +95,11 @@ type spillWriter struct {
 	f     *os.File
 	w     *bufio.Writer
 	types []*Type
-	buf   []byte
-	n     int64
-	bytes int64
+	// fields numbers the STRUCT field names of nested values.
+	fields fieldTable
+	buf    []byte
+	n      int64
+	bytes  int64
 }
 
 func (s *spillSpace) newWriter() (*spillWriter, error) {
@@ -116,10 +120,10 @@ const (
 	spillStr
 	spillBytes
 	spillBig
+	spillNested
 )
 
-// write appends b to the file. Nested values (STRUCT, LIST, MAP) are not
-// spilled: ErrSpillNested.
+// write appends b to the file.
 func (sw *spillWriter) write(b *batch) error {
 	if len(sw.types) < len(b.cols) {
 		sw.types = append(sw.types, make([]*Type, len(b.cols)-len(sw.types))...)
@@ -138,7 +142,7 @@ func (sw *spillWriter) write(b *batch) error {
 		var kind byte
 		switch {
 		case v.Nested != nil:
-			return ErrSpillNested
+			kind = spillNested
 		case v.Int != nil:
 			kind = spillInt
 		case v.Float != nil:
@@ -194,18 +198,13 @@ func (sw *spillWriter) write(b *batch) error {
 			}
 		case spillBig:
 			for _, x := range v.Big[:b.n] {
-				switch {
-				case x == nil:
-					buf = append(buf, 0)
-				case x.Sign() < 0:
-					buf = append(buf, 2)
-				default:
-					buf = append(buf, 1)
-				}
-				if x != nil {
-					mag := x.Bytes()
-					buf = binary.AppendUvarint(buf, uint64(len(mag)))
-					buf = append(buf, mag...)
+				buf = appendSpillBig(buf, x)
+			}
+		case spillNested:
+			for _, x := range v.Nested[:b.n] {
+				var err error
+				if buf, err = appendNested(buf, x, &sw.fields); err != nil {
+					return err
 				}
 			}
 		}
@@ -238,7 +237,8 @@ func (sw *spillWriter) reader() (*spillReader, error) {
 	if _, err := sw.f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrSpill, sw.f.Name(), err)
 	}
-	return &spillReader{f: sw.f, r: bufio.NewReaderSize(sw.f, 256<<10), types: sw.types, left: sw.n}, nil
+	r := bufio.NewReaderSize(sw.f, 256<<10)
+	return &spillReader{f: sw.f, r: r, types: sw.types, left: sw.n, nested: nestedDecoder{r: r, fields: sw.fields.lists}}, nil
 }
 
 // close closes and deletes the file.
@@ -249,11 +249,12 @@ func (sw *spillWriter) close() {
 
 // A spillReader reads a spilled file's batches back in order.
 type spillReader struct {
-	f     *os.File
-	r     *bufio.Reader
-	types []*Type
-	left  int64
-	buf   []byte
+	f      *os.File
+	r      *bufio.Reader
+	types  []*Type
+	left   int64
+	buf    []byte
+	nested nestedDecoder
 }
 
 // read returns the next batch, or io.EOF after the last.
@@ -395,6 +396,13 @@ func (sr *spillReader) decode() (*batch, error) {
 					x.Neg(x)
 				}
 				v.Big[i] = x
+			}
+		case spillNested:
+			v.Nested = make([]format.Value, n)
+			for i := range v.Nested {
+				if v.Nested[i], err = sr.nested.value(); err != nil {
+					return nil, err
+				}
 			}
 		default:
 			return nil, fmt.Errorf("unknown column kind %d", kind)

@@ -123,11 +123,25 @@ func (b *binder) lookup(name string) int {
 // names to the first column equal to them ignoring case.
 type columnIndex struct {
 	exact, folded map[string]int
+	// other is the second column equal to a folded name, for the
+	// ambiguity check.
+	other map[string]int
+	// qualExact maps (folded table, name) to the last column spelled so,
+	// qualFolded (folded table, folded name) to the first, hidden ones
+	// included, for qualified names.
+	qualExact, qualFolded map[[2]string]int
 }
 
 func newColumnIndex(cols []Column) *columnIndex {
-	x := &columnIndex{exact: make(map[string]int, len(cols)), folded: make(map[string]int, len(cols))}
+	x := &columnIndex{exact: make(map[string]int, len(cols)), folded: make(map[string]int, len(cols)),
+		other: map[string]int{}, qualExact: make(map[[2]string]int, len(cols)), qualFolded: make(map[[2]string]int, len(cols))}
 	for i, c := range cols {
+		k := foldKey(c.Name)
+		t := foldKey(c.Table)
+		x.qualExact[[2]string{t, c.Name}] = i
+		if _, ok := x.qualFolded[[2]string{t, k}]; !ok {
+			x.qualFolded[[2]string{t, k}] = i
+		}
 		// A USING column's duplicate is reached only by a qualified name.
 		if c.Hidden {
 			continue
@@ -135,12 +149,43 @@ func newColumnIndex(cols []Column) *columnIndex {
 		if _, ok := x.exact[c.Name]; !ok {
 			x.exact[c.Name] = i
 		}
-		k := foldKey(c.Name)
 		if _, ok := x.folded[k]; !ok {
 			x.folded[k] = i
+		} else if _, ok := x.other[k]; !ok {
+			x.other[k] = i
 		}
 	}
 	return x
+}
+
+// ambiguous returns a column other than i equal to name ignoring case
+// (the first such), or -1; i is the column find returned for name.
+func (x *columnIndex) ambiguous(name string, i int) int {
+	k := foldKey(name)
+	first, ok := x.folded[k]
+	if !ok {
+		return -1
+	}
+	if first != i {
+		return first
+	}
+	if j, ok := x.other[k]; ok {
+		return j
+	}
+	return -1
+}
+
+// findQualified returns the column table.name: the last spelled so, else
+// the first equal to it ignoring case, or -1.
+func (x *columnIndex) findQualified(table, name string) int {
+	t := foldKey(table)
+	if i, ok := x.qualExact[[2]string{t, name}]; ok {
+		return i
+	}
+	if i, ok := x.qualFolded[[2]string{t, foldKey(name)}]; ok {
+		return i
+	}
+	return -1
 }
 
 func (x *columnIndex) find(name string) int {

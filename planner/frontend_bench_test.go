@@ -86,6 +86,10 @@ func BenchmarkFrontEnd(b *testing.B) {
 		b.Run("or/"+strconv.Itoa(n), func(b *testing.B) { benchPlan(b, bigOr(n), false) })
 		b.Run("in/"+strconv.Itoa(n), func(b *testing.B) { benchPlan(b, bigIn(n), false) })
 		b.Run("star/"+strconv.Itoa(n/10*8), func(b *testing.B) { benchPlan(b, wideStar(n/10*8), false) })
+		// The outer star binds the inner one's columns by qualified name.
+		b.Run("star2/"+strconv.Itoa(n/10*8), func(b *testing.B) {
+			benchPlan(b, "SELECT * FROM ("+wideStar(n/10*8)+")", false)
+		})
 	}
 	for _, n := range []int{100_000, 1_000_000} {
 		b.Run("sum/"+strconv.Itoa(n), func(b *testing.B) { benchPlan(b, bigSum(n), true) })

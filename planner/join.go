@@ -153,15 +153,22 @@ func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
 		if i < 0 {
 			return -1, nil
 		}
-		for j, c := range b.cols {
-			if j != i && !c.Hidden && strings.EqualFold(c.Name, name) {
-				return -1, binderError("Ambiguous reference to column name \"%s\" (use: \"%s.%s\" or \"%s.%s\")",
-					name, b.cols[i].Table, b.cols[i].Name, c.Table, c.Name)
-			}
+		// The index answers in constant time: SELECT * over n columns
+		// binds in O(n).
+		if j := b.names.ambiguous(name, i); j >= 0 {
+			c := b.cols[j]
+			return -1, binderError("Ambiguous reference to column name \"%s\" (use: \"%s.%s\" or \"%s.%s\")",
+				name, b.cols[i].Table, b.cols[i].Name, c.Table, c.Name)
 		}
 		return i, nil
 	}
 	table := e.Qualifier.Name.String()
+	if b.names == nil {
+		b.names = newColumnIndex(b.cols)
+	}
+	if i := b.names.findQualified(table, name); i >= 0 {
+		return i, nil
+	}
 	found, tables := -1, map[string]bool{}
 	for i, c := range b.cols {
 		tables[strings.ToLower(c.Table)] = true

@@ -11,7 +11,9 @@
 //
 //	Parse(text) (Statement, error)       one statement; trailing ";" allowed
 //	SplitScript(text) ([]Piece, error)   split a script; Piece.Parse parses one
+//	NewSplitter(text) *Splitter          the same, one statement at a time
 //	IsComplete(text) bool                is a REPL buffer a finished statement?
+//	Completer                            the same for a buffer growing by lines
 //
 // A Statement is one of *Select, *Explain, *Describe, *CreateView, *DropView
 // or *Set. Every error is an *Error with the Line, Column and Token of the
@@ -196,6 +198,10 @@
 // comments (-- to end of line, and nesting /* */), drops empty statements
 // and strips comments from Piece.Text; Piece.Parse reports positions in
 // script coordinates. IsComplete tells the REPL whether to run its buffer.
+// The shell splits with a Splitter, which holds one statement's comments
+// and no tokens, and follows its buffer with a Completer, which reads each
+// byte once: a script's memory beyond its text is bounded by its largest
+// statement, and its time is linear.
 //
 // Names starting with "__pqsql_" are reserved for the lowering's markers.
 package sql

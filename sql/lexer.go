@@ -43,63 +43,105 @@ const singleOps = "(),;.=<>+-*/%^|&~![]:{}"
 // returns for SplitScript). It fails only on unterminated strings, quoted
 // identifiers and block comments: meaning is judged later.
 func lex(text string) ([]token, []span, *Error) {
+	lx := lexer{text: text}
 	var toks []token
-	var comments []span
-	i := 0
-	for i < len(text) {
+	for {
+		tok, err := lx.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if tok.kind == tkEOF {
+			return toks, lx.comments, nil
+		}
+		toks = append(toks, tok)
+	}
+}
+
+// A lexer reads the tokens of text one at a time, so that splitting a
+// script holds one statement's tokens, not the whole script's.
+type lexer struct {
+	text string
+	i    int
+	// comments collects the spans of the comments passed; its owner may
+	// truncate it between tokens.
+	comments []span
+	// spansOnly leaves val of strings and identifiers, and kw, empty: a
+	// splitter needs only kinds, spans and operators, and then lexing
+	// allocates nothing.
+	spansOnly bool
+	// last and beforeLast are the two tokens before the next one, for the
+	// rule that a word after "name." is a name.
+	last, beforeLast token
+}
+
+// next returns the next token, or one of kind tkEOF at the end of text.
+func (lx *lexer) next() (token, *Error) {
+	tok, err := lx.scan()
+	if err == nil && tok.kind != tkEOF {
+		lx.beforeLast, lx.last = lx.last, tok
+	}
+	return tok, err
+}
+
+func (lx *lexer) scan() (token, *Error) {
+	text := lx.text
+	for lx.i < len(text) {
+		i := lx.i
 		c := text[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			i++
+			lx.i++
 		case c == '-' && i+1 < len(text) && text[i+1] == '-':
 			j := strings.IndexByte(text[i:], '\n')
 			end := len(text)
 			if j >= 0 {
 				end = i + j
 			}
-			comments = append(comments, span{i, end})
-			i = end
+			lx.comments = append(lx.comments, span{i, end})
+			lx.i = end
 		case c == '/' && i+1 < len(text) && text[i+1] == '*':
 			end, ok := blockCommentEnd(text, i)
 			if !ok {
-				return nil, nil, lexError(text, i, "unterminated /* comment: expected */")
+				return token{}, lexError(text, i, "unterminated /* comment: expected */")
 			}
-			comments = append(comments, span{i, end})
-			i = end
+			lx.comments = append(lx.comments, span{i, end})
+			lx.i = end
 		case c == '\'':
-			val, end, ok := scanQuoted(text, i, '\'')
+			val, end, ok := scanQuoted(text, i, '\'', !lx.spansOnly)
 			if !ok {
-				return nil, nil, lexError(text, i, "unterminated string: expected closing '")
+				return token{}, lexError(text, i, "unterminated string: expected closing '")
 			}
-			toks = append(toks, token{kind: tkString, off: i, end: end, val: val})
-			i = end
+			lx.i = end
+			return token{kind: tkString, off: i, end: end, val: val}, nil
 		case c == '"' || c == '`':
-			val, end, ok := scanQuoted(text, i, c)
+			val, end, ok := scanQuoted(text, i, c, !lx.spansOnly)
 			if !ok {
-				return nil, nil, lexError(text, i, "unterminated quoted identifier: expected closing "+string(c))
+				return token{}, lexError(text, i, "unterminated quoted identifier: expected closing "+string(c))
 			}
-			toks = append(toks, token{kind: tkQIdent, off: i, end: end, val: val})
-			i = end
+			lx.i = end
+			return token{kind: tkQIdent, off: i, end: end, val: val}, nil
 		case isIdentStart(c):
 			j := i + 1
 			for j < len(text) && isIdentPart(text[j]) {
 				j++
 			}
+			lx.i = j
 			w := text[i:j]
-			if n := len(toks); n >= 2 && toks[n-1].kind == tkOp && toks[n-1].val == "." &&
-				(toks[n-2].kind == tkWord || toks[n-2].kind == tkQIdent) {
+			if lx.last.kind == tkOp && lx.last.val == "." &&
+				(lx.beforeLast.kind == tkWord || lx.beforeLast.kind == tkQIdent) {
 				// After "name." a word is a name, keyword or not (o.from),
 				// as in DuckDB's grammar.
-				toks = append(toks, token{kind: tkQIdent, off: i, end: j, val: w})
-				i = j
-				continue
+				return token{kind: tkQIdent, off: i, end: j, val: w}, nil
 			}
-			toks = append(toks, token{kind: tkWord, off: i, end: j, val: w, kw: strings.ToLower(w)})
-			i = j
+			kw := ""
+			if !lx.spansOnly {
+				kw = strings.ToLower(w)
+			}
+			return token{kind: tkWord, off: i, end: j, val: w, kw: kw}, nil
 		case isDigit(c) || (c == '.' && i+1 < len(text) && isDigit(text[i+1])):
 			j := scanNumber(text, i)
-			toks = append(toks, token{kind: tkNumber, off: i, end: j, val: text[i:j]})
-			i = j
+			lx.i = j
+			return token{kind: tkNumber, off: i, end: j, val: text[i:j]}, nil
 		default:
 			op := ""
 			for _, o := range operators {
@@ -112,17 +154,16 @@ func lex(text string) ([]token, []span, *Error) {
 				op = text[i : i+1]
 			}
 			if op != "" {
-				toks = append(toks, token{kind: tkOp, off: i, end: i + len(op), val: op})
-				i += len(op)
-				continue
+				lx.i = i + len(op)
+				return token{kind: tkOp, off: i, end: i + len(op), val: op}, nil
 			}
 			// Keep a whole UTF-8 sequence together so the error shows a character.
 			_, n := utf8.DecodeRuneInString(text[i:])
-			toks = append(toks, token{kind: tkOther, off: i, end: i + n, val: text[i : i+n]})
-			i += n
+			lx.i = i + n
+			return token{kind: tkOther, off: i, end: i + n, val: text[i : i+n]}, nil
 		}
 	}
-	return toks, comments, nil
+	return token{kind: tkEOF, off: len(text), end: len(text)}, nil
 }
 
 // blockCommentEnd returns the end of the /* comment starting at i. Comments
@@ -148,8 +189,9 @@ func blockCommentEnd(text string, i int) (int, bool) {
 }
 
 // scanQuoted reads a quoted lexeme starting at text[i] == q, where a doubled
-// quote stands for one. DuckDB gives backslash no meaning inside quotes.
-func scanQuoted(text string, i int, q byte) (string, int, bool) {
+// quote stands for one; without value it finds only the end. DuckDB gives
+// backslash no meaning inside quotes.
+func scanQuoted(text string, i int, q byte, value bool) (string, int, bool) {
 	var b strings.Builder
 	j := i + 1
 	for j < len(text) {
@@ -157,10 +199,14 @@ func scanQuoted(text string, i int, q byte) (string, int, bool) {
 		if k < 0 {
 			return "", 0, false
 		}
-		b.WriteString(text[j : j+k])
+		if value {
+			b.WriteString(text[j : j+k])
+		}
 		j += k + 1
 		if j < len(text) && text[j] == q {
-			b.WriteByte(q)
+			if value {
+				b.WriteByte(q)
+			}
 			j++
 			continue
 		}

@@ -28,46 +28,115 @@ func (p Piece) Parse() (Statement, error) {
 // statement needs no ";". It fails only on an unterminated string, quoted
 // identifier or block comment.
 func SplitScript(text string) ([]Piece, error) {
-	toks, comments, err := lex(text)
-	if err != nil {
-		return nil, err
-	}
 	var pieces []Piece
-	start := 0
-	// Positions advance from the previous piece's, and comments are looked
-	// at from the first that can touch the piece, so a script of n
-	// statements splits in time linear in its length.
-	var at Position
-	at.Line, at.Column = 1, 1
-	first := 0
-	for i := 0; i <= len(toks); i++ {
-		if i < len(toks) && !(toks[i].kind == tkOp && toks[i].val == ";") {
-			continue
-		}
-		if i > start {
-			off, end := toks[start].off, toks[i-1].end
-			pos := advance(text, at, off)
-			at = pos
-			for first < len(comments) && comments[first].end <= off {
-				first++
-			}
-			pieces = append(pieces, Piece{
-				Text:   stripComments(text, off, end, comments[first:]),
-				Line:   pos.Line,
-				Column: pos.Column,
-				Offset: off,
-				raw:    text[off:end],
-			})
-		}
-		start = i + 1
+	s := NewSplitter(text)
+	for s.Next() {
+		pieces = append(pieces, s.Piece())
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
 	}
 	return pieces, nil
 }
+
+// A Splitter yields the statements of a script one at a time, as
+// SplitScript splits them, holding only the current statement's comments:
+// its memory is bounded by the largest statement, not the script.
+type Splitter struct {
+	lx    lexer
+	at    Position // where the previous piece starts, to count lines from
+	piece Piece
+	err   error
+	done  bool
+}
+
+// NewSplitter prepares to split text. A script that fails to split fails
+// before its first statement, as SplitScript does, so it is lexed once in
+// full here (allocating nothing) before Next hands out statements.
+func NewSplitter(text string) *Splitter {
+	s := &Splitter{lx: lexer{text: text, spansOnly: true}}
+	s.at.Line, s.at.Column = 1, 1
+	check := lexer{text: text, spansOnly: true}
+	for {
+		tok, err := check.next()
+		if err != nil {
+			s.err, s.done = err, true
+			break
+		}
+		if tok.kind == tkEOF {
+			break
+		}
+		check.comments = check.comments[:0]
+	}
+	return s
+}
+
+// Next moves to the next statement, reporting false at the end of the
+// script or on an error (see Err).
+func (s *Splitter) Next() bool {
+	for !s.done {
+		s.lx.comments = s.lx.comments[:0]
+		off, end := -1, -1
+		for {
+			tok, err := s.lx.next()
+			if err != nil {
+				// Unreachable after NewSplitter's check; kept so a
+				// Splitter never hands out a statement past a bad one.
+				s.err, s.done = err, true
+				return false
+			}
+			if tok.kind == tkEOF {
+				s.done = true
+				break
+			}
+			if tok.kind == tkOp && tok.val == ";" {
+				break
+			}
+			if off < 0 {
+				off = tok.off
+			}
+			end = tok.end
+		}
+		if off < 0 {
+			continue // an empty statement
+		}
+		text := s.lx.text
+		// Positions advance from the previous piece's, so a script of n
+		// statements splits in time linear in its length.
+		pos := advance(text, s.at, off)
+		s.at = pos
+		s.piece = Piece{
+			Text:   stripComments(text, off, end, s.lx.comments),
+			Line:   pos.Line,
+			Column: pos.Column,
+			Offset: off,
+			raw:    text[off:end],
+		}
+		return true
+	}
+	return false
+}
+
+// Piece is the statement Next moved to.
+func (s *Splitter) Piece() Piece { return s.piece }
+
+// Err is the error that ended the splitting, if any.
+func (s *Splitter) Err() error { return s.err }
 
 // stripComments returns text[off:end] without the comments inside it. A
 // comment between two tokens leaves a space so they stay apart; a line left
 // blank by a removed comment is dropped.
 func stripComments(text string, off, end int, comments []span) string {
+	inside := false
+	for _, c := range comments {
+		if c.off < end && c.end > off {
+			inside = true
+			break
+		}
+	}
+	if !inside {
+		return text[off:end]
+	}
 	var b strings.Builder
 	at := off
 	removed := false
@@ -102,12 +171,9 @@ func stripComments(text string, off, end int, comments []span) string {
 // last token, ignoring comments and blanks, is a ";" outside strings, quoted
 // identifiers and comments.
 func IsComplete(text string) bool {
-	toks, _, err := lex(text)
-	if err != nil || len(toks) == 0 {
-		return false
-	}
-	last := toks[len(toks)-1]
-	return last.kind == tkOp && last.val == ";"
+	var c Completer
+	c.Feed(text)
+	return c.Complete()
 }
 
 // advance returns the position of byte off, at or after from (a position

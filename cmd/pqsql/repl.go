@@ -69,6 +69,7 @@ func (sh *shell) repl(ctx context.Context, stdout, stderr io.Writer) int {
 	fmt.Fprintf(sh.out, "pqsql %s\nEnter \".help\" for usage hints.\n", version)
 	sh.out.Flush()
 	var buf strings.Builder
+	var complete sql.Completer
 	for !sh.quit {
 		if buf.Len() == 0 {
 			rl.SetPrompt(promptFirst)
@@ -79,6 +80,7 @@ func (sh *shell) repl(ctx context.Context, stdout, stderr io.Writer) int {
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
 			buf.Reset()
+			complete.Reset()
 			continue
 		case errors.Is(err, io.EOF):
 			return 0
@@ -97,14 +99,18 @@ func (sh *shell) repl(ctx context.Context, stdout, stderr io.Writer) int {
 		buf.WriteString(line)
 		buf.WriteByte('\n')
 		text := buf.String()
-		if isBlankSQL(text) {
+		// A pasted statement of many lines is read once, not once a line.
+		complete.Feed(text)
+		if blankSQL(&complete, text) {
 			buf.Reset()
+			complete.Reset()
 			continue
 		}
-		if !sql.IsComplete(text) {
+		if !complete.Complete() {
 			continue
 		}
 		buf.Reset()
+		complete.Reset()
 		if !sql.HoldsSecret(text) { // keys stay out of the history file
 			rl.SaveHistory(strings.TrimSpace(strings.ReplaceAll(text, "\n", " ")))
 		}

@@ -54,3 +54,15 @@ func BenchmarkStatementOverManyLines(b *testing.B) {
 		})
 	}
 }
+
+// An unterminated string ends the script with its error at its line and
+// runs none of the lines it swallows, however many; a line of Unicode
+// blanks holds no statement.
+func TestOpenStringSwallowsTheScript(t *testing.T) {
+	script := "SELECT 1 AS a;\n\u00a0\nSELECT 'x\n" + strings.Repeat("SELECT 2;\n", 20_000)
+	code, stdout, stderr := runCapture(t, script, "-csv")
+	want := `Error: line 3: syntax error at line 1, column 8 near "'x": unterminated string: expected closing '` + "\n"
+	if code != 1 || stdout != "a\n1\n" || stderr != want {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

@@ -80,13 +80,23 @@ func (sh *shell) exitCode() int {
 // error with its line and returns true when the caller should stop (-bail
 // after an error, or .quit).
 func (sh *shell) runScript(ctx context.Context, text string) (stop bool) {
-	var buf strings.Builder
-	bufLine := 0
-	blank := true // buf holds no statement yet; once false, it stays until buf runs
-	for i, line := range strings.SplitAfter(text, "\n") {
-		lineNo := i + 1
+	// The buffer is always whole lines of text, text[bufStart:at], so it
+	// is a slice of the script, never a copy; the Completer reads each of
+	// its bytes once.
+	var c sql.Completer
+	bufStart, bufLine := 0, 0
+	blank := true // the buffer holds no statement yet; once false, it stays until it runs
+	lineNo := 0
+	for at := 0; at < len(text); {
+		lineStart := at
+		if j := strings.IndexByte(text[at:], '\n'); j >= 0 {
+			at += j + 1
+		} else {
+			at = len(text)
+		}
+		line := text[lineStart:at]
+		lineNo++
 		if blank && isDotCommand(line) {
-			buf.Reset()
 			if sh.echo {
 				sh.out.WriteString(strings.TrimRight(line, "\r\n") + "\n")
 			}
@@ -102,23 +112,23 @@ func (sh *shell) runScript(ctx context.Context, text string) (stop bool) {
 			continue
 		}
 		if blank {
-			buf.Reset()
-			bufLine = lineNo
+			c.Reset()
+			bufStart, bufLine = lineStart, lineNo
 		}
-		buf.WriteString(line)
-		blank = blank && isBlankSQL(buf.String())
-		// A statement can end only on a line with a ";": looking for the
-		// end on other lines would lex the buffer once per line.
-		if !blank && strings.Contains(line, ";") && sql.IsComplete(buf.String()) {
-			if sh.runSQL(ctx, buf.String(), bufLine) {
+		buf := text[bufStart:at]
+		c.Feed(buf)
+		blank = blank && blankSQL(&c, buf)
+		// As in DuckDB's shell, a statement can end only on a line with
+		// a ";".
+		if !blank && strings.Contains(line, ";") && c.Complete() {
+			if sh.runSQL(ctx, buf, bufLine) {
 				return true
 			}
-			buf.Reset()
 			blank = true
 		}
 	}
 	if !blank {
-		return sh.runSQL(ctx, buf.String(), bufLine)
+		return sh.runSQL(ctx, text[bufStart:], bufLine)
 	}
 	return false
 }
@@ -126,8 +136,8 @@ func (sh *shell) runScript(ctx context.Context, text string) (stop bool) {
 // runSQL splits text, whose first line is line firstLine of its script, and
 // runs each statement. It returns true when -bail stops the script.
 func (sh *shell) runSQL(ctx context.Context, text string, firstLine int) (stop bool) {
-	pieces, err := sql.SplitScript(text)
-	if err != nil {
+	split := sql.NewSplitter(text)
+	if err := split.Err(); err != nil {
 		line := firstLine
 		var se *sql.Error
 		if errors.As(err, &se) && se.Line > 0 {
@@ -136,7 +146,10 @@ func (sh *shell) runSQL(ctx context.Context, text string, firstLine int) (stop b
 		sh.reportAt(sh.lineFor(line), err, nil)
 		return sh.bail
 	}
-	for _, p := range pieces {
+	// Statements run as they are split: only the running one's text is
+	// held beside the script.
+	for split.Next() {
+		p := split.Piece()
 		if sh.echo {
 			sh.out.WriteString(p.Text + "\n")
 		}
@@ -294,12 +307,9 @@ func isDotCommand(line string) bool {
 	return strings.HasPrefix(strings.TrimSpace(line), ".")
 }
 
-// isBlankSQL reports whether text holds no statement: only blanks,
-// comments and semicolons.
-func isBlankSQL(text string) bool {
-	if strings.TrimSpace(text) == "" {
-		return true
-	}
-	pieces, err := sql.SplitScript(text)
-	return err == nil && len(pieces) == 0
+// blankSQL reports whether a buffer c has read holds no statement: only
+// blanks, comments and semicolons. TrimSpace also drops the Unicode blanks
+// (U+00A0) that the lexer reads as a word.
+func blankSQL(c *sql.Completer, text string) bool {
+	return c.Blank() || strings.TrimSpace(text) == ""
 }
