@@ -35,9 +35,11 @@ type runStats struct {
 	ConsumeTime time.Duration
 }
 
-// options maps the session's switches onto pushdown's.
+// options maps the session's switches onto pushdown's; a file's row
+// groups are judged on as many threads as they are read.
 func (s *Settings) options() pushdown.Options {
-	return pushdown.Options{Statistics: s.Statistics, PageIndex: s.PageIndex, Bloom: s.Bloom, Dictionary: s.Dictionary}
+	return pushdown.Options{Statistics: s.Statistics, PageIndex: s.PageIndex, Bloom: s.Bloom, Dictionary: s.Dictionary,
+		Threads: s.threads()}
 }
 
 // threads is how many row groups may be read at once.
