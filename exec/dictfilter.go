@@ -177,14 +177,20 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 		}
 		v = &Vector{Type: t, Str: dv.strs}
 	}
-	// The entries and a NULL, in a vector of their own: v is shared.
-	all := newVector(t, n+1)
-	all.appendVector(v, n)
-	all.appendNull()
-	b := &batch{cols: make([]*Vector, width), n: n + 1}
-	b.cols[j.col] = all
+	// The entries are judged where they are, and NULL in a batch of its
+	// own: a dictionary of a hundred thousand entries is not copied to
+	// gain one row.
 	truth := make([]uint8, n+1)
-	if err := j.node.eval(b, allRows(n+1), truth); err != nil {
+	b := &batch{cols: make([]*Vector, width), n: n}
+	b.cols[j.col] = v
+	if err := j.node.eval(b, allRows(n), truth[:n]); err != nil {
+		return nil, err
+	}
+	null := newVector(t, 1)
+	null.appendNull()
+	b = &batch{cols: make([]*Vector, width), n: 1}
+	b.cols[j.col] = null
+	if err := j.node.eval(b, []int32{0}, truth[n:]); err != nil {
 		return nil, err
 	}
 	dv.truth = truth

@@ -35,9 +35,11 @@ type runStats struct {
 	ConsumeTime time.Duration
 }
 
-// options maps the session's switches onto pushdown's.
+// options maps the session's switches onto pushdown's; a file's row
+// groups are judged on as many threads as they are read.
 func (s *Settings) options() pushdown.Options {
-	return pushdown.Options{Statistics: s.Statistics, PageIndex: s.PageIndex, Bloom: s.Bloom, Dictionary: s.Dictionary}
+	return pushdown.Options{Statistics: s.Statistics, PageIndex: s.PageIndex, Bloom: s.Bloom, Dictionary: s.Dictionary,
+		Threads: s.threads()}
 }
 
 // threads is how many row groups may be read at once.
@@ -668,7 +670,10 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if q.judges != nil && rows == nil && s.judgeable(t) {
 		return s.scanJudged(ctx, t, kept, readers, send)
 	}
-	late := (q.where != nil || q.topk != nil) && len(q.otherCols) > 0
+	// A sorted limit cuts its key first even when it reads nothing else:
+	// the workers then drop, in parallel and into reused vectors, the rows
+	// the heap would refuse one by one after them.
+	late := (q.where != nil && len(q.otherCols) > 0) || q.topk != nil
 	first := q.needCols
 	if late {
 		first = q.whereCols
@@ -682,6 +687,9 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	var survivors []rowRange
 	var whereErr error
 	var cut *rowGroupCut
+	// every selects a whole batch; neither the cut nor appendSelected
+	// keeps it.
+	var every []int32
 	if q.topk != nil {
 		cut = q.topk.newRowGroupCut(t.topkBound, typeOfField(t.file.fields[q.topk.col]))
 	}
@@ -701,7 +709,10 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if q.where != nil {
 			sel, err = q.where.apply(b)
 		} else {
-			sel = allRows(b.n)
+			if cap(every) < b.n {
+				every = allRows(b.n)
+			}
+			sel = every[:b.n]
 		}
 		if cut != nil {
 			cut.add(b, runs, sel)
@@ -723,8 +734,10 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if len(survivors) == 0 {
 		t.file.cs.skipLoad(t, q.otherCols)
 	} else {
-		if err := s.load(t, q.otherCols, survivors, readers); err != nil {
-			return err
+		if len(q.otherCols) > 0 {
+			if err := s.load(t, q.otherCols, survivors, readers); err != nil {
+				return err
+			}
 		}
 		for _, c := range q.whereCols {
 			readers[c].rewind()

@@ -36,18 +36,18 @@ func (s *rgState) bloom(c int) *bloomState {
 		return x
 	}
 	if bf != nil {
-		s.p.plan.FilterBytes += bf.FetchedBytes
+		s.tally.filterBytes += bf.FetchedBytes
 	}
 	if err != nil {
 		x.why = fmt.Sprintf("the Bloom filter cannot be read (%v)", err)
-		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 		return x
 	}
 	// A filter whose header and footer disagree on its size was not
 	// written as either says: its bits prove nothing.
 	if l := f.Chunk(s.rg, c).MetaData.BloomFilterLength; l != nil && int64(*l) != bf.Length() {
 		x.why = fmt.Sprintf("its header gives it %d bytes, but bloom_filter_length is %d", bf.Length(), *l)
-		s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: Bloom filter unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 		return x
 	}
 	x.bf = bf
@@ -64,10 +64,10 @@ func (s *rgState) mayContain(x *bloomState, c int, h uint64) bool {
 	block, seen := x.blocks[r.Offset]
 	if !seen {
 		// Two values may hash into one block: read and count it once.
-		s.p.plan.FilterBytes += r.Length
+		s.tally.filterBytes += r.Length
 		var err error
 		if block, err = x.bf.ReadBlock(h); err != nil {
-			s.p.note(fmt.Sprintf("row group %d, column %s: Bloom filter block unreadable, kept (%v)", s.rg, s.p.f.Schema.Leaves[c].Path, err))
+			s.note(fmt.Sprintf("row group %d, column %s: Bloom filter block unreadable, kept (%v)", s.rg, s.p.f.Schema.Leaves[c].Path, err))
 			block = nil
 		}
 		x.blocks[r.Offset] = block

@@ -10,8 +10,7 @@ import (
 // dictState is one chunk's dictionary, read once per plan when the chunk's
 // encoding stats prove every data page indexes into it.
 type dictState struct {
-	values [][]byte
-	why    string
+	why string
 	// decoded is the dictionary as format decoded it, read from at.
 	decoded *format.Values
 	at      format.Range
@@ -60,32 +59,17 @@ func (s *rgState) dictionary(c int) *dictState {
 		oi = cached.oi // locates the dictionary exactly, at no extra cost
 	}
 	vals, r, err := f.ReadDictionary(s.rg, c, oi)
-	s.p.plan.DictionaryBytes += r.Length
+	s.tally.dictionaryBytes += r.Length
 	switch {
 	case err != nil:
 		x.why = fmt.Sprintf("the dictionary cannot be read (%v)", err)
-		s.p.note(fmt.Sprintf("row group %d, column %s: dictionary unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: dictionary unused, kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 		return x
 	case vals == nil:
 		x.why = "the footer does not locate the dictionary page"
 		return x
 	}
 	x.decoded, x.at = vals, r
-	// The values share one buffer: a dictionary of a high-cardinality
-	// column holds a hundred thousand entries and more.
-	n := vals.Len()
-	ends := make([]int, n)
-	buf := make([]byte, 0, 8*n)
-	for i := range n {
-		buf = vals.PlainBytes(i, buf)
-		ends[i] = len(buf)
-	}
-	x.values = make([][]byte, n)
-	start := 0
-	for i, end := range ends {
-		x.values[i] = buf[start:end:end]
-		start = end
-	}
 	return x
 }
 
@@ -102,12 +86,26 @@ func (s *rgState) dictLeaf(c *Cond) (RowRanges, string) {
 	if x.why != "" {
 		return s.all, ""
 	}
-	for _, v := range x.values {
+	// Each entry is judged in its plain form in place: a dictionary of a
+	// high-cardinality column holds a hundred thousand entries and more,
+	// and most checks end at the first entry that may match.
+	vals := x.decoded
+	n := vals.Len()
+	var buf []byte
+	for i := range n {
+		var v []byte
+		switch vals.Type {
+		case meta.ByteArray, meta.FixedLenByteArray:
+			v = vals.Bytes[i]
+		default:
+			buf = vals.PlainBytes(i, buf[:0])
+			v = buf
+		}
 		if c.test(v, true) == True {
 			return s.all, ""
 		}
 	}
-	return nil, fmt.Sprintf("dictionary: none of the %d values of %s satisfies %s", len(x.values), c.Col.Path, c)
+	return nil, fmt.Sprintf("dictionary: none of the %d values of %s satisfies %s", n, c.Col.Path, c)
 }
 
 // dictionaryTest reports whether a dictionary is worth reading for c.

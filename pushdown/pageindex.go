@@ -36,11 +36,11 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		x.why = "the chunk has no column index"
 		return x
 	}
-	s.p.plan.IndexBytes += max(r.Length, 0)
+	s.tally.indexBytes += max(r.Length, 0)
 	ci, err := f.ReadColumnIndex(s.rg, c)
 	if err != nil {
 		x.why = fmt.Sprintf("the column index cannot be read (%v)", err)
-		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
 	oi := s.offsetIndex(c)
@@ -50,12 +50,12 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 	}
 	if len(ci.NullPages) != len(oi.oi.PageLocations) {
 		x.why = fmt.Sprintf("the column index has %d pages but the offset index %d", len(ci.NullPages), len(oi.oi.PageLocations))
-		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
 	if why := stats.NullPagesContradiction(ci, f.Schema.Leaves[c].MaxDef); why != "" {
 		x.why = why
-		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
 	chunkNulls := int64(-1)
@@ -68,7 +68,7 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 	}
 	if why := stats.PageIndexContradiction(ci, pageRows, f.Schema.Leaves[c].MaxRep > 0, chunkNulls); why != "" {
 		x.why = why
-		s.p.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
 	x.oi = oi.oi

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
@@ -22,6 +24,9 @@ type Options struct {
 	// Dictionary reads the dictionary of chunks whose data pages are all
 	// dictionary-encoded.
 	Dictionary bool
+	// Threads bounds how many row groups Plan judges at once; 0 or 1
+	// judges them one after another. It changes no decision.
+	Threads int
 }
 
 // AllMechanisms enables every mechanism.
@@ -222,12 +227,21 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 		p.opt.Statistics, p.opt.PageIndex = false, false
 	}
 	p.cols = sc
+	judged := p.rowGroups()
 	var ranges []format.Range
-	for rg := range f.Meta.RowGroups {
-		rp, err := p.rowGroup(rg)
-		if err != nil {
-			return nil, err
+	for _, j := range judged {
+		if j.err != nil {
+			return nil, j.err
 		}
+		if j.tally == nil {
+			// Not started after another row group's error, which the
+			// loop has not reached yet.
+			continue
+		}
+		p.add(j.tally)
+	}
+	for _, j := range judged {
+		rp := j.plan
 		for _, c := range rp.Columns {
 			if c.Whole {
 				ranges = append(ranges, c.WholeRange())
@@ -321,6 +335,106 @@ type planner struct {
 	starts []int64
 }
 
+// An rgTally is what judging one row group adds to the file's plan: bytes
+// and notes. Row groups are judged concurrently, each into its own tally,
+// and Plan adds the tallies up in row-group order, so that the plan does
+// not depend on which goroutine finished first.
+type rgTally struct {
+	rg                                       int
+	chunkBytes, givenBytes                   int64
+	indexBytes, filterBytes, dictionaryBytes int64
+	skipped                                  map[Mechanism]int64
+	notes                                    []string
+	// trust are the statistics' report lines of the row group, once each.
+	trust []string
+}
+
+// A judgedRowGroup is one row group's plan, its tally and the error that
+// ended its judgement.
+type judgedRowGroup struct {
+	plan  RowGroupPlan
+	tally *rgTally
+	err   error
+}
+
+// rowGroups judges every row group, up to opt.Threads at a time: the
+// page index, Bloom filter and dictionary reads of a file's row groups
+// went one after another while the scan's workers waited for the plan. Only the tallies and the format.File,
+// whose reads are safe to share, are touched by more than one of them. A
+// panic is raised again in the caller's goroutine, as it was when row
+// groups were judged there.
+func (p *planner) rowGroups() []judgedRowGroup {
+	n := len(p.f.Meta.RowGroups)
+	out := make([]judgedRowGroup, n)
+	judge := func(rg int) {
+		t := &rgTally{rg: rg, skipped: map[Mechanism]int64{}}
+		out[rg].plan, out[rg].err = p.rowGroup(rg, t)
+		out[rg].tally = t
+	}
+	workers := min(p.opt.Threads, n)
+	if workers <= 1 {
+		for rg := range n {
+			if judge(rg); out[rg].err != nil {
+				return out[:rg+1]
+			}
+		}
+		return out
+	}
+	// After an error no row group is started: Plan returns the first
+	// error in row-group order, and the rest need not be read.
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	panics := make([]any, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[w] = recover() }()
+			for !failed.Load() {
+				rg := int(next.Add(1)) - 1
+				if rg >= n {
+					return
+				}
+				if judge(rg); out[rg].err != nil {
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, r := range panics {
+		if r != nil {
+			panic(r)
+		}
+	}
+	return out
+}
+
+// add folds one row group's tally into the plan.
+func (p *planner) add(t *rgTally) {
+	pl := p.plan
+	pl.ChunkBytes += t.chunkBytes
+	pl.GivenBytes += t.givenBytes
+	pl.IndexBytes += t.indexBytes
+	pl.FilterBytes += t.filterBytes
+	pl.DictionaryBytes += t.dictionaryBytes
+	for m, b := range t.skipped {
+		pl.Skipped[m] += b
+	}
+	for _, n := range t.notes {
+		p.note(n)
+	}
+	for _, line := range t.trust {
+		p.trust[line] = append(p.trust[line], t.rg)
+	}
+}
+
+// note records a plan-level note of the row group; Plan keeps each once.
+func (s *rgState) note(n string) {
+	s.tally.notes = append(s.tally.notes, n)
+}
+
 // note records a plan-level note once.
 func (p *planner) note(s string) {
 	if p.noted == nil {
@@ -375,7 +489,9 @@ type leafResult struct {
 // rgState evaluates the predicate on one row group, fetching index and
 // filter data only when a cheaper level could not rule the row group out.
 type rgState struct {
-	p      *planner
+	p *planner
+	// tally is where the row group's bytes and notes go (rgTally).
+	tally  *rgTally
 	rg     int
 	rows   int64
 	all    RowRanges
@@ -396,9 +512,9 @@ type rgState struct {
 	kept []string
 }
 
-func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
+func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	md := &p.f.Meta.RowGroups[rg]
-	s := p.newRGState(rg)
+	s := p.newRGState(rg, t)
 	out := RowGroupPlan{Index: rg, NumRows: md.NumRows}
 	var chunkBytes int64
 	chunks := make([]format.Range, len(p.plan.Columns))
@@ -410,12 +526,12 @@ func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
 		chunks[i] = r
 		chunkBytes += r.Length
 	}
-	p.plan.ChunkBytes += chunkBytes
+	t.chunkBytes += chunkBytes
 	skip := func(m Mechanism, why string) (RowGroupPlan, error) {
 		out.Verdict, out.Mechanism, out.Reason = Skip, m, why
 		out.SkippedBytes = chunkBytes
 		out.Pages = s.pages
-		p.plan.Skipped[m] += chunkBytes
+		t.skipped[m] += chunkBytes
 		return out, nil
 	}
 	if md.NumRows == 0 {
@@ -460,19 +576,19 @@ func (p *planner) rowGroup(rg int) (RowGroupPlan, error) {
 			return out, err
 		}
 		given := s.giveDictionary(&cr)
-		p.plan.GivenBytes += given
+		t.givenBytes += given
 		out.Columns = append(out.Columns, cr)
 		if skipped := chunks[i].Length - cr.Bytes - given; skipped > 0 {
 			out.SkippedBytes += skipped
-			p.plan.Skipped[out.Mechanism] += skipped
+			t.skipped[out.Mechanism] += skipped
 		}
 	}
 	return out, nil
 }
 
-func (p *planner) newRGState(rg int) *rgState {
+func (p *planner) newRGState(rg int, t *rgTally) *rgState {
 	rows := p.f.Meta.RowGroups[rg].NumRows
-	return &rgState{p: p, rg: rg, rows: rows, all: AllRows(rows),
+	return &rgState{p: p, tally: t, rg: rg, rows: rows, all: AllRows(rows),
 		leaves: map[*Cond]*[numLevels]*leafResult{}, nodes: map[Expr]*[numLevels]*RowRanges{},
 		bounds: map[int]*stats.Bounds{}, index: map[int]*chunkIndex{}, oi: map[int]*offsetIndex{},
 		blooms: map[int]*bloomState{}, dicts: map[int]*dictState{}}
@@ -729,12 +845,12 @@ func (s *rgState) offsetIndex(c int) *offsetIndex {
 		x.why = "the chunk has no offset index"
 		return x
 	}
-	s.p.plan.IndexBytes += max(r.Length, 0)
+	s.tally.indexBytes += max(r.Length, 0)
 	oi, err := f.ReadOffsetIndex(s.rg, c)
 	switch {
 	case err != nil:
 		x.why = fmt.Sprintf("the offset index cannot be read (%v), so the chunk is read whole", err)
-		s.p.note(fmt.Sprintf("row group %d, column %s: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		s.note(fmt.Sprintf("row group %d, column %s: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 	case oi == nil || len(oi.PageLocations) == 0:
 		x.why = "the offset index lists no pages"
 	default:

@@ -435,7 +435,7 @@ func newTestState(t testing.TB, f *format.File, rg int) *rgState {
 	if p.cols, err = stats.Columns(f.Meta); err != nil {
 		t.Fatal(err)
 	}
-	return p.newRGState(rg)
+	return p.newRGState(rg, &rgTally{rg: rg, skipped: map[Mechanism]int64{}})
 }
 
 func TestPlanErrors(t *testing.T) {

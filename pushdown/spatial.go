@@ -251,7 +251,7 @@ func (s *rgState) spatialLeaf(e *Spatial) (RowRanges, string) {
 			return nil, fmt.Sprintf("spatial: GEOGRAPHY bbox %s crosses the antimeridian, but its latitudes miss query box %s", b, q)
 		}
 		why := fmt.Sprintf("spatial: the GEOGRAPHY box %s crosses the antimeridian, so only its latitudes bound planar predicates, and they meet query box %s", b, q)
-		s.p.note(fmt.Sprintf("row group %d, column %s: %s; kept", s.rg, e.Col.Path, why))
+		s.note(fmt.Sprintf("row group %d, column %s: %s; kept", s.rg, e.Col.Path, why))
 		s.kept = append(s.kept, why)
 		return s.all, ""
 	}

@@ -1,6 +1,8 @@
 package pushdown
 
 import (
+	"slices"
+
 	"github.com/pqsql/pqsql/format/stats"
 )
 
@@ -26,9 +28,8 @@ func (s *rgState) chunkBounds(c int) stats.Bounds {
 			lines = lines[1:] // the bounds themselves are no caveat
 		}
 		for _, line := range lines {
-			rgs := s.p.trust[line]
-			if len(rgs) == 0 || rgs[len(rgs)-1] != s.rg {
-				s.p.trust[line] = append(rgs, s.rg)
+			if !slices.Contains(s.tally.trust, line) {
+				s.tally.trust = append(s.tally.trust, line)
 			}
 		}
 	}
