@@ -1214,6 +1214,11 @@ func (a *AggCall) bindArgs(e *sqlparser.FuncExpr, name string, fn *AggregateFunc
 			a.Params = append(a.Params, c)
 		}
 	}
+	if name == "approx_quantile" {
+		if err := a.bindApproxQuantile(); err != nil {
+			return err
+		}
+	}
 	at := Type{}
 	if a.Arg != nil {
 		at = a.Arg.Type()
