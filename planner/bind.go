@@ -364,6 +364,16 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return &Const{Value: NullDatum, T: Type{ID: TypeNull}}, nil
 	case sqlparser.BoolVal:
 		return &Const{Value: Datum{B: bool(e)}, T: Type{ID: TypeBoolean}}, nil
+	case sqlparser.ValTuple:
+		// (a, b) is row(a, b), an unnamed STRUCT.
+		args := make([]Expr, len(e))
+		for i, x := range e {
+			var err error
+			if args[i], err = b.bind(x); err != nil {
+				return nil, err
+			}
+		}
+		return call("row", args)
 	case *sqlparser.ParenExpr:
 		return b.bind(e.Expr)
 	case *sqlparser.AndExpr:
@@ -521,7 +531,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if y, ok, err := nestedCast(x, t); ok {
 			return y, err
 		}
-		if x.Type().ID == TypeNested {
+		if x.Type().ID == TypeNested && t.ID != TypeVarchar {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)
 		}
 		y, err := castTo(x, t)

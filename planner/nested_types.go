@@ -57,7 +57,12 @@ func structFields(t Type) ([]structField, bool) {
 		}
 		ft, ok := parseTypeName(rest)
 		if !ok {
-			return nil, false
+			// An unnamed field's type alone, which may hold spaces
+			// (TIMESTAMP WITH TIME ZONE) or quotes ("NULL").
+			if ft, ok = parseTypeName(part); !ok {
+				return nil, false
+			}
+			name = ""
 		}
 		fs = append(fs, structField{Name: name, T: ft})
 	}
@@ -78,6 +83,16 @@ func structType(fs []structField) Type {
 		}
 	}
 	return Type{ID: TypeNested, Name: "STRUCT(" + strings.Join(parts, ", ") + ")"}
+}
+
+// unnamedFields reports whether no field of fs has a name.
+func unnamedFields(fs []structField) bool {
+	for _, f := range fs {
+		if f.Name != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlainName reports whether DuckDB prints a field name unquoted.
@@ -185,16 +200,22 @@ func commonNested(a, b Type) (Type, bool) {
 		if !ok || len(fa) != len(fb) {
 			return Type{}, false
 		}
+		// An unnamed struct (row(1, 'a')) matches any of its arity and
+		// takes the other's names.
+		ua, ub := unnamedFields(fa), unnamedFields(fb)
 		out := make([]structField, len(fa))
 		for i := range fa {
-			if !strings.EqualFold(fa[i].Name, fb[i].Name) {
+			if !ua && !ub && !strings.EqualFold(fa[i].Name, fb[i].Name) {
 				return Type{}, false
 			}
 			t, ok := commonType(fa[i].T, fb[i].T)
 			if !ok {
 				return Type{}, false
 			}
-			out[i] = structField{Name: fa[i].Name, T: t}
+			out[i] = structField{Name: fa[i].Name + fb[i].Name, T: t}
+			if !ua {
+				out[i].Name = fa[i].Name
+			}
 		}
 		return structType(out), true
 	}
