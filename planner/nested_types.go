@@ -3,6 +3,8 @@ package planner
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pqsql/pqsql/format"
 )
 
 // Nested types are known by their DuckDB names ("INTEGER[]",
@@ -47,11 +49,19 @@ func structFields(t Type) ([]structField, bool) {
 	for _, part := range splitTypeList(inner) {
 		name, rest := "", part
 		if strings.HasPrefix(part, `"`) {
-			end := strings.Index(part[1:], `"`)
-			if end < 0 {
+			// A quoted name ends at a quote not doubled.
+			end := 1
+			for end < len(part) && (part[end] != '"' || end+1 < len(part) && part[end+1] == '"') {
+				if part[end] == '"' {
+					end++
+				}
+				end++
+			}
+			if end >= len(part) {
 				return nil, false
 			}
-			name, rest = part[1:end+1], strings.TrimSpace(part[end+2:])
+			name = strings.ReplaceAll(part[1:end], `""`, `"`)
+			rest = strings.TrimSpace(part[end+1:])
 		} else if sp := strings.IndexByte(part, ' '); sp > 0 && !strings.HasPrefix(part, "DECIMAL") {
 			name, rest = part[:sp], part[sp+1:]
 		}
@@ -73,13 +83,10 @@ func structFields(t Type) ([]structField, bool) {
 func structType(fs []structField) Type {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		switch {
-		case f.Name == "":
+		if f.Name == "" {
 			parts[i] = f.T.String()
-		case isPlainName(f.Name):
-			parts[i] = f.Name + " " + f.T.String()
-		default:
-			parts[i] = strconv.Quote(f.Name) + " " + f.T.String()
+		} else {
+			parts[i] = format.QuoteFieldName(f.Name) + " " + f.T.String()
 		}
 	}
 	return Type{ID: TypeNested, Name: "STRUCT(" + strings.Join(parts, ", ") + ")"}
@@ -93,16 +100,6 @@ func unnamedFields(fs []structField) bool {
 		}
 	}
 	return true
-}
-
-// isPlainName reports whether DuckDB prints a field name unquoted.
-func isPlainName(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // mapTypes reads the key and value types of a MAP type.
