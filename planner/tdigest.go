@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -13,9 +14,11 @@ import (
 // waiting. pqsql feeds a group's values in input order, which is the order
 // DuckDB sees them with one thread.
 type tDigest struct {
-	processed   []centroid
-	unprocessed []centroid
+	processed []centroid
+	// unprocessed are the values waiting, each of weight 1.
+	unprocessed []float64
 	cumulative  []float64
+	merged      []centroid // process's buffer, kept between calls
 	// processedW and unprocessedW are the weights (value counts) of the
 	// two lists.
 	processedW, unprocessedW float64
@@ -39,7 +42,7 @@ func newTDigest() *tDigest {
 
 // add takes one finite value.
 func (t *tDigest) add(x float64) {
-	t.unprocessed = append(t.unprocessed, centroid{x, 1})
+	t.unprocessed = append(t.unprocessed, x)
 	t.unprocessedW++
 	if len(t.processed) > tdMaxProcessed || len(t.unprocessed) > tdMaxUnprocessed {
 		t.process()
@@ -65,20 +68,23 @@ func (t *tDigest) handOver() *tDigest {
 // process sorts the waiting values into the centroids and merges
 // neighbours while the k-scale (an arcsine of the quantile) allows.
 func (t *tDigest) process() {
-	sort.SliceStable(t.unprocessed, func(i, j int) bool { return t.unprocessed[i].mean < t.unprocessed[j].mean })
+	// Equal waiting values are alike, so an unstable sort is as good.
+	slices.Sort(t.unprocessed)
 	// A stable merge: on equal means the waiting values come first.
-	all := make([]centroid, 0, len(t.unprocessed)+len(t.processed))
+	all := t.merged[:0]
 	i, j := 0, 0
 	for i < len(t.unprocessed) && j < len(t.processed) {
-		if t.processed[j].mean < t.unprocessed[i].mean {
+		if t.processed[j].mean < t.unprocessed[i] {
 			all = append(all, t.processed[j])
 			j++
 		} else {
-			all = append(all, t.unprocessed[i])
+			all = append(all, centroid{t.unprocessed[i], 1})
 			i++
 		}
 	}
-	all = append(all, t.unprocessed[i:]...)
+	for _, x := range t.unprocessed[i:] {
+		all = append(all, centroid{x, 1})
+	}
 	all = append(all, t.processed[j:]...)
 
 	t.processedW += t.unprocessedW
@@ -100,6 +106,7 @@ func (t *tDigest) process() {
 		t.processed = append(t.processed, c)
 	}
 	t.unprocessed = t.unprocessed[:0]
+	t.merged = all
 	t.lo = min(t.lo, t.processed[0].mean)
 	t.hi = max(t.hi, t.processed[len(t.processed)-1].mean)
 	t.cumulative = t.cumulative[:0]
