@@ -781,6 +781,8 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		return
 	case "sum", "avg":
 		switch {
+		case a.Accumulates():
+			// avg of temporal values: the registry's accumulator, below.
 		case v.Float != nil && (t.ID == TypeFloat || t.ID == TypeDouble):
 			for i, x := range v.Float {
 				if !v.IsNull(i) {

@@ -63,6 +63,8 @@ func (s *Session) execute(ctx context.Context, text string) (*Result, error) {
 		return s.explain(ctx, st)
 	case *planner.Describe:
 		return s.describe(st)
+	case *planner.Summarize:
+		return s.summarize(ctx, st)
 	case *planner.CreateView:
 		key := strings.ToLower(st.Name)
 		if _, ok := s.views[key]; ok && !st.OrReplace {

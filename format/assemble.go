@@ -28,6 +28,17 @@ type Struct struct {
 	Values []Value
 }
 
+// unnamed reports whether s is an unnamed struct (row(1, 'a')): it has
+// fields and none has a name. Parquet fields always have names.
+func (s *Struct) unnamed() bool {
+	for _, f := range s.Fields {
+		if f.Name != "" {
+			return false
+		}
+	}
+	return len(s.Fields) > 0
+}
+
 // A Map is an assembled MAP value.
 type Map struct {
 	Keys, Values []Value
@@ -263,6 +274,17 @@ func AppendValueText(dst []byte, v Value) []byte {
 		}
 		return append(dst, ']')
 	case *Struct:
+		if x.unnamed() {
+			// row(1, 'a') prints as (1, a).
+			dst = append(dst, '(')
+			for i, e := range x.Values {
+				if i > 0 {
+					dst = append(dst, ", "...)
+				}
+				dst = appendElem(dst, e)
+			}
+			return append(dst, ')')
+		}
 		dst = append(dst, '{')
 		for i, e := range x.Values {
 			if i > 0 {

@@ -320,7 +320,7 @@ func (f *Field) TypeName() string {
 		if i > 0 {
 			s += ", "
 		}
-		s += c.Name + " " + c.TypeName()
+		s += QuoteFieldName(c.Name) + " " + c.TypeName()
 	}
 	return s + ")"
 }

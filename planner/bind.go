@@ -409,6 +409,16 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		return &Const{Value: NullDatum, T: Type{ID: TypeNull}}, nil
 	case sqlparser.BoolVal:
 		return &Const{Value: Datum{B: bool(e)}, T: Type{ID: TypeBoolean}}, nil
+	case sqlparser.ValTuple:
+		// (a, b) is row(a, b), an unnamed STRUCT.
+		args := make([]Expr, len(e))
+		for i, x := range e {
+			var err error
+			if args[i], err = b.bind(x); err != nil {
+				return nil, err
+			}
+		}
+		return call("row", args)
 	case *sqlparser.ParenExpr:
 		return b.bind(e.Expr)
 	case *sqlparser.AndExpr:
@@ -566,7 +576,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if y, ok, err := nestedCast(x, t); ok {
 			return y, err
 		}
-		if x.Type().ID == TypeNested {
+		if x.Type().ID == TypeNested && t.ID != TypeVarchar {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)
 		}
 		y, err := castTo(x, t)
@@ -1250,6 +1260,11 @@ func (a *AggCall) bindArgs(e *sqlparser.FuncExpr, name string, fn *AggregateFunc
 				return binderError("%s's argument %d must be a constant", name, i+1)
 			}
 			a.Params = append(a.Params, c)
+		}
+	}
+	if name == "approx_quantile" {
+		if err := a.bindApproxQuantile(); err != nil {
+			return err
 		}
 	}
 	at := Type{}

@@ -3,6 +3,8 @@ package planner
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pqsql/pqsql/format"
 )
 
 // Nested types are known by their DuckDB names ("INTEGER[]",
@@ -47,17 +49,30 @@ func structFields(t Type) ([]structField, bool) {
 	for _, part := range splitTypeList(inner) {
 		name, rest := "", part
 		if strings.HasPrefix(part, `"`) {
-			end := strings.Index(part[1:], `"`)
-			if end < 0 {
+			// A quoted name ends at a quote not doubled.
+			end := 1
+			for end < len(part) && (part[end] != '"' || end+1 < len(part) && part[end+1] == '"') {
+				if part[end] == '"' {
+					end++
+				}
+				end++
+			}
+			if end >= len(part) {
 				return nil, false
 			}
-			name, rest = part[1:end+1], strings.TrimSpace(part[end+2:])
+			name = strings.ReplaceAll(part[1:end], `""`, `"`)
+			rest = strings.TrimSpace(part[end+1:])
 		} else if sp := strings.IndexByte(part, ' '); sp > 0 && !strings.HasPrefix(part, "DECIMAL") {
 			name, rest = part[:sp], part[sp+1:]
 		}
 		ft, ok := parseTypeName(rest)
 		if !ok {
-			return nil, false
+			// An unnamed field's type alone, which may hold spaces
+			// (TIMESTAMP WITH TIME ZONE) or quotes ("NULL").
+			if ft, ok = parseTypeName(part); !ok {
+				return nil, false
+			}
+			name = ""
 		}
 		fs = append(fs, structField{Name: name, T: ft})
 	}
@@ -68,26 +83,23 @@ func structFields(t Type) ([]structField, bool) {
 func structType(fs []structField) Type {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		switch {
-		case f.Name == "":
+		if f.Name == "" {
 			parts[i] = f.T.String()
-		case isPlainName(f.Name):
-			parts[i] = f.Name + " " + f.T.String()
-		default:
-			parts[i] = strconv.Quote(f.Name) + " " + f.T.String()
+		} else {
+			parts[i] = format.QuoteFieldName(f.Name) + " " + f.T.String()
 		}
 	}
 	return Type{ID: TypeNested, Name: "STRUCT(" + strings.Join(parts, ", ") + ")"}
 }
 
-// isPlainName reports whether DuckDB prints a field name unquoted.
-func isPlainName(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+// unnamedFields reports whether no field of fs has a name.
+func unnamedFields(fs []structField) bool {
+	for _, f := range fs {
+		if f.Name != "" {
 			return false
 		}
 	}
-	return s != ""
+	return true
 }
 
 // mapTypes reads the key and value types of a MAP type.
@@ -185,16 +197,22 @@ func commonNested(a, b Type) (Type, bool) {
 		if !ok || len(fa) != len(fb) {
 			return Type{}, false
 		}
+		// An unnamed struct (row(1, 'a')) matches any of its arity and
+		// takes the other's names.
+		ua, ub := unnamedFields(fa), unnamedFields(fb)
 		out := make([]structField, len(fa))
 		for i := range fa {
-			if !strings.EqualFold(fa[i].Name, fb[i].Name) {
+			if !ua && !ub && !strings.EqualFold(fa[i].Name, fb[i].Name) {
 				return Type{}, false
 			}
 			t, ok := commonType(fa[i].T, fb[i].T)
 			if !ok {
 				return Type{}, false
 			}
-			out[i] = structField{Name: fa[i].Name, T: t}
+			out[i] = structField{Name: fa[i].Name + fb[i].Name, T: t}
+			if !ua {
+				out[i].Name = fa[i].Name
+			}
 		}
 		return structType(out), true
 	}

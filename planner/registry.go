@@ -128,11 +128,10 @@ func call(name string, args []Expr) (Expr, error) {
 // notYet are functions DuckDB has and pqsql does not compute yet: naming
 // one is a not-implemented error, not a claim that it does not exist.
 var notYet = map[string]string{
-	"histogram": "aggregate", "approx_count_distinct": "aggregate", "approx_quantile": "aggregate",
-	"kurtosis": "aggregate", "skewness": "aggregate", "entropy": "aggregate", "bit_and": "aggregate",
+	"histogram": "aggregate", "kurtosis": "aggregate", "skewness": "aggregate", "entropy": "aggregate", "bit_and": "aggregate",
 	"bit_or": "aggregate", "bit_xor": "aggregate", "sum_no_overflow": "aggregate", "fsum": "aggregate",
 	"mad": "aggregate", "regr_slope": "aggregate", "regr_intercept": "aggregate", "favg": "aggregate",
-	"row": "scalar", "random": "scalar", "uuid": "scalar", "gen_random_uuid": "scalar", "now": "scalar",
+	"random": "scalar", "uuid": "scalar", "gen_random_uuid": "scalar", "now": "scalar",
 	"current_date": "scalar", "current_timestamp": "scalar", "today": "scalar", "hash": "scalar",
 	"nfc_normalize": "scalar", "strip_accents": "scalar", "regexp_split_to_array": "scalar",
 	"json_extract": "scalar", "json_extract_string": "scalar", "row_number": "window", "rank": "window",

@@ -44,6 +44,9 @@ func init() {
 			if at.ID == TypeInterval {
 				return tInterval, nil // registry_intervals.go accumulates it
 			}
+			if t, ok := avgTemporalType(at); ok {
+				return t, nil // temporal_avg.go accumulates it
+			}
 			if !at.IsNumeric() && at.ID != TypeNull {
 				return Type{}, aggNoMatch("avg", at)
 			}
@@ -134,7 +137,7 @@ func (a *AggCall) SeesNulls() bool {
 // Accumulates reports whether the registry accumulates a (rather than the
 // executor's own code for count, sum, avg, min and max).
 func (a *AggCall) Accumulates() bool {
-	if isIntervalAvg(a) {
+	if isIntervalAvg(a) || isTemporalAvg(a) {
 		return true
 	}
 	f := a.entry()
@@ -145,6 +148,9 @@ func (a *AggCall) Accumulates() bool {
 func (a *AggCall) NewAccumulator() Accumulator {
 	if isIntervalAvg(a) {
 		return &intervalAvgAcc{}
+	}
+	if isTemporalAvg(a) {
+		return &temporalAvgAcc{date: a.Arg.Type().ID == TypeDate}
 	}
 	return a.entry().New(a)
 }

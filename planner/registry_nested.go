@@ -223,6 +223,9 @@ func bindStructExtract(f *ScalarFunc, args []Expr) (Expr, error) {
 	c, ok := args[1].(*Const)
 	switch {
 	case ok && c.T.ID == TypeVarchar && !c.Value.Null:
+		if unnamedFields(fs) {
+			return nil, binderError("struct_extract with a string key cannot be used on an unnamed struct, use a numeric index instead")
+		}
 		for i, fl := range fs {
 			if strings.EqualFold(fl.Name, c.Value.S) {
 				return newCall(f, []Expr{args[0], &Const{Value: Datum{I: int64(i)}, T: Type{ID: TypeBigInt}}}, fl.T), nil

@@ -13,6 +13,8 @@ type (
 	Explain = sql.Explain
 	// Describe is DESCRIBE (sql.Describe).
 	Describe = sql.Describe
+	// Summarize is SUMMARIZE (sql.Summarize).
+	Summarize = sql.Summarize
 	// CreateView is CREATE VIEW (sql.CreateView).
 	CreateView = sql.CreateView
 	// DropView is DROP VIEW (sql.DropView).

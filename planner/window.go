@@ -250,17 +250,16 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 		return nil, binderError("GROUPING function is not supported here")
 	}
 	fn := aggregateFuncs[name]
-	if order := b.argOrderOf(e); order != nil {
-		// The keys must bind; an aggregate whose value does not depend on
-		// the order ignores them, as DuckDB does.
-		for _, o := range order {
-			if _, err := b.bind(o.Expr); err != nil {
-				return nil, err
-			}
+	// ORDER BY keys in the call order the rows the aggregate reads, as in
+	// a query's aggregates (ordered.go); one whose value does not depend
+	// on the order ignores them, as DuckDB does.
+	var keys []argKey
+	for _, o := range b.argOrderOf(e) {
+		x, err := b.bind(o.Expr)
+		if err != nil {
+			return nil, err
 		}
-		if fn.New != nil {
-			return nil, fmt.Errorf("%w: ORDER BY in the arguments of window function %s", ErrNotImplemented, name)
-		}
+		keys = append(keys, argKey{X: x, Desc: o.Desc, NullsFirst: o.Nulls == sql.NullsFirst})
 	}
 	a := &AggCall{Func: name, Distinct: e.Distinct, fn: fn}
 	if fn.Pair {
@@ -284,6 +283,10 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 			return nil, err
 		}
 		a.Filter = x
+	}
+	a.order = keys
+	a.applyOrder()
+	if a.Filter != nil {
 		if err := a.foldFilter(); err != nil {
 			return nil, err
 		}

@@ -188,6 +188,7 @@
 //	[WITH ...] SELECT ...         *Select (UNION, INTERSECT, EXCEPT give AST *sqlparser.Union)
 //	EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(FORMAT JSON|TEXT|MAP, ANALYZE, ...)] query
 //	DESCRIBE source | DESCRIBE query
+//	SUMMARIZE source | SUMMARIZE query
 //	CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS] name AS query   (query may have WITH)
 //	DROP VIEW [IF EXISTS] name
 //	SET name = value | SET name TO value

@@ -112,13 +112,13 @@ func invalidUTF8(text string) int {
 // turns "syntax error" into the more honest "unsupported".
 var statementWords = map[string]bool{
 	"insert": true, "update": true, "delete": true, "copy": true, "attach": true, "detach": true,
-	"install": true, "load": true, "pragma": true, "show": true, "summarize": true, "pivot": true,
+	"install": true, "load": true, "pragma": true, "show": true, "pivot": true,
 	"unpivot": true, "values": true, "alter": true, "begin": true, "commit": true, "rollback": true,
 	"call": true, "export": true, "import": true, "use": true, "checkpoint": true, "vacuum": true,
 	"analyze": true, "reset": true, "prepare": true, "execute": true, "truncate": true,
 }
 
-const expectStatement = "expected SELECT, FROM, EXPLAIN, DESCRIBE, CREATE VIEW, DROP VIEW or SET"
+const expectStatement = "expected SELECT, FROM, EXPLAIN, DESCRIBE, SUMMARIZE, CREATE VIEW, DROP VIEW or SET"
 
 func (p *parser) statement() (Statement, error) {
 	switch k := p.kw(0); {
@@ -128,6 +128,12 @@ func (p *parser) statement() (Statement, error) {
 		return p.explain()
 	case k == "describe":
 		return p.describe()
+	case k == "summarize":
+		src, q, err := p.sourceOrQuery()
+		if err != nil {
+			return nil, err
+		}
+		return &Summarize{Source: src, Query: q}, nil
 	case k == "create" && p.isCreateSecret():
 		return p.createSecret()
 	case k == "create":
@@ -228,28 +234,38 @@ func (p *parser) explainOptions(i int, e *Explain) (int, error) {
 
 // describe parses DESCRIBE source or DESCRIBE query.
 func (p *parser) describe() (Statement, error) {
+	src, q, err := p.sourceOrQuery()
+	if err != nil {
+		return nil, err
+	}
+	return &Describe{Source: src, Query: q}, nil
+}
+
+// sourceOrQuery parses what follows DESCRIBE or SUMMARIZE: a query, or a
+// source as FROM takes one; exactly one of the results is set.
+func (p *parser) sourceOrQuery() (*Source, *Select, error) {
 	if p.startsQuery(1) {
 		q, err := p.query(1)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &Describe{Query: q}, nil
+		return nil, q, nil
 	}
 	if p.isOp(1, "(") {
-		return nil, p.errAt(2, ErrSyntax, "expected SELECT")
+		return nil, nil, p.errAt(2, ErrSyntax, "expected SELECT")
 	}
 	out, err := p.convert(1, len(p.toks))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src, next, err := p.parseSource(out, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if next < len(out) {
-		return nil, p.errOut(out, next, ErrSyntax, "expected end of statement after the source")
+		return nil, nil, p.errOut(out, next, ErrSyntax, "expected end of statement after the source")
 	}
-	return &Describe{Source: src}, nil
+	return src, nil, nil
 }
 
 // createView parses CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW [IF NOT EXISTS] name AS query.

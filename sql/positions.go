@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -291,7 +292,8 @@ func isOpText(o *otok, op string) bool { return o.kind == tkOp && o.val == op &&
 // without one: nodes the planner built, typed literals, and nodes of
 // another statement.
 func (s *Select) PosOf(node sqlparser.SQLNode) (Position, bool) {
-	if s == nil || node == nil {
+	if s == nil || node == nil || !reflect.TypeOf(node).Comparable() {
+		// A tuple (a slice) is no map key, and has no recorded position.
 		return Position{}, false
 	}
 	if off, ok := s.pos[node]; ok {

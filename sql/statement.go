@@ -6,7 +6,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// A Statement is one parsed pqsql statement: *Select, *Explain, *Describe,
+// A Statement is one parsed pqsql statement: *Select, *Explain, *Describe, *Summarize,
 // *CreateView, *DropView or *Set.
 type Statement interface {
 	stmt()
@@ -16,6 +16,7 @@ var (
 	_ Statement = (*Select)(nil)
 	_ Statement = (*Explain)(nil)
 	_ Statement = (*Describe)(nil)
+	_ Statement = (*Summarize)(nil)
 	_ Statement = (*CreateView)(nil)
 	_ Statement = (*DropView)(nil)
 	_ Statement = (*Set)(nil)
@@ -25,6 +26,7 @@ var (
 func (*Select) stmt()     {}
 func (*Explain) stmt()    {}
 func (*Describe) stmt()   {}
+func (*Summarize) stmt()  {}
 func (*CreateView) stmt() {}
 func (*DropView) stmt()   {}
 func (*Set) stmt()        {}
@@ -244,6 +246,13 @@ type Explain struct {
 // A Describe is DESCRIBE source or DESCRIBE query; exactly one of Source and
 // Query is set.
 type Describe struct {
+	Source *Source
+	Query  *Select
+}
+
+// A Summarize is SUMMARIZE source or SUMMARIZE query: one row of
+// statistics per column. Exactly one of Source and Query is set.
+type Summarize struct {
 	Source *Source
 	Query  *Select
 }
