@@ -217,6 +217,14 @@ func (m *fileMeter) Stats() format.IOStats {
 	return st
 }
 
+// keepMeter keeps an opened file's meter for EXPLAIN's report. Without
+// EXPLAIN it is dropped, and with it the file's footer, once its scan ends.
+func (x *executor) keepMeter(m *fileMeter) {
+	if x.keepMeters {
+		x.stats.Meters = append(x.stats.Meters, m)
+	}
+}
+
 // setFile locates the file's structures and starts the planning phase.
 func (m *fileMeter) setFile(f *format.File) {
 	m.f = f

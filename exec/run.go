@@ -42,6 +42,10 @@ type executor struct {
 	// joinFiltered maps each files scan a join filter reached to the
 	// pruning predicate it had before (joinfilter.go).
 	joinFiltered sync.Map
+	// keepMeters keeps every opened file's meter in stats.Meters, for
+	// EXPLAIN's report; a query keeps none, so a glob's footers are freed
+	// file by file.
+	keepMeters bool
 }
 
 // newExecutor returns an executor for one statement of a session with
