@@ -102,3 +102,38 @@ func TestGlobOfManyFilesInBoundedMemory(t *testing.T) {
 			x.stats.Files, x.stats.RowGroups, x.stats.RowGroupsSkipped)
 	}
 }
+
+// BenchmarkGlob scans globs of 500, 1,000 and 5,000 small files: the time
+// per file stays flat as the files grow in number, and so does the peak heap.
+func BenchmarkGlob(b *testing.B) {
+	for _, n := range []int{500, 1000, 5000} {
+		glob := manyFiles(b, n)
+		for _, bq := range []struct{ name, q string }{
+			{"count", "SELECT count(*) FROM " + glob},
+			{"select-star", "SELECT * FROM " + glob},
+			{"pruned-where", "SELECT order_id, city FROM " + glob + " WHERE order_id > 8"},
+		} {
+			b.Run(fmt.Sprintf("%s/files=%d", bq.name, n), func(b *testing.B) {
+				s := NewSession()
+				var peak uint64
+				for b.Loop() {
+					peak = maxOf(peak, peakHeap(b, func() error {
+						res, err := s.Stream(context.Background(), bq.q)
+						if err != nil {
+							return err
+						}
+						defer res.Close()
+						for {
+							batch, err := res.Next()
+							if batch == nil || err != nil {
+								return err
+							}
+						}
+					}))
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/file")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			})
+		}
+	}
+}
