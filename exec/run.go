@@ -98,17 +98,15 @@ func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFu
 	return x.inputQuery(ctx, newScanQuery(p, x.settings), consume)
 }
 
-// inputQuery is input for a prepared scan query. A subquery's rows,
-// UNION ALL's and a join's stream through as they are made; a CTE read
-// more than once, the other set operations and table functions produce
-// theirs first.
+// inputQuery is input for a prepared scan query. A subquery's rows, a set
+// operation's and a join's stream through as they are made; a CTE read
+// more than once and table functions produce theirs first.
 func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consumeFunc) error {
 	p := q.p
 	sub := p.Scan.Subquery
 	if sub == nil && !virtualSource(p.Scan) {
 		return x.scanFiles(ctx, q, consume)
 	}
-	stopped := false
 	pass := func(b *batch) (bool, error) {
 		if err := ctx.Err(); err != nil {
 			return true, err
@@ -123,7 +121,6 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 			out, perr := q.project(b)
 			if out.n > 0 {
 				if stop, cerr := consume(scanMsg{b: out}); stop || cerr != nil {
-					stopped = true
 					return true, cerr
 				}
 			}
@@ -136,17 +133,8 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 		}
 		return false, nil
 	}
-	if op := p.Scan.SetOp; sub == nil && op != nil && op.Op == "UNION" && op.All {
-		n := len(op.Left.Columns)
-		for _, side := range []*planner.Plan{op.Left, op.Right} {
-			err := x.stream(ctx, side, func(b *batch) (bool, error) {
-				return pass(&batch{cols: b.cols[:n], n: b.n})
-			})
-			if err != nil || stopped {
-				return err
-			}
-		}
-		return nil
+	if op := p.Scan.SetOp; sub == nil && op != nil {
+		return x.streamSetOp(ctx, op, pass)
 	}
 	if sub != nil && !sub.Single && (p.Scan.CTE == nil || x.planOnly || x.recursing > 0) {
 		return x.stream(ctx, sub, pass)

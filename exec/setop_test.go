@@ -2,8 +2,13 @@ package exec
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/pqsql/pqsql/errclass"
 )
 
 // UNION ALL streams: its branches run one after the other, each batch
@@ -65,5 +70,43 @@ func TestUnionAllStreams(t *testing.T) {
 	twice := run("SELECT * FROM " + ordersTimes5 + " UNION ALL SELECT * FROM " + ordersTimes5 + " UNION ALL SELECT * FROM " + ordersTimes5)
 	if twice > once+once/2+(8<<20) {
 		t.Errorf("peak heap %d MB for three branches, %d MB for one", twice>>20, once>>20)
+	}
+}
+
+// UNION, INTERSECT and EXCEPT hold their keys, not their inputs: 200,000
+// rows of 20,000 distinct ones stay far below the 100 MB the inputs take
+// as rows. The keys count against memory_limit, which they fail at with an
+// Out of Memory error naming it.
+func TestSetOpsHoldKeysOnly(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	s := NewSession()
+	const both = "SELECT * FROM " + ordersTimes5 + " %s SELECT * FROM " + ordersTimes5
+	var rows int
+	peak := peakHeap(t, func() error {
+		res, err := s.Stream(context.Background(), fmt.Sprintf(both, "UNION"))
+		if err != nil {
+			return err
+		}
+		defer res.Close()
+		for {
+			b, err := res.Next()
+			if b == nil || err != nil {
+				return err
+			}
+			rows += b.Len
+		}
+	})
+	if rows != 20000 {
+		t.Errorf("UNION: %d rows, want 20000", rows)
+	}
+	if peak > 40<<20 {
+		t.Errorf("UNION: peak heap %d MB, want at most 40 MB", peak>>20)
+	}
+	mustExec(t, s, "SET memory_limit = '1MB'")
+	for _, op := range []string{"UNION", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL"} {
+		_, err := s.Execute(context.Background(), fmt.Sprintf(both, op))
+		if !errors.Is(err, errclass.OutOfMemory) || !strings.Contains(err.Error(), "/976.5 KiB used)") {
+			t.Errorf("%s under 1MB: %v, want an Out of Memory error naming 976.5 KiB", op, err)
+		}
 	}
 }
