@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/pqsql/pqsql/planner"
-	"github.com/pqsql/pqsql/sql"
 	"github.com/pqsql/pqsql/storage"
 )
 
@@ -27,9 +26,13 @@ type executor struct {
 	// is prefetched.
 	planOnly bool
 	// shared holds the result of each CTE reference run, by CTE and
-	// plan, so that another reference with the same plan reuses it.
+	// plan, so that another reference with the same plan reuses it;
+	// rerun marks those too large to hold, run again by each reference,
+	// and cteRefs counts the references of the statement's plan (cte.go).
 	sharedMu sync.Mutex
 	shared   map[sharedKey][]*batch
+	rerun    map[sharedKey]bool
+	cteRefs  map[sharedKey]int
 	// work holds the rows each recursive CTE's step reads (recursive.go);
 	// recursing is set while a step runs, whose plans read other rows
 	// each time.
@@ -57,38 +60,6 @@ func newExecutor(ctx context.Context, settings Settings, store *storage.Store) *
 
 // close deletes the statement's temporary files.
 func (x *executor) close() error { return x.spill.remove() }
-
-// A sharedKey is a CTE and the printed plan of one reference to it.
-type sharedKey struct {
-	cte  *sql.CTE
-	plan string
-}
-
-// runShared runs the plan of a reference to a CTE, once for all the
-// references whose optimized plans print alike: the CTE is materialized
-// once unless filters pushed into a reference make its plan its own.
-// Volatile expressions read alike in every reference, as in DuckDB's
-// materialized CTEs.
-func (x *executor) runShared(ctx context.Context, cte *sql.CTE, p *planner.Plan) ([]*batch, error) {
-	key := sharedKey{cte, p.Explain()}
-	x.sharedMu.Lock()
-	bs, ok := x.shared[key]
-	x.sharedMu.Unlock()
-	if ok {
-		return bs, nil
-	}
-	bs, err := x.run(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	x.sharedMu.Lock()
-	if x.shared == nil {
-		x.shared = map[sharedKey][]*batch{}
-	}
-	x.shared[key] = bs
-	x.sharedMu.Unlock()
-	return bs, nil
-}
 
 // input passes the plan's input to consume in order, filtered by the
 // WHERE and, for a plan without aggregates, projected: from a subquery's
@@ -136,26 +107,24 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 	if op := p.Scan.SetOp; sub == nil && op != nil {
 		return x.streamSetOp(ctx, op, pass)
 	}
-	if sub != nil && !sub.Single && (p.Scan.CTE == nil || x.planOnly || x.recursing > 0) {
-		return x.stream(ctx, sub, pass)
+	if sub != nil && !sub.Single {
+		if p.Scan.CTE == nil || x.planOnly || x.recursing > 0 {
+			return x.stream(ctx, sub, pass)
+		}
+		return x.readCTE(ctx, p.Scan.CTE, sub, pass)
 	}
 	if sub == nil && p.Scan.Join != nil {
 		return x.streamJoin(ctx, p.Scan.Join, pass)
 	}
 	var batches []*batch
 	if sub == nil {
-		// A set operation or a table function (setop.go).
+		// A table function or a recursive CTE (setop.go).
 		var err error
 		if batches, err = x.virtualBatches(ctx, p.Scan); err != nil {
 			return err
 		}
-	} else if sub.Single {
-		batches = []*batch{{n: 1}}
 	} else {
-		var err error
-		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
-			return err
-		}
+		batches = []*batch{{n: 1}}
 	}
 	for _, b := range batches {
 		if stop, err := pass(b); stop || err != nil {
