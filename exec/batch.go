@@ -239,7 +239,9 @@ func scanVector(t Type, n int) *Vector {
 func pooled[T any](p *sync.Pool, n int) []T {
 	s := *p.Get().(*[]T)
 	if cap(s) < n {
-		return make([]T, 0, max(n, BatchSize))
+		// Sized to the rows at hand: a row group of a few rows (a glob
+		// of small files) must not cost a full batch per column.
+		return make([]T, 0, n)
 	}
 	return s[:0]
 }

@@ -363,8 +363,18 @@ func (r *nestedReader) gather(dst *Vector, runs []rowRange) error {
 	return nil
 }
 
-// arenaSize is the size of the blocks a strArena copies strings into.
-const arenaSize = 32 << 10
+// arenaSize is the largest block a strArena copies strings into; its
+// first block is firstArena, and each next one twice the last, so that a
+// column of a few rows (a glob of small files) costs a few hundred bytes,
+// not a full block.
+const (
+	arenaSize  = 32 << 10
+	firstArena = 512
+)
+
+// uncachedStrings is how many strings an arena makes before it keeps a
+// cache: one of a few rows is not worth the cache's 10 KB.
+const uncachedStrings = 64
 
 // A strArena turns byte strings into Go strings with one allocation per
 // block rather than one per string. Bytes written to a block are never
@@ -376,7 +386,8 @@ const arenaSize = 32 << 10
 // string once.
 type strArena struct {
 	buf   []byte
-	cache [256]struct {
+	made  int
+	cache *[256]struct {
 		b []byte
 		s string
 	}
@@ -386,22 +397,38 @@ func (a *strArena) str(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
+	if a.cache == nil {
+		if a.made++; a.made > uncachedStrings {
+			a.cache = new([256]struct {
+				b []byte
+				s string
+			})
+		}
+	}
 	p := unsafe.SliceData(b)
-	slot := &a.cache[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>56]
-	if len(slot.b) == len(b) && unsafe.SliceData(slot.b) == p {
-		return slot.s
+	var slot *struct {
+		b []byte
+		s string
+	}
+	if a.cache != nil {
+		slot = &a.cache[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>56]
+		if len(slot.b) == len(b) && unsafe.SliceData(slot.b) == p {
+			return slot.s
+		}
 	}
 	var s string
 	if cap(a.buf)-len(a.buf) < len(b) && len(b) > arenaSize/4 {
 		s = string(b)
 	} else {
 		if cap(a.buf)-len(a.buf) < len(b) {
-			a.buf = make([]byte, 0, arenaSize)
+			a.buf = make([]byte, 0, min(max(2*cap(a.buf), firstArena, len(b)), arenaSize))
 		}
 		start := len(a.buf)
 		a.buf = append(a.buf, b...)
 		s = unsafe.String(&a.buf[start], len(b))
 	}
-	slot.b, slot.s = b, s
+	if slot != nil {
+		slot.b, slot.s = b, s
+	}
 	return s
 }

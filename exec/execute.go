@@ -169,6 +169,7 @@ func (s *Session) prepare(ctx context.Context, p *planner.Plan, x *executor) (*p
 // result runs a plan and hands its batches over as the result's; the
 // result is the caller's, not counted against memory_limit.
 func (x *executor) result(ctx context.Context, p *planner.Plan) (*Result, error) {
+	x.countCTERefs(p)
 	var batches []*batch
 	err := x.stream(ctx, p, func(b *batch) (bool, error) {
 		batches = append(batches, b)

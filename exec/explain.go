@@ -184,6 +184,7 @@ type VerifyJSON struct {
 // data page.
 func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, error) {
 	x := newExecutor(ctx, s.Settings, s.store)
+	x.keepMeters = true
 	defer x.close()
 	var run *executor
 	if st.Analyze {
@@ -248,6 +249,7 @@ func (s *Session) explain(ctx context.Context, st *planner.Explain) (*Result, er
 // reads nothing more: files answered from the footer are opened only.
 func (x *executor) planScans(p *planner.Plan) error {
 	x.planOnly = true
+	x.keepMeters = true
 	s := p.Scan
 	switch {
 	case s.Subquery != nil:
@@ -289,7 +291,7 @@ func (x *executor) planFile(s *planner.Scan, path string) error {
 		return err
 	}
 	defer closer.Close()
-	x.stats.Meters = append(x.stats.Meters, m)
+	x.keepMeter(m)
 	if s.CountOnly {
 		return nil
 	}

@@ -88,9 +88,11 @@ const (
 // dictionary; while it is scanned, a read in a column chunk is data, in an
 // offset index scan offset index. Anything else is other.
 type fileMeter struct {
-	path    string
-	phase   atomic.Int32
-	regions []region
+	path  string
+	phase atomic.Int32
+	// regions are located once, by regionsOf.
+	locateOnce sync.Once
+	regions    []region
 	// maxEnd[i] is the largest end of regions[:i+1], so that a search can
 	// stop walking back once no earlier region reaches an offset.
 	maxEnd []int64
@@ -217,9 +219,33 @@ func (m *fileMeter) Stats() format.IOStats {
 	return st
 }
 
-// setFile locates the file's structures and starts the planning phase.
+// keepMeter keeps an opened file's meter for EXPLAIN's report. Without
+// EXPLAIN it is dropped, and with it the file's footer, once its scan ends.
+func (x *executor) keepMeter(m *fileMeter) {
+	if x.keepMeters {
+		x.stats.Meters = append(x.stats.Meters, m)
+	}
+}
+
+// setFile starts the planning phase of file f. Its structures are located
+// at the first read that needs them (regionsOf): a file answered from its
+// footer alone (count(*) of a glob) never pays for it.
 func (m *fileMeter) setFile(f *format.File) {
 	m.f = f
+	m.opened = time.Now()
+	m.phase.Store(phasePlan)
+}
+
+// regionsOf returns the file's structures, located once.
+func (m *fileMeter) regionsOf() []region {
+	m.locateOnce.Do(m.locate)
+	return m.regions
+}
+
+// locate finds the structures the footer places: column chunks, column and
+// offset indexes and Bloom filters.
+func (m *fileMeter) locate() {
+	f := m.f
 	var rs []region
 	var starts []int64
 	type bloomAt struct {
@@ -278,8 +304,6 @@ func (m *fileMeter) setFile(f *format.File) {
 			m.maxEnd[i] = max(m.maxEnd[i], m.maxEnd[i-1])
 		}
 	}
-	m.opened = time.Now()
-	m.phase.Store(phasePlan)
 }
 
 // planned records the file's plan and starts the scanning phase.
@@ -300,9 +324,10 @@ func (m *fileMeter) purpose(off int64) ioPurpose {
 		return ioFooter
 	}
 	in := [3]bool{}
-	i := sort.Search(len(m.regions), func(i int) bool { return m.regions[i].r.Offset > off }) - 1
+	regions := m.regionsOf()
+	i := sort.Search(len(regions), func(i int) bool { return regions[i].r.Offset > off }) - 1
 	for ; i >= 0 && m.maxEnd[i] > off; i-- {
-		if r := m.regions[i]; off < r.r.End() {
+		if r := regions[i]; off < r.r.End() {
 			in[r.kind] = true
 		}
 	}

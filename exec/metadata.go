@@ -50,7 +50,7 @@ func (x *executor) metaAggregate(p *planner.Plan) (ag *aggregator, ok bool, err 
 		if err != nil {
 			return nil, false, err
 		}
-		x.stats.Meters = append(x.stats.Meters, cs)
+		x.keepMeter(cs)
 		ok, err := x.metaFile(p, f, g)
 		st := cs.Stats()
 		closer.Close()

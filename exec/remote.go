@@ -146,7 +146,7 @@ func (m *fileMeter) rowGroupsAhead() []int {
 func (m *fileMeter) indexRanges() []format.Range {
 	var rs []format.Range
 	if m.ahead == nil {
-		for _, r := range m.regions {
+		for _, r := range m.regionsOf() {
 			if r.kind == regionIndex {
 				rs = append(rs, r.r)
 			}
@@ -191,7 +191,7 @@ func (m *fileMeter) prefetchFor(purpose ioPurpose, off int64) {
 		// its own choosing: all of the file's, in one go.
 		m.scanIndexOnce.Do(func() {
 			var rs []format.Range
-			for _, r := range m.regions {
+			for _, r := range m.regionsOf() {
 				if r.kind == regionIndex {
 					rs = append(rs, r.r)
 				}
@@ -244,7 +244,7 @@ func (m *fileMeter) prefetchBlooms() {
 // their blocks are known only once each header is read.
 func (m *fileMeter) prefetchWholeBlooms(off int64) {
 	leaf, start := -1, int64(0)
-	for _, r := range m.regions {
+	for _, r := range m.regionsOf() {
 		if r.kind == regionBloom && off >= r.r.Offset && off < r.r.End() {
 			leaf, start = r.leaf, r.r.Offset
 			break
@@ -264,7 +264,7 @@ func (m *fileMeter) prefetchWholeBlooms(off int64) {
 		return
 	}
 	var rs []format.Range
-	for _, r := range m.regions {
+	for _, r := range m.regionsOf() {
 		if r.kind == regionBloom && r.leaf == leaf && !ahead[r.r.Offset] {
 			rs = append(rs, r.r)
 		}

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/pqsql/pqsql/planner"
-	"github.com/pqsql/pqsql/sql"
 	"github.com/pqsql/pqsql/storage"
 )
 
@@ -27,9 +26,13 @@ type executor struct {
 	// is prefetched.
 	planOnly bool
 	// shared holds the result of each CTE reference run, by CTE and
-	// plan, so that another reference with the same plan reuses it.
+	// plan, so that another reference with the same plan reuses it;
+	// rerun marks those too large to hold, run again by each reference,
+	// and cteRefs counts the references of the statement's plan (cte.go).
 	sharedMu sync.Mutex
 	shared   map[sharedKey][]*batch
+	rerun    map[sharedKey]bool
+	cteRefs  map[sharedKey]int
 	// work holds the rows each recursive CTE's step reads (recursive.go);
 	// recursing is set while a step runs, whose plans read other rows
 	// each time.
@@ -42,6 +45,10 @@ type executor struct {
 	// joinFiltered maps each files scan a join filter reached to the
 	// pruning predicate it had before (joinfilter.go).
 	joinFiltered sync.Map
+	// keepMeters keeps every opened file's meter in stats.Meters, for
+	// EXPLAIN's report; a query keeps none, so a glob's footers are freed
+	// file by file.
+	keepMeters bool
 }
 
 // newExecutor returns an executor for one statement of a session with
@@ -54,38 +61,6 @@ func newExecutor(ctx context.Context, settings Settings, store *storage.Store) *
 // close deletes the statement's temporary files.
 func (x *executor) close() error { return x.spill.remove() }
 
-// A sharedKey is a CTE and the printed plan of one reference to it.
-type sharedKey struct {
-	cte  *sql.CTE
-	plan string
-}
-
-// runShared runs the plan of a reference to a CTE, once for all the
-// references whose optimized plans print alike: the CTE is materialized
-// once unless filters pushed into a reference make its plan its own.
-// Volatile expressions read alike in every reference, as in DuckDB's
-// materialized CTEs.
-func (x *executor) runShared(ctx context.Context, cte *sql.CTE, p *planner.Plan) ([]*batch, error) {
-	key := sharedKey{cte, p.Explain()}
-	x.sharedMu.Lock()
-	bs, ok := x.shared[key]
-	x.sharedMu.Unlock()
-	if ok {
-		return bs, nil
-	}
-	bs, err := x.run(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	x.sharedMu.Lock()
-	if x.shared == nil {
-		x.shared = map[sharedKey][]*batch{}
-	}
-	x.shared[key] = bs
-	x.sharedMu.Unlock()
-	return bs, nil
-}
-
 // input passes the plan's input to consume in order, filtered by the
 // WHERE and, for a plan without aggregates, projected: from a subquery's
 // result, a set operation, a table function, or a parallel scan of the
@@ -94,17 +69,15 @@ func (x *executor) input(ctx context.Context, p *planner.Plan, consume consumeFu
 	return x.inputQuery(ctx, newScanQuery(p, x.settings), consume)
 }
 
-// inputQuery is input for a prepared scan query. A subquery's rows,
-// UNION ALL's and a join's stream through as they are made; a CTE read
-// more than once, the other set operations and table functions produce
-// theirs first.
+// inputQuery is input for a prepared scan query. A subquery's rows, a set
+// operation's and a join's stream through as they are made; a CTE read
+// more than once and table functions produce theirs first.
 func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consumeFunc) error {
 	p := q.p
 	sub := p.Scan.Subquery
 	if sub == nil && !virtualSource(p.Scan) {
 		return x.scanFiles(ctx, q, consume)
 	}
-	stopped := false
 	pass := func(b *batch) (bool, error) {
 		if err := ctx.Err(); err != nil {
 			return true, err
@@ -119,7 +92,6 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 			out, perr := q.project(b)
 			if out.n > 0 {
 				if stop, cerr := consume(scanMsg{b: out}); stop || cerr != nil {
-					stopped = true
 					return true, cerr
 				}
 			}
@@ -132,38 +104,27 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 		}
 		return false, nil
 	}
-	if op := p.Scan.SetOp; sub == nil && op != nil && op.Op == "UNION" && op.All {
-		n := len(op.Left.Columns)
-		for _, side := range []*planner.Plan{op.Left, op.Right} {
-			err := x.stream(ctx, side, func(b *batch) (bool, error) {
-				return pass(&batch{cols: b.cols[:n], n: b.n})
-			})
-			if err != nil || stopped {
-				return err
-			}
-		}
-		return nil
+	if op := p.Scan.SetOp; sub == nil && op != nil {
+		return x.streamSetOp(ctx, op, pass)
 	}
-	if sub != nil && !sub.Single && (p.Scan.CTE == nil || x.planOnly || x.recursing > 0) {
-		return x.stream(ctx, sub, pass)
+	if sub != nil && !sub.Single {
+		if p.Scan.CTE == nil || x.planOnly || x.recursing > 0 {
+			return x.stream(ctx, sub, pass)
+		}
+		return x.readCTE(ctx, p.Scan.CTE, sub, pass)
 	}
 	if sub == nil && p.Scan.Join != nil {
 		return x.streamJoin(ctx, p.Scan.Join, pass)
 	}
 	var batches []*batch
 	if sub == nil {
-		// A set operation or a table function (setop.go).
+		// A table function or a recursive CTE (setop.go).
 		var err error
 		if batches, err = x.virtualBatches(ctx, p.Scan); err != nil {
 			return err
 		}
-	} else if sub.Single {
-		batches = []*batch{{n: 1}}
 	} else {
-		var err error
-		if batches, err = x.runShared(ctx, p.Scan.CTE, sub); err != nil {
-			return err
-		}
+		batches = []*batch{{n: 1}}
 	}
 	for _, b := range batches {
 		if stop, err := pass(b); stop || err != nil {

@@ -459,7 +459,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		}
 		cs.progress = s.x.settings.Progress
 		s.x.stats.Files++
-		s.x.stats.Meters = append(s.x.stats.Meters, cs)
+		s.x.keepMeter(cs)
 		sf := &scanFile{f: f, cs: cs, closer: closer, sc: s, seq: int32(seq)}
 		if scan.HasRowNumber {
 			sf.starts = pushdown.RowGroupStarts(f)
@@ -498,7 +498,6 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		return false
 	}
 	s.x.creditJoinFilter(q.p.Scan, f, neededLeaves(fields), fp)
-	s.x.stats.Plans = append(s.x.stats.Plans, fp)
 	sf.cs.planned(fp)
 	// The statistics' verdicts come from pushdown, as the plan's do.
 	var proof *pushdown.Prover

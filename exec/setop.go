@@ -13,12 +13,11 @@ func virtualSource(s *planner.Scan) bool {
 	return s.Subquery == nil && (s.SetOp != nil || s.Function != nil || s.Join != nil || s.Recursive != nil || s.WorkTable != nil)
 }
 
-// virtualBatches produces the rows of a set operation or a table function,
-// in batches of the scan's columns.
+// virtualBatches produces the rows of a table function, a join or a
+// recursive CTE, in batches of the scan's columns; set operations stream
+// (streamSetOp).
 func (x *executor) virtualBatches(ctx context.Context, s *planner.Scan) ([]*batch, error) {
 	switch {
-	case s.SetOp != nil:
-		return x.setOp(ctx, s.SetOp)
 	case s.Function != nil:
 		return x.tableFunction(ctx, s.Function)
 	case s.Join != nil:
@@ -33,91 +32,134 @@ func (x *executor) virtualBatches(ctx context.Context, s *planner.Scan) ([]*batc
 	return nil, fmt.Errorf("%w: scan of %s", ErrNotImplemented, s.Source)
 }
 
-// setOp runs both sides of a set operation and combines their rows. Rows
-// match as GROUP BY keys do (NULL equals NULL); the result keeps the left
-// side's order, then the right side's new rows for UNION, so it does not
-// depend on hashing.
-func (x *executor) setOp(ctx context.Context, op *planner.SetOp) ([]*batch, error) {
-	left, err := x.run(ctx, op.Left)
-	if err != nil {
-		return nil, err
-	}
-	right, err := x.run(ctx, op.Right)
-	if err != nil {
-		return nil, err
-	}
+// keyBytes is what one distinct key of a set operation holds beyond its
+// bytes: the map's entry and the string's header.
+const keyBytes = 64
+
+// streamSetOp runs the sides of a set operation one after the other and
+// passes the result's rows to emit as they are found. Rows match as GROUP
+// BY keys do (NULL equals NULL); the result keeps the left side's order,
+// then the right side's new rows for UNION, so it does not depend on
+// hashing. Only the keys are held: UNION's seen, INTERSECT's and EXCEPT's
+// right side, counted against memory_limit, which they fail at with an Out
+// of Memory error.
+func (x *executor) streamSetOp(ctx context.Context, op *planner.SetOp, emit emitFunc) error {
 	types := make([]Type, len(op.Left.Columns))
 	for i, c := range op.Left.Columns {
 		types[i] = c.Type
 	}
+	n := len(types)
 	if op.Op == "UNION" && op.All {
-		out := make([]*batch, 0, len(left)+len(right))
-		for _, b := range append(left, right...) {
-			out = append(out, &batch{cols: b.cols[:len(types)], n: b.n})
+		for _, side := range []*planner.Plan{op.Left, op.Right} {
+			stopped := false
+			err := x.stream(ctx, side, func(b *batch) (bool, error) {
+				stop, err := emit(&batch{cols: b.cols[:n], n: b.n})
+				stopped = stop
+				return stop, err
+			})
+			if err != nil || stopped {
+				return err
+			}
 		}
-		return out, nil
+		return nil
 	}
+	var held int64
+	defer func() { x.mem.release(held) }()
 	var key []byte
-	keyOf := func(r []planner.Datum) string {
+	keyOf := func(b *batch, i int) string {
 		key = key[:0]
-		for i, t := range types {
-			key = planner.AppendKey(key, r[i], t)
+		for c, t := range types {
+			key = planner.AppendKey(key, datumAt(b.cols[c], i), t)
 		}
 		return string(key)
 	}
-	var rows [][]planner.Datum
+	hold := func(k string) error {
+		if err := x.mem.reserve(int64(len(k)) + keyBytes); err != nil {
+			return err
+		}
+		held += int64(len(k)) + keyBytes
+		return nil
+	}
+	// pass emits the rows of b that keep says to keep.
+	stopped := false
+	pass := func(b *batch, keep func(k string) (bool, error)) (bool, error) {
+		if err := ctx.Err(); err != nil {
+			return true, err
+		}
+		var sel []int32
+		for i := range b.n {
+			ok, err := keep(keyOf(b, i))
+			if err != nil {
+				return true, err
+			}
+			if ok {
+				sel = append(sel, int32(i))
+			}
+		}
+		if len(sel) == 0 {
+			return false, nil
+		}
+		stop, err := emit((&batch{cols: b.cols[:n], n: b.n}).take(sel))
+		stopped = stop
+		return stop, err
+	}
 	switch op.Op {
 	case "UNION":
 		seen := map[string]bool{}
-		for _, b := range append(left, right...) {
-			for _, r := range rowsOf(b) {
-				if k := keyOf(r); !seen[k] {
-					seen[k] = true
-					rows = append(rows, r)
-				}
+		keep := func(k string) (bool, error) {
+			if seen[k] {
+				return false, nil
+			}
+			seen[k] = true
+			return true, hold(k)
+		}
+		for _, side := range []*planner.Plan{op.Left, op.Right} {
+			err := x.stream(ctx, side, func(b *batch) (bool, error) { return pass(b, keep) })
+			if err != nil || stopped {
+				return err
 			}
 		}
+		return nil
 	case "INTERSECT", "EXCEPT":
 		// count holds how many copies of each right row are left to match.
 		count := map[string]int{}
-		for _, b := range right {
+		err := x.stream(ctx, op.Right, func(b *batch) (bool, error) {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return true, err
 			}
-			for _, r := range rowsOf(b) {
-				count[keyOf(r)]++
+			for i := range b.n {
+				k := keyOf(b, i)
+				if count[k] == 0 {
+					if err := hold(k); err != nil {
+						return true, err
+					}
+				}
+				count[k]++
 			}
+			return false, nil
+		})
+		if err != nil {
+			return err
 		}
 		seen := map[string]bool{}
 		intersect := op.Op == "INTERSECT"
-		for _, b := range left {
-			for _, r := range rowsOf(b) {
-				k := keyOf(r)
-				switch {
-				case op.All:
-					// INTERSECT ALL keeps min(l, r) copies, EXCEPT ALL
-					// max(l-r, 0): each left row uses up one right copy.
-					matched := count[k] > 0
-					if matched {
-						count[k]--
-					}
-					if matched == intersect {
-						rows = append(rows, r)
-					}
-				case !seen[k]:
-					seen[k] = true
-					if (count[k] > 0) == intersect {
-						rows = append(rows, r)
-					}
+		keep := func(k string) (bool, error) {
+			if op.All {
+				// INTERSECT ALL keeps min(l, r) copies, EXCEPT ALL
+				// max(l-r, 0): each left row uses up one right copy.
+				matched := count[k] > 0
+				if matched {
+					count[k]--
 				}
+				return matched == intersect, nil
 			}
+			if seen[k] {
+				return false, nil
+			}
+			seen[k] = true
+			return (count[k] > 0) == intersect, hold(k)
 		}
-	default:
-		return nil, fmt.Errorf("%w: set operation %s", ErrNotImplemented, op.Op)
+		return x.stream(ctx, op.Left, func(b *batch) (bool, error) { return pass(b, keep) })
 	}
-	var out []*batch
-	for start := 0; start < len(rows); start += BatchSize {
-		out = append(out, batchOfRows(rows[start:min(start+BatchSize, len(rows))], types))
-	}
-	return out, nil
+	return fmt.Errorf("%w: set operation %s", ErrNotImplemented, op.Op)
 }

@@ -42,7 +42,7 @@ func (x *executor) tableFunction(ctx context.Context, fn *planner.TableFunction)
 		if err != nil {
 			return nil, err
 		}
-		x.stats.Meters = append(x.stats.Meters, cs)
+		x.keepMeter(cs)
 		switch fn.Name {
 		case "parquet_metadata":
 			rows, err = appendMetadataRows(rows, path, f)

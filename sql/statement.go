@@ -98,6 +98,9 @@ type CTE struct {
 	Query *Select
 	// Pos is where the name starts.
 	Pos Position
+	// NotMaterialized is set by AS NOT MATERIALIZED: every reference
+	// runs the query on its own rather than sharing one result.
+	NotMaterialized bool
 }
 
 // FilterOf returns the FILTER condition written after a function call of

@@ -51,6 +51,7 @@ func (p *parser) with(lo, hi int) (*Select, error) {
 		case p.kw(i) == "materialized":
 			i++
 		case p.kw(i) == "not" && p.kw(i+1) == "materialized":
+			cte.NotMaterialized = true
 			i += 2
 		}
 		if !p.isOp(i, "(") {
