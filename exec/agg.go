@@ -373,6 +373,9 @@ type aggregator struct {
 	}
 	// extras is the number of aggregates whose states need an aggExtra.
 	extras int
+	// cols, when set, holds the groups instead of groups and the tables
+	// (groupcols.go).
+	cols *groupCols
 }
 
 func newAggregator(p *planner.Plan) *aggregator {
@@ -387,6 +390,7 @@ func newAggregator(p *planner.Plan) *aggregator {
 			ag.extras++
 		}
 	}
+	ag.cols = newGroupCols(p)
 	ag.rb = newRowBuffer(ag.width, ag.exprs...)
 	ag.vx = make([]vexpr, len(ag.exprs))
 	for i, e := range ag.exprs {
@@ -484,6 +488,10 @@ func (ag *aggregator) consumeBatch(b *batch) error {
 		return err
 	}
 	ag.consumed += int64(b.n)
+	if ag.cols != nil {
+		ag.cols.consume(srcs, b.n)
+		return nil
+	}
 	nk := len(ag.p.GroupBy)
 	var gids []int32
 	if nk > 0 {
@@ -986,6 +994,9 @@ func (ag *aggregator) rows() ([][]planner.Datum, error) {
 // each group once finished, so that the memory of the groups is freed as
 // that of the output grows, where a GROUP BY may make a group per row.
 func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop bool, err error)) error {
+	if ag.cols != nil {
+		return ag.eachColsBatch(types, n, fn)
+	}
 	groups := ag.finalGroups()
 	ag.groups, ag.byInt, ag.byStr, ag.byKey = nil, intGroups{}, nil, nil
 	clear(ag.strCache[:])
@@ -1116,6 +1127,13 @@ func (ag *aggregator) project(g *group, arow *[]planner.Datum, out []planner.Dat
 		r = append(r, d)
 	}
 	*arow = r
+	return ag.projectRow(r, out)
+}
+
+// projectRow projects one row of the aggregate stage (keys, then
+// aggregates) into out and reports whether HAVING keeps it.
+func (ag *aggregator) projectRow(r, out []planner.Datum) (bool, error) {
+	p := ag.p
 	if p.Having != nil {
 		d, err := planner.Eval(p.Having, r)
 		if err != nil {
@@ -1159,6 +1177,10 @@ func mergeable(p *planner.Plan) bool {
 // merge adds a partial aggregate of later rows: its groups in the order
 // they first appeared, after the groups already here.
 func (ag *aggregator) merge(o *aggregator) {
+	if ag.cols != nil {
+		ag.cols.merge(o.cols)
+		return
+	}
 	if len(ag.p.GroupBy) == 0 {
 		if len(o.groups) > 0 {
 			g := ag.single()

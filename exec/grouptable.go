@@ -1,14 +1,21 @@
 package exec
 
+import "unsafe"
+
 // An intGroups maps int64 keys to dense group ids: an open-addressing table
-// with linear probing, keys and ids in parallel arrays. A GROUP BY on one
-// integer column looks every row up here; against a Go map it saves the
-// map's per-entry overhead and its generic probing.
+// with linear probing. A GROUP BY on one integer column looks every row up
+// here; against a Go map it saves the map's per-entry overhead and its
+// generic probing. A slot holds its key beside its id, so that a probe of a
+// table far larger than the cache misses it once, not once per array.
 type intGroups struct {
-	keys []int64
-	ids  []int32 // id+1; 0 marks an empty slot
-	mask uint64
-	n    int
+	slots []intSlot
+	mask  uint64
+	n     int
+}
+
+type intSlot struct {
+	key int64
+	id  int32 // id+1; 0 marks an empty slot
 }
 
 // hashInt spreads an integer key over the table (the 64-bit finalizer of
@@ -30,12 +37,12 @@ func (t *intGroups) find(k int64) int32 {
 		return -1
 	}
 	for i := hashInt(k) & t.mask; ; i = (i + 1) & t.mask {
-		id := t.ids[i]
-		if id == 0 {
+		s := &t.slots[i]
+		if s.id == 0 {
 			return -1
 		}
-		if t.keys[i] == k {
-			return id - 1
+		if s.key == k {
+			return s.id - 1
 		}
 	}
 }
@@ -43,45 +50,52 @@ func (t *intGroups) find(k int64) int32 {
 // put gives k the id; k must not have one.
 func (t *intGroups) put(k int64, id int32) {
 	// At most half full, so that probes stay short.
-	if 2*(t.n+1) > len(t.ids) {
+	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
 	i := hashInt(k) & t.mask
-	for t.ids[i] != 0 {
+	for t.slots[i].id != 0 {
 		i = (i + 1) & t.mask
 	}
-	t.keys[i], t.ids[i] = k, id+1
+	t.slots[i] = intSlot{key: k, id: id + 1}
 	t.n++
 }
 
 // findOrPut returns k's id; when k has none, it gives it next and reports
 // added. One probe does both, where find then put take two.
 func (t *intGroups) findOrPut(k int64, next int32) (id int32, added bool) {
-	if 2*(t.n+1) > len(t.ids) {
+	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
 	i := hashInt(k) & t.mask
-	for ; t.ids[i] != 0; i = (i + 1) & t.mask {
-		if t.keys[i] == k {
-			return t.ids[i] - 1, false
+	for ; ; i = (i + 1) & t.mask {
+		s := &t.slots[i]
+		if s.id == 0 {
+			break
+		}
+		if s.key == k {
+			return s.id - 1, false
 		}
 	}
-	t.keys[i], t.ids[i] = k, next+1
+	t.slots[i] = intSlot{key: k, id: next + 1}
 	t.n++
 	return next, true
 }
 
 // grow doubles the table and places every key again.
 func (t *intGroups) grow() {
-	size := max(2*len(t.ids), 64)
-	keys, ids := t.keys, t.ids
-	t.keys, t.ids, t.mask, t.n = make([]int64, size), make([]int32, size), uint64(size-1), 0
-	for i, id := range ids {
-		if id != 0 {
-			t.put(keys[i], id-1)
+	size := max(2*len(t.slots), 64)
+	old := t.slots
+	t.slots, t.mask, t.n = make([]intSlot, size), uint64(size-1), 0
+	for _, s := range old {
+		if s.id != 0 {
+			t.put(s.key, s.id-1)
 		}
 	}
 }
 
 // len is the number of keys.
 func (t *intGroups) len() int { return t.n }
+
+// bytes is the memory of the table.
+func (t *intGroups) bytes() int64 { return int64(len(t.slots)) * int64(unsafe.Sizeof(intSlot{})) }

@@ -51,5 +51,5 @@ func (t *intJoinTable) appendMatches(probeRows, buildRows []int32, p int32, k in
 
 // bytes is the memory the table takes.
 func (t *intJoinTable) bytes() int64 {
-	return int64(len(t.ids.keys))*12 + 4*int64(cap(t.first)+len(t.next))
+	return t.ids.bytes() + 4*int64(cap(t.first)+len(t.next))
 }

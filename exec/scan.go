@@ -619,7 +619,7 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 		if _, aggErr = ag.consume(m); aggErr != nil {
 			return false
 		}
-		if int64(len(ag.groups))*partialRowsPerGroup > t.rg.NumRows {
+		if int64(ag.numGroups())*partialRowsPerGroup > t.rg.NumRows {
 			s.partialOff.Store(true)
 		}
 		if s.partialOff.Load() {
@@ -637,7 +637,7 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 		}
 		return
 	}
-	if int64(len(ag.groups))*partialRowsPerGroup > ag.consumed {
+	if int64(ag.numGroups())*partialRowsPerGroup > ag.consumed {
 		// With this many groups, building them twice (here and when
 		// merging) costs more than the parallel aggregation saves.
 		s.partialOff.Store(true)

@@ -161,6 +161,11 @@ type spillAgg struct {
 
 func newSpillAgg(x *executor, p *planner.Plan, level int) *spillAgg {
 	sa := &spillAgg{x: x, p: p, level: level, ag: newAggregator(p)}
+	if sa.ag.cols != nil {
+		sa.ag.cols.workers = x.settings.threads()
+		sa.groupCost = sa.ag.cols.groupBytes()
+		return sa
+	}
 	sa.groupCost = int64(unsafe.Sizeof(group{})) + 64 +
 		int64(len(p.GroupBy))*int64(unsafe.Sizeof(planner.Datum{})) +
 		int64(len(p.Aggs))*int64(unsafe.Sizeof(aggState{})) +
@@ -173,9 +178,9 @@ func (sa *spillAgg) consume(m scanMsg) (bool, error) {
 	ag := sa.ag
 	if m.partial != nil {
 		if sa.frozen && !sa.mayMerge(m.partial) {
-			return false, fmt.Errorf("%w (a hash aggregate's groups)", sa.x.mem.errAllocate(sa.groupCost*int64(len(m.partial.groups))))
+			return false, fmt.Errorf("%w (a hash aggregate's groups)", sa.x.mem.errAllocate(sa.groupCost*int64(m.partial.numGroups())))
 		}
-		before := len(ag.groups)
+		before := ag.numGroups()
 		ag.merge(m.partial)
 		if err := sa.account(before, 0); err != nil {
 			return false, err
@@ -191,7 +196,7 @@ func (sa *spillAgg) consume(m scanMsg) (bool, error) {
 		if sa.frozen {
 			err = sa.route(b)
 		} else {
-			before := len(ag.groups)
+			before := ag.numGroups()
 			if err = ag.consumeBatch(b); err == nil {
 				err = sa.account(before, b.n)
 			}
@@ -209,8 +214,8 @@ func (sa *spillAgg) consume(m scanMsg) (bool, error) {
 // when the limit does not allow it, the aggregation freezes.
 func (sa *spillAgg) account(before, rows int) error {
 	ag := sa.ag
-	n := sa.groupCost * int64(len(ag.groups)-before)
-	for _, g := range ag.groups[before:] {
+	n := sa.groupCost * int64(ag.numGroups()-before)
+	for _, g := range ag.groups[min(before, len(ag.groups)):] {
 		if !g.compact {
 			for _, d := range g.keys {
 				n += int64(len(d.S) + len(d.Bytes))
@@ -269,8 +274,8 @@ func (sa *spillAgg) keyHash(keys []planner.Datum) uint64 {
 // has spilled rows.
 func (sa *spillAgg) mayMerge(o *aggregator) bool {
 	var keys []planner.Datum
-	for _, og := range o.groups {
-		keys = og.keyDatums(keys[:0])
+	for g := range o.numGroups() {
+		keys = o.groupKeys(g, keys[:0])
 		if sa.find(keys) >= 0 {
 			continue
 		}
@@ -284,6 +289,9 @@ func (sa *spillAgg) mayMerge(o *aggregator) bool {
 // find returns the group of keys in memory, or -1.
 func (sa *spillAgg) find(keys []planner.Datum) int32 {
 	ag := sa.ag
+	if ag.cols != nil {
+		return ag.cols.find(keys[0].I, keys[0].Null)
+	}
 	if ag.kind != keyEncoded {
 		return ag.lookup(ag.keyOf(keys[0]))
 	}

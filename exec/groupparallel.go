@@ -1,0 +1,248 @@
+package exec
+
+import (
+	"sync"
+
+	"github.com/pqsql/pqsql/planner"
+)
+
+// groupCols holds the groups of a GROUP BY in columns (colPart). It starts
+// as one part; once the groups are many and more than one thread may run,
+// it splits them by their key's hash into a part per thread, and each
+// batch's rows go to their parts, aggregated side by side. A group's rows
+// still meet its state in input order, so float sums are those of one
+// thread; only the order of the groups changes, which no ORDER BY fixes.
+type groupCols struct {
+	p       *planner.Plan
+	parts   []*colPart
+	workers int
+	// shift takes a key's hash to its part: the top bits, where each
+	// part's table probes by the low ones.
+	shift uint
+	sels  [][]int32
+}
+
+// splitGroups is how many groups one part holds before the groups split
+// into parts: fewer are aggregated faster than the rows can be handed out.
+// Tests lower it.
+var splitGroups = 1 << 14
+
+// newGroupCols returns the columnar groups of p, or nil when p's keys or
+// aggregates are not ones they hold.
+func newGroupCols(p *planner.Plan) *groupCols {
+	c := newColPart(p)
+	if c == nil {
+		return nil
+	}
+	return &groupCols{p: p, parts: []*colPart{c}, workers: 1}
+}
+
+// partOf is the part of a key.
+func (gc *groupCols) partOf(k int64, null bool) int {
+	if len(gc.parts) == 1 || null {
+		return 0
+	}
+	return int(hashInt(k) >> gc.shift)
+}
+
+// groupBytes estimates the memory of one group.
+func (gc *groupCols) groupBytes() int64 { return gc.parts[0].groupBytes() }
+
+// numGroups is the number of groups.
+func (gc *groupCols) numGroups() int {
+	n := 0
+	for _, c := range gc.parts {
+		n += c.n
+	}
+	return n
+}
+
+// find reports whether a key has a group.
+func (gc *groupCols) find(k int64, null bool) int32 {
+	return gc.parts[gc.partOf(k, null)].find(k, null)
+}
+
+// at returns the part and the id in it of group g, numbered part by part.
+func (gc *groupCols) at(g int) (*colPart, int) {
+	for _, c := range gc.parts {
+		if g < c.n {
+			return c, g
+		}
+		g -= c.n
+	}
+	panic("exec: group out of range")
+}
+
+// split spreads the groups of the one part over a part per worker.
+func (gc *groupCols) split() {
+	bits := uint(0)
+	for 1<<bits < gc.workers {
+		bits++
+	}
+	one := gc.parts[0]
+	gc.shift = 64 - bits
+	gc.parts = make([]*colPart, 1<<bits)
+	for i := range gc.parts {
+		gc.parts[i] = newColPart(gc.p)
+	}
+	lists := make([][]int32, len(gc.parts))
+	for g := range one.n {
+		p := gc.partOf(one.keys[g], int32(g) == one.nullGroup)
+		lists[p] = append(lists[p], int32(g))
+	}
+	for p, l := range lists {
+		if len(l) > 0 {
+			gc.parts[p].merge(one, l)
+		}
+	}
+}
+
+// consume adds a batch of n rows whose keys and arguments are srcs.
+func (gc *groupCols) consume(srcs []source, n int) {
+	if len(gc.parts) == 1 {
+		gc.parts[0].consume(srcs, n)
+		if gc.workers > 1 && gc.parts[0].n > splitGroups {
+			gc.split()
+		}
+		return
+	}
+	if len(gc.sels) != len(gc.parts) {
+		gc.sels = make([][]int32, len(gc.parts))
+	}
+	for p := range gc.sels {
+		gc.sels[p] = gc.sels[p][:0]
+	}
+	if v := srcs[0].vec; v != nil && v.Int != nil && v.Nulls == nil {
+		for i, x := range v.Int[:n] {
+			p := hashInt(x) >> gc.shift
+			gc.sels[p] = append(gc.sels[p], int32(i))
+		}
+	} else {
+		for i := range n {
+			p := gc.partOf(colKeyAt(srcs[0], i))
+			gc.sels[p] = append(gc.sels[p], int32(i))
+		}
+	}
+	var wg sync.WaitGroup
+	for p := 1; p < len(gc.parts); p++ {
+		if len(gc.sels[p]) == 0 {
+			continue
+		}
+		wg.Go(func() { gc.parts[p].consume(takeSources(srcs, gc.sels[p]), len(gc.sels[p])) })
+	}
+	if len(gc.sels[0]) > 0 {
+		gc.parts[0].consume(takeSources(srcs, gc.sels[0]), len(gc.sels[0]))
+	}
+	wg.Wait()
+}
+
+// takeSources returns the rows sel of each source.
+func takeSources(srcs []source, sel []int32) []source {
+	out := make([]source, len(srcs))
+	for i, s := range srcs {
+		switch {
+		case s.vec != nil:
+			out[i].vec = s.vec.take(sel)
+		case s.ds != nil:
+			out[i].ds = takeSlice(s.ds, sel)
+		}
+	}
+	return out
+}
+
+// merge adds o, the groups of later rows.
+func (gc *groupCols) merge(o *groupCols) {
+	for _, oc := range o.parts {
+		if len(gc.parts) == 1 {
+			gc.parts[0].merge(oc, nil)
+			if gc.workers > 1 && gc.parts[0].n > splitGroups {
+				gc.split()
+			}
+			continue
+		}
+		lists := make([][]int32, len(gc.parts))
+		for g := range oc.n {
+			p := gc.partOf(oc.keys[g], int32(g) == oc.nullGroup)
+			lists[p] = append(lists[p], int32(g))
+		}
+		for p, l := range lists {
+			if len(l) > 0 {
+				gc.parts[p].merge(oc, l)
+			}
+		}
+	}
+}
+
+// eachColsBatch is eachBatch for groups held in columns.
+func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop bool, err error)) error {
+	gc := ag.cols
+	ag.cols = nil
+	for _, c := range gc.parts {
+		c.table = intGroups{}
+	}
+	if cols, ok := ag.plainColumns(n); ok {
+		for _, c := range gc.parts {
+			for lo := 0; lo < c.n; lo += BatchSize {
+				hi := min(lo+BatchSize, c.n)
+				b := &batch{cols: make([]*Vector, n), n: hi - lo}
+				for k, src := range cols {
+					v := newResultVector(types[k], hi-lo)
+					c.finishColumn(v, src, lo, hi)
+					b.cols[k] = v
+				}
+				if stop, err := fn(b); stop || err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	w := len(ag.p.Project)
+	buf := make([]planner.Datum, BatchSize*w)
+	chunk := make([][]planner.Datum, 0, BatchSize)
+	r := make([]planner.Datum, 1+len(ag.p.Aggs))
+	for _, c := range gc.parts {
+		for g := range c.n {
+			r[0] = c.keyDatum(g)
+			for ai := range c.aggs {
+				r[1+ai] = c.finish(ai, g)
+			}
+			row := buf[len(chunk)*w : (len(chunk)+1)*w : (len(chunk)+1)*w]
+			kept, err := ag.projectRow(r, row)
+			if err != nil {
+				return err
+			}
+			if !kept {
+				continue
+			}
+			if chunk = append(chunk, row); len(chunk) == BatchSize {
+				if stop, err := fn(batchOfRows(chunk, types[:n])); stop || err != nil {
+					return err
+				}
+				chunk = chunk[:0]
+			}
+		}
+	}
+	if len(chunk) > 0 {
+		_, err := fn(batchOfRows(chunk, types[:n]))
+		return err
+	}
+	return nil
+}
+
+// numGroups is the number of groups.
+func (ag *aggregator) numGroups() int {
+	if ag.cols != nil {
+		return ag.cols.numGroups()
+	}
+	return len(ag.groups)
+}
+
+// groupKeys appends group g's keys to dst.
+func (ag *aggregator) groupKeys(g int, dst []planner.Datum) []planner.Datum {
+	if ag.cols != nil {
+		c, id := ag.cols.at(g)
+		return append(dst, c.keyDatum(id))
+	}
+	return ag.groups[g].keyDatums(dst)
+}
