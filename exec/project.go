@@ -108,7 +108,12 @@ func (pr *projector) apply(b *batch) (*batch, error) {
 func (pr *projector) constVector(i int, c *planner.Const, n int) *Vector {
 	one := newResultVector(c.T, 1)
 	one.appendDatum(c.Value)
-	if n > BatchSize {
+	switch {
+	case n == 1:
+		// One row (a SELECT without FROM, a VALUES row): a batch's worth
+		// would cost more than the row, once per query branch.
+		return one
+	case n > BatchSize:
 		return one.repeat(n)
 	}
 	cc := &pr.consts[i]

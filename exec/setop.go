@@ -50,10 +50,18 @@ func (x *executor) streamSetOp(ctx context.Context, op *planner.SetOp, emit emit
 	}
 	n := len(types)
 	if op.Op == "UNION" && op.All {
-		for _, side := range []*planner.Plan{op.Left, op.Right} {
+		for _, side := range unionAllSides(op, n) {
 			stopped := false
-			err := x.stream(ctx, side, func(b *batch) (bool, error) {
-				stop, err := emit(&batch{cols: b.cols[:n], n: b.n})
+			err := x.stream(ctx, side.p, func(b *batch) (bool, error) {
+				cols := make([]*Vector, n)
+				for i, c := range side.cols {
+					if c < 0 {
+						cols[i] = nullVector(types[i], b.n)
+						continue
+					}
+					cols[i] = b.cols[c]
+				}
+				stop, err := emit(&batch{cols: cols, n: b.n})
 				stopped = stop
 				return stop, err
 			})
@@ -162,4 +170,72 @@ func (x *executor) streamSetOp(ctx context.Context, op *planner.SetOp, emit emit
 		return x.stream(ctx, op.Left, func(b *batch) (bool, error) { return pass(b, keep) })
 	}
 	return fmt.Errorf("%w: set operation %s", ErrNotImplemented, op.Op)
+}
+
+// A unionSide is a plan whose rows a UNION ALL appends, and which of its
+// columns make the operation's row.
+type unionSide struct {
+	p    *planner.Plan
+	cols []int
+}
+
+// unionAllSides lists the plans whose rows a UNION ALL appends, in order. A
+// side that only passes on columns of a nested UNION ALL's rows is
+// replaced by that operation's sides, so the n-1 nested UNION ALLs of n
+// queries (a VALUES list of n rows) move each row through one level, not
+// up to n.
+func unionAllSides(op *planner.SetOp, n int) []unionSide {
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	var out []unionSide
+	stack := []unionSide{{op.Right, all}, {op.Left, all}}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if inner, idx := passedUnionAll(s.p); inner != nil {
+			cols := make([]int, len(s.cols))
+			for i, c := range s.cols {
+				cols[i] = -1
+				if c >= 0 {
+					cols[i] = idx[c]
+				}
+			}
+			stack = append(stack, unionSide{inner.Right, cols}, unionSide{inner.Left, cols})
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// passedUnionAll returns the UNION ALL whose rows p passes on with only
+// columns chosen (idx: p's column i is the operation's column idx[i], or
+// NULL where idx[i] is -1): nothing computed, filtered, grouped, sorted or
+// limited.
+func passedUnionAll(p *planner.Plan) (*planner.SetOp, []int) {
+	s := p.Scan
+	if s == nil || s.SetOp == nil || s.Subquery != nil || s.CTE != nil || s.SetOp.Op != "UNION" || !s.SetOp.All {
+		return nil, nil
+	}
+	if p.Where != nil || p.Aggregate || len(p.GroupBy) > 0 || len(p.GroupingSets) > 0 || len(p.Aggs) > 0 ||
+		p.Having != nil || len(p.Windows) > 0 || p.Qualify != nil || p.Distinct || len(p.Order) > 0 ||
+		p.Limit >= 0 || p.Offset != 0 || p.HasPercent || p.Single || p.Sample != nil || len(p.Columns) != len(p.Project) {
+		return nil, nil
+	}
+	inner := s.SetOp.Left.Columns
+	idx := make([]int, len(p.Project))
+	for i, e := range p.Project {
+		if k, ok := e.(*planner.Const); ok && k.Value.Null && k.T == p.Columns[i].Type {
+			idx[i] = -1 // a column no one reads, made NULL by the optimizer
+			continue
+		}
+		c, ok := e.(*planner.ColRef)
+		if !ok || c.Index < 0 || c.Index >= len(inner) || c.T != inner[c.Index].Type || p.Columns[i].Type != c.T {
+			return nil, nil
+		}
+		idx[i] = c.Index
+	}
+	return s.SetOp, idx
 }

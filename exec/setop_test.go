@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/pqsql/pqsql/errclass"
+	"github.com/pqsql/pqsql/optimizer"
+	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/sql"
 )
 
 // UNION ALL streams: its branches run one after the other, each batch
@@ -108,5 +111,46 @@ func TestSetOpsHoldKeysOnly(t *testing.T) {
 		if !errors.Is(err, errclass.OutOfMemory) || !strings.Contains(err.Error(), "/976.5 KiB used)") {
 			t.Errorf("%s under 1MB: %v, want an Out of Memory error naming 976.5 KiB", op, err)
 		}
+	}
+}
+
+// The n-1 nested UNION ALLs of a VALUES list of n rows run as one level of
+// n sides, so each row moves through one level: with each level passing
+// rows to the next, 3,000 rows took 18 s, growing with the square.
+func TestUnionAllChainRunsAsOneLevel(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("SELECT count(*), sum(y) FROM (VALUES ")
+	const rows = 1000
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%d, %d)", i, 2*i)
+	}
+	b.WriteString(") t(x, y)")
+	st, err := planner.Parse(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.Build(st.(*sql.Select), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = optimizer.Optimize(p)
+	for p.Scan.SetOp == nil {
+		if p.Scan.Subquery == nil {
+			t.Fatal("no UNION ALL in the plan")
+		}
+		p = p.Scan.Subquery
+	}
+	if got := len(unionAllSides(p.Scan.SetOp, len(p.Columns))); got != rows {
+		t.Fatalf("%d sides, want %d", got, rows)
+	}
+	res, err := NewSession().Execute(context.Background(), b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(textRows(res), "\n"); got != "1000|999000" {
+		t.Fatalf("answer %q", got)
 	}
 }
