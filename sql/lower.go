@@ -181,6 +181,12 @@ func (p *parser) convert(lo, hi int) ([]otok, error) {
 	for i := lo; i < hi; i++ {
 		t := p.toks[i]
 		o := otok{kind: t.kind, val: t.val, orig: i}
+		if t.kind == tkWord && t.kw != "" && i > 0 && p.toks[i-1].kind == tkOp && p.toks[i-1].val == "." {
+			// After a dot any word is a name, keywords too: s.from, (x).end.
+			o.kind, o.text = tkQIdent, backquote(t.val)
+			out = append(out, o)
+			continue
+		}
 		switch t.kind {
 		case tkWord:
 			if err := p.checkReserved(i); err != nil {
