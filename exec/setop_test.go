@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -114,21 +115,27 @@ func TestSetOpsHoldKeysOnly(t *testing.T) {
 	}
 }
 
-// The n-1 nested UNION ALLs of a VALUES list of n rows run as one level of
-// n sides, so each row moves through one level: with each level passing
-// rows to the next, 3,000 rows took 18 s, growing with the square.
-func TestUnionAllChainRunsAsOneLevel(t *testing.T) {
+// valuesQuery sums a VALUES list of n rows.
+func valuesQuery(n int) string {
 	var b strings.Builder
 	b.WriteString("SELECT count(*), sum(y) FROM (VALUES ")
-	const rows = 1000
-	for i := range rows {
+	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "(%d, %d)", i, 2*i)
 	}
 	b.WriteString(") t(x, y)")
-	st, err := planner.Parse(b.String())
+	return b.String()
+}
+
+// The n-1 nested UNION ALLs of a VALUES list of n rows run as one level of
+// n sides, so each row moves through one level: with each level passing
+// rows to the next, 3,000 rows took 18 s, growing with the square.
+func TestUnionAllChainRunsAsOneLevel(t *testing.T) {
+	const rows = 1000
+	q := valuesQuery(rows)
+	st, err := planner.Parse(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +153,26 @@ func TestUnionAllChainRunsAsOneLevel(t *testing.T) {
 	if got := len(unionAllSides(p.Scan.SetOp, len(p.Columns))); got != rows {
 		t.Fatalf("%d sides, want %d", got, rows)
 	}
-	res, err := NewSession().Execute(context.Background(), b.String())
+	res, err := NewSession().Execute(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(textRows(res), "\n"); got != "1000|999000" {
 		t.Fatalf("answer %q", got)
+	}
+}
+
+// BenchmarkValuesRows runs VALUES lists of two sizes: ns/op must grow
+// linearly with the rows (go test ./exec -run XXX -bench ValuesRows).
+func BenchmarkValuesRows(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		q := valuesQuery(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := NewSession().Execute(context.Background(), q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
