@@ -25,6 +25,9 @@ var (
 	// ErrExpressionDepth reports an expression nested deeper than
 	// MaxExpressionDepth, DuckDB's max_expression_depth.
 	ErrExpressionDepth = errclass.Sub(errclass.Parser, "Parser Error")
+	// ErrBinder reports text that parses but that DuckDB's binder refuses
+	// whatever the tables hold (a * inside an expression).
+	ErrBinder = errclass.Sub(errclass.Binder, "Binder Error")
 	// ErrInvalidUTF8 reports statement text that is not valid UTF-8.
 	ErrInvalidUTF8 = errclass.Sub(errclass.InvalidInput, "Invalid Input Error")
 )

@@ -88,6 +88,9 @@ func (p *parser) lowerArgOrders(out []otok) ([]otok, error) {
 				}
 				return nil, p.errOut(out, at, ErrSyntax, "expected an expression in ORDER BY")
 			}
+			if star := len(e) - 1; isOpTok(e, star, "*") && (star == 0 || star == 2 && isOpTok(e, 1, ".")) {
+				return nil, p.errOut(out, i+2, ErrBinder, "STAR expression is only allowed as the root element of an expression. Use COLUMNS(*) instead.")
+			}
 			if n > 0 {
 				rep = append(rep, invented(",", o))
 			}
