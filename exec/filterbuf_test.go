@@ -84,3 +84,21 @@ func TestFilterReusesBuffersAcrossBatches(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// NULL flags a released batch gives back come out of appendNull cleared:
+// only the rows appended as NULL read as NULL.
+func TestReleasedNullFlagsComeBackCleared(t *testing.T) {
+	for range 4 {
+		v := scanVector(Type{ID: TypeBigInt}, 8)
+		v.appendNulls(8)
+		(&batch{cols: []*Vector{v}, n: 8, pooled: true}).release()
+	}
+	v := newVector(Type{ID: TypeBigInt}, 8)
+	v.Int = append(v.Int, 1, 2)
+	v.appendNull()
+	v.Int = append(v.Int, 3)
+	v.markNotNull()
+	if want := []bool{false, false, true, false}; !slices.Equal(v.Nulls, want) {
+		t.Fatalf("NULL flags %v, want %v", v.Nulls, want)
+	}
+}
