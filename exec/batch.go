@@ -27,14 +27,13 @@ type rowRange = pushdown.RowRange
 func (v *Vector) take(sel []int32) *Vector {
 	out := &Vector{Type: v.Type}
 	if v.Nulls != nil {
-		nulls := make([]bool, len(sel))
-		any := false
-		for j, i := range sel {
-			nulls[j] = v.Nulls[i]
-			any = any || nulls[j]
-		}
-		if any {
-			out.Nulls = nulls
+		// Most selections of a column with NULLs somewhere hold none:
+		// flags are made only for one that does.
+		for _, i := range sel {
+			if v.Nulls[i] {
+				out.Nulls = takeSlice(v.Nulls, sel)
+				break
+			}
 		}
 	}
 	switch {
@@ -218,7 +217,21 @@ var (
 	intPool   = sync.Pool{New: func() any { return new([]int64) }}
 	floatPool = sync.Pool{New: func() any { return new([]float64) }}
 	strPool   = sync.Pool{New: func() any { return new([]string) }}
+	// nullPool holds NULL flags of released batches, which appendNull
+	// reuses: a column with NULLs otherwise allocates flags per batch.
+	nullPool = sync.Pool{New: func() any { return new([]bool) }}
 )
+
+// nullFlags returns n false flags with room for c, reusing released ones.
+func nullFlags(n, c int) []bool {
+	s := *nullPool.Get().(*[]bool)
+	if cap(s) < max(n, c) {
+		return make([]bool, n, max(n, c))
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
 
 // scanVector is newVector for the scan's batches, drawing on the pools.
 func scanVector(t Type, n int) *Vector {
@@ -255,6 +268,10 @@ func (b *batch) release() {
 	for _, v := range b.cols {
 		if v == nil {
 			continue
+		}
+		if v.Nulls != nil {
+			s := v.Nulls[:0]
+			nullPool.Put(&s)
 		}
 		switch {
 		case v.Int != nil:

@@ -91,11 +91,17 @@ func (e *rowError) Unwrap() error { return e.err }
 // row fails to evaluate, it returns the rows before it that passed and the
 // error, so that a LIMIT met earlier never sees the error.
 func (f *filter) apply(b *batch) ([]int32, error) {
-	sel := make([]int32, b.n)
-	for i := range sel {
-		sel[i] = int32(i)
-	}
-	res := make([]uint8, b.n)
+	return f.applyInto(b, nil)
+}
+
+// applyInto is apply writing the rows into buf's storage when it is large
+// enough, so that a worker passing back the previous batch's rows
+// allocates nothing; that earlier result is overwritten.
+func (f *filter) applyInto(b *batch, buf []int32) ([]int32, error) {
+	sel := fillRows(buf, b.n)
+	rp := borrowTruth(b.n)
+	defer truthPool.Put(rp)
+	res := *rp
 	if err := f.root.eval(b, sel, res); err != nil {
 		return f.applyRows(b, res)
 	}
@@ -216,8 +222,12 @@ func (n *logicNode) eval(b *batch, sel []int32, res []uint8) error {
 	for _, i := range sel {
 		res[i] = start
 	}
-	active := append([]int32(nil), sel...)
-	tmp := make([]uint8, b.n)
+	ap := borrowRows(sel)
+	defer rowsPool.Put(ap)
+	active := *ap
+	tp := borrowTruth(b.n)
+	defer truthPool.Put(tp)
+	tmp := *tp
 	for _, x := range n.xs {
 		if len(active) == 0 {
 			break
@@ -337,7 +347,9 @@ type betweenNode struct {
 func (n *betweenNode) cheap() bool { return n.lo.cheap() && n.hi.cheap() }
 
 func (n *betweenNode) eval(b *batch, sel []int32, res []uint8) error {
-	tmp := make([]uint8, b.n)
+	tp := borrowTruth(b.n)
+	defer truthPool.Put(tp)
+	tmp := *tp
 	if err := n.lo.eval(b, sel, res); err != nil {
 		return err
 	}

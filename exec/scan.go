@@ -689,6 +689,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	// every selects a whole batch; neither the cut nor appendSelected
 	// keeps it.
 	var every []int32
+	// selBuf holds each batch's survivors for the next batch to reuse.
+	var selBuf []int32
 	if q.topk != nil {
 		cut = q.topk.newRowGroupCut(t.topkBound, typeOfField(t.file.fields[q.topk.col]))
 	}
@@ -706,7 +708,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		}
 		var sel []int32
 		if q.where != nil {
-			sel, err = q.where.apply(b)
+			sel, err = q.where.applyInto(b, selBuf)
+			selBuf = sel
 		} else {
 			if cap(every) < b.n {
 				every = allRows(b.n)
@@ -806,6 +809,9 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 // emit gathers the rows of ranges in batches, filters them with where
 // (when not nil) and passes them on, projected if the query projects.
 func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols []int, readers []colReader, where *filter, send func(scanMsg) bool) error {
+	// rows holds each batch's survivors, copied out by take, for the next
+	// batch to reuse.
+	var rows []int32
 	for c := (runCursor{rs: ranges}); ; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -821,7 +827,8 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 		var whereErr error
 		if where != nil {
 			var sel []int32
-			sel, whereErr = where.apply(b)
+			sel, whereErr = where.applyInto(b, rows)
+			rows = sel
 			if kept := b.take(sel); kept != b {
 				b.release()
 				b = kept

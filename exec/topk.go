@@ -196,25 +196,40 @@ func (t *topK) cut(b *batch) []int32 {
 // normKeys maps a numeric vector to unsigned keys in the same order
 // (planner.Compare's: NaN above every number, -0 equal to +0).
 func normKeys(v *Vector, kind cmpKind) []uint64 {
+	return normKeysInto(nil, v, kind)
+}
+
+// normKeysInto is normKeys writing into buf's storage when it is large
+// enough, overwriting what it held.
+func normKeysInto(buf []uint64, v *Vector, kind cmpKind) []uint64 {
 	var out []uint64
 	switch kind {
 	case cmpInt:
-		out = make([]uint64, len(v.Int))
+		out = resize(buf, len(v.Int))
 		for i, x := range v.Int {
 			out[i] = uint64(x) ^ 1<<63
 		}
 	case cmpUint:
-		out = make([]uint64, len(v.Int))
+		out = resize(buf, len(v.Int))
 		for i, x := range v.Int {
 			out[i] = uint64(x)
 		}
 	default:
-		out = make([]uint64, len(v.Float))
+		out = resize(buf, len(v.Float))
 		for i, x := range v.Float {
 			out[i] = normFloat(x)
 		}
 	}
 	return out
+}
+
+// resize returns n elements in s's storage, or new storage when s is too
+// small; their values are whatever was there.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func normFloat(f float64) uint64 {

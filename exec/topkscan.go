@@ -181,6 +181,9 @@ type rowGroupCut struct {
 	str *candidates[string]
 	// rows are the surviving rows when the key's type is not cut.
 	rows []rowRange
+	// keys holds a batch's normalized keys; candidates copy the ones
+	// they keep, so the next batch reuses it.
+	keys []uint64
 }
 
 // newRowGroupCut starts the cut of a task dispatched with bound lb, over
@@ -215,7 +218,8 @@ func (c *rowGroupCut) add(b *batch, runs []rowRange, sel []int32) {
 	kind := cmpKindOf(c.s.typ)
 	switch {
 	case c.num != nil && ((v.Int != nil && kind != cmpFloat) || (v.Float != nil && kind == cmpFloat)):
-		c.num.add(normKeys(v, kind), v.Nulls, runs, sel)
+		c.keys = normKeysInto(c.keys, v, kind)
+		c.num.add(c.keys, v.Nulls, runs, sel)
 	case c.str != nil && v.Str != nil:
 		c.str.add(v.Str, v.Nulls, runs, sel)
 	default:

@@ -82,7 +82,7 @@ func newVector(t Type, n int) *Vector {
 func (v *Vector) appendNull() {
 	n := v.Len()
 	if v.Nulls == nil {
-		v.Nulls = make([]bool, n, cap(v.Int)+cap(v.Float)+cap(v.Str)+cap(v.Bool)+cap(v.Bytes)+cap(v.Big)+cap(v.Nested)+1)
+		v.Nulls = nullFlags(n, cap(v.Int)+cap(v.Float)+cap(v.Str)+cap(v.Bool)+cap(v.Bytes)+cap(v.Big)+cap(v.Nested)+1)
 	}
 	v.Nulls = append(v.Nulls, true)
 	switch {
