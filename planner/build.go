@@ -241,14 +241,23 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 				}
 				return nil, nil, err
 			}
+			hive := false
 			if on, off := hiveSetting(src); off || (!on && !hiveDetect(files)) {
 				// Every file's footer in one round rather than the first
 				// alone, then the rest. Hive partitions are pruned first:
 				// a pruned file gets no request.
 				c.store.OpenAhead(c.ctx, files, footersAhead)
+			} else {
+				hive = true
 			}
 			if src.UnionByName && len(files) > 1 {
 				return unionByName(src, files, c)
+			}
+			if len(files) > 1 && !hive {
+				// Comparing schemas opens every footer, which a file its
+				// partition rules out must not cost; hive partitioned files
+				// are read with the first file's schema as they are.
+				return firstSchema(src, files, c)
 			}
 			return filesScan(src, files, c)
 		}
@@ -265,13 +274,19 @@ func filesScan(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, er
 		return nil, nil, err
 	}
 	defer closeFile()
-	scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text, store: c.store}
+	return schemaScan(src, files, f.Schema.Fields, c)
+}
+
+// schemaScan is the scan of files read with the given top-level fields.
+func schemaScan(src *sql.Source, files []string, fields []*format.Field, c buildCtx) (*Scan, []Column, error) {
+	scan := &Scan{Files: files, Fields: fields, Source: src.Text, store: c.store}
 	cols := make([]Column, len(scan.Fields))
 	for i, fl := range scan.Fields {
 		cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
 	}
 	dedupNames(cols)
-	if cols, err = addPartitions(src, scan, cols); err != nil {
+	cols, err := addPartitions(src, scan, cols)
+	if err != nil {
 		return nil, nil, err
 	}
 	scan.Needed = make([]bool, len(cols))
