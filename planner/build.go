@@ -751,12 +751,10 @@ func residual(x Expr, fields []*format.Field) pushdown.Expr {
 }
 
 // column returns the pushdown column x reads, when x is a scalar column
-// (possibly widened by an order-preserving cast).
+// (possibly under a cast that keeps its values apart and in order).
 func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 	if c, ok := x.(*Cast); ok {
-		ft, tt := c.X.Type(), c.T
-		if !(ft.IsNumeric() && tt.IsNumeric() && (tt.ID == TypeDouble || tt.ID == TypeDecimal || tt.IsInteger())) &&
-			!(ft.ID == TypeDate && isTimestamp(tt)) {
+		if !keepsOrder(c.X.Type(), c.T) {
 			return pushdown.Column{}, false
 		}
 		x = c.X
@@ -766,6 +764,27 @@ func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 		return pushdown.Column{}, false
 	}
 	return pushdown.Column{Path: fields[r.Index].Leaf.Path}, true
+}
+
+// keepsOrder reports whether a cast from ft to tt maps the values it
+// converts to distinct values in the same order, so the column's own
+// statistics judge a comparison of the cast value. A cast that rounds
+// (DOUBLE or DECIMAL(9,2) to INTEGER: 99.99 becomes 100) does not: a row
+// group whose max is 99.99 holds a value equal to 100 after the cast.
+func keepsOrder(ft, tt Type) bool {
+	switch {
+	case ft.ID == TypeDate && isTimestamp(tt):
+		return true
+	case !ft.IsNumeric() || !tt.IsNumeric():
+		return false
+	case tt.ID == TypeDouble:
+		return true
+	case ft.ID == TypeFloat || ft.ID == TypeDouble:
+		return false
+	case ft.ID == TypeDecimal:
+		return tt.ID == TypeDecimal && tt.Scale >= ft.Scale || tt.IsInteger() && ft.Scale == 0
+	}
+	return tt.ID == TypeDecimal || tt.IsInteger()
 }
 
 // LiteralOf converts a constant to a pushdown literal.
