@@ -74,7 +74,8 @@ func fieldMap(scan *planner.Scan, f *format.File) ([]*format.Field, error) {
 		}
 		out[i] = byName[key{pf.Name, nth}]
 		if out[i] == nil {
-			return nil, fmt.Errorf("%w: %s has no column %s", ErrSchemaMismatch, f.Name, pf.Name)
+			return nil, fmt.Errorf("%w: Failed to read file \"%s\": schema mismatch in glob: column \"%s\" was read from the original file, but could not be found in file \"%s\"",
+				ErrSchemaMismatch, f.Name, pf.Name, f.Name)
 		}
 		if planner.TypeOf(out[i]) != planner.TypeOf(pf) {
 			return nil, fmt.Errorf("%w: column %s is %s in %s but %s in %s", ErrSchemaMismatch, pf.Name,

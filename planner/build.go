@@ -241,14 +241,23 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 				}
 				return nil, nil, err
 			}
+			hive := false
 			if on, off := hiveSetting(src); off || (!on && !hiveDetect(files)) {
 				// Every file's footer in one round rather than the first
 				// alone, then the rest. Hive partitions are pruned first:
 				// a pruned file gets no request.
 				c.store.OpenAhead(c.ctx, files, footersAhead)
+			} else {
+				hive = true
 			}
 			if src.UnionByName && len(files) > 1 {
 				return unionByName(src, files, c)
+			}
+			if len(files) > 1 && !hive {
+				// Comparing schemas opens every footer, which a file its
+				// partition rules out must not cost; hive partitioned files
+				// are read with the first file's schema as they are.
+				return firstSchema(src, files, c)
 			}
 			return filesScan(src, files, c)
 		}
@@ -265,13 +274,19 @@ func filesScan(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, er
 		return nil, nil, err
 	}
 	defer closeFile()
-	scan := &Scan{Files: files, Fields: f.Schema.Fields, Source: src.Text, store: c.store}
+	return schemaScan(src, files, f.Schema.Fields, c)
+}
+
+// schemaScan is the scan of files read with the given top-level fields.
+func schemaScan(src *sql.Source, files []string, fields []*format.Field, c buildCtx) (*Scan, []Column, error) {
+	scan := &Scan{Files: files, Fields: fields, Source: src.Text, store: c.store}
 	cols := make([]Column, len(scan.Fields))
 	for i, fl := range scan.Fields {
 		cols[i] = Column{Name: fl.Name, Type: TypeOf(fl)}
 	}
 	dedupNames(cols)
-	if cols, err = addPartitions(src, scan, cols); err != nil {
+	cols, err := addPartitions(src, scan, cols)
+	if err != nil {
 		return nil, nil, err
 	}
 	scan.Needed = make([]bool, len(cols))
@@ -736,12 +751,10 @@ func residual(x Expr, fields []*format.Field) pushdown.Expr {
 }
 
 // column returns the pushdown column x reads, when x is a scalar column
-// (possibly widened by an order-preserving cast).
+// (possibly under a cast that keeps its values apart and in order).
 func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 	if c, ok := x.(*Cast); ok {
-		ft, tt := c.X.Type(), c.T
-		if !(ft.IsNumeric() && tt.IsNumeric() && (tt.ID == TypeDouble || tt.ID == TypeDecimal || tt.IsInteger())) &&
-			!(ft.ID == TypeDate && isTimestamp(tt)) {
+		if !keepsOrder(c.X.Type(), c.T) {
 			return pushdown.Column{}, false
 		}
 		x = c.X
@@ -751,6 +764,27 @@ func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 		return pushdown.Column{}, false
 	}
 	return pushdown.Column{Path: fields[r.Index].Leaf.Path}, true
+}
+
+// keepsOrder reports whether a cast from ft to tt maps the values it
+// converts to distinct values in the same order, so the column's own
+// statistics judge a comparison of the cast value. A cast that rounds
+// (DOUBLE or DECIMAL(9,2) to INTEGER: 99.99 becomes 100) does not: a row
+// group whose max is 99.99 holds a value equal to 100 after the cast.
+func keepsOrder(ft, tt Type) bool {
+	switch {
+	case ft.ID == TypeDate && isTimestamp(tt):
+		return true
+	case !ft.IsNumeric() || !tt.IsNumeric():
+		return false
+	case tt.ID == TypeDouble:
+		return true
+	case ft.ID == TypeFloat || ft.ID == TypeDouble:
+		return false
+	case ft.ID == TypeDecimal:
+		return tt.ID == TypeDecimal && tt.Scale >= ft.Scale || tt.IsInteger() && ft.Scale == 0
+	}
+	return tt.ID == TypeDecimal || tt.IsInteger()
 }
 
 // LiteralOf converts a constant to a pushdown literal.

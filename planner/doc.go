@@ -90,7 +90,10 @@
 // from row positions; comparisons of it with integers become
 // pushdown.RowNumber leaves, decided exactly by the row groups' row
 // counts. union_by_name plans the files as runs of one schema, each a
-// files scan, under UNION ALL BY NAME (unionbyname.go).
+// files scan, under UNION ALL BY NAME (unionbyname.go). Without it, files
+// are read with the first file's schema: a later file's columns matched by
+// name and cast to the first's types in runs under UNION ALL
+// (firstschema.go).
 //
 // Result columns are named as DuckDB names them: an unaliased expression is
 // printed as DuckDB prints its parse tree (count_star(), (a + 1),

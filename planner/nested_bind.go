@@ -349,16 +349,27 @@ func convertNested(v format.Value, from, to Type) (format.Value, error) {
 	if ft, ok := structFields(to); ok {
 		ff, ok1 := structFields(from)
 		s, ok2 := v.(*format.Struct)
-		if !ok1 || !ok2 || len(ff) != len(ft) || len(s.Values) != len(ft) {
+		if !ok1 || !ok2 || len(s.Values) != len(ff) {
+			return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
+		}
+		src, byName := structSources(ff, ft)
+		if !byName && len(ff) != len(ft) {
 			return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
 		}
 		out := &format.Struct{Fields: make([]*format.Field, len(ft)), Values: make([]format.Value, len(ft))}
 		for i := range ft {
-			x, err := convertNested(s.Values[i], ff[i].T, ft[i].T)
+			out.Fields[i] = &format.Field{Name: ft[i].Name}
+			j := i
+			if byName {
+				j = src[i]
+			}
+			if j < 0 {
+				continue // a field the value lacks is NULL
+			}
+			x, err := convertNested(s.Values[j], ff[j].T, ft[i].T)
 			if err != nil {
 				return nil, err
 			}
-			out.Fields[i] = &format.Field{Name: ft[i].Name}
 			out.Values[i] = x
 		}
 		return out, nil
@@ -384,6 +395,25 @@ func convertNested(v format.Value, from, to Type) (format.Value, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("%w: cast from %s to %s", ErrNotImplemented, from, to)
+}
+
+// structSources gives, for each field of a struct type to, the index of
+// the field of the same name (ignoring case) in from, or -1. As DuckDB
+// casts structs, fields are matched by name when any name matches; byName
+// is false when none does, and the cast then goes field by field, as it
+// does for the unnamed fields of a row value.
+func structSources(from, to []structField) (src []int, byName bool) {
+	src = make([]int, len(to))
+	for i, t := range to {
+		src[i] = -1
+		for j, f := range from {
+			if t.Name != "" && strings.EqualFold(f.Name, t.Name) {
+				src[i], byName = j, true
+				break
+			}
+		}
+	}
+	return src, byName
 }
 
 // A Try is TRY_CAST: X's value, or NULL where X fails to convert.
