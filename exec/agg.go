@@ -961,30 +961,6 @@ func (ag *aggregator) states(ai, n int, gids []int32) []*aggState {
 	return sts
 }
 
-// rows finishes the groups into the aggregate stage's rows, HAVING applied,
-// and projects them.
-func (ag *aggregator) rows() ([][]planner.Datum, error) {
-	groups := ag.finalGroups()
-	w := len(ag.p.Project)
-	// The output rows are cut from one slab, as a GROUP BY may make a
-	// group per row.
-	rows := make([][]planner.Datum, 0, len(groups))
-	slab := make([]planner.Datum, len(groups)*w)
-	var arow []planner.Datum
-	for _, g := range groups {
-		out := slab[:w:w]
-		kept, err := ag.project(g, &arow, out)
-		if err != nil {
-			return nil, err
-		}
-		if kept {
-			slab = slab[w:]
-			rows = append(rows, out)
-		}
-	}
-	return rows, nil
-}
-
 // eachBatch finishes the groups into batches of the first n columns of
 // types and hands them to fn one by one, for a plan that neither sorts nor
 // limits nor deduplicates its groups: a batch's worth of rows is made at a
@@ -1022,11 +998,10 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 		return nil
 	}
 	w := len(ag.p.Project)
-	buf := make([]planner.Datum, BatchSize*w)
-	chunk := make([][]planner.Datum, 0, BatchSize)
+	rb := newRowBatcher(w, types[:n], fn)
 	var arow []planner.Datum
 	for i, g := range groups {
-		row := buf[len(chunk)*w : (len(chunk)+1)*w : (len(chunk)+1)*w]
+		row := rb.next()
 		kept, err := ag.project(g, &arow, row)
 		groups[i] = nil
 		if err != nil {
@@ -1035,18 +1010,11 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 		if !kept {
 			continue
 		}
-		if chunk = append(chunk, row); len(chunk) == BatchSize {
-			if stop, err := fn(batchOfRows(chunk, types[:n])); stop || err != nil {
-				return err
-			}
-			chunk = chunk[:0]
+		if stop, err := rb.keep(row); stop || err != nil {
+			return err
 		}
 	}
-	if len(chunk) > 0 {
-		_, err := fn(batchOfRows(chunk, types[:n]))
-		return err
-	}
-	return nil
+	return rb.flush()
 }
 
 // plainColumns reports whether the first n projected columns are each a

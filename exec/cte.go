@@ -23,23 +23,11 @@ func (x *executor) countCTERefs(p *planner.Plan) {
 	}
 	var walk func(p *planner.Plan)
 	walk = func(p *planner.Plan) {
-		s := p.Scan
-		switch {
-		case s == nil:
-		case s.Subquery != nil:
-			if s.CTE != nil {
-				x.cteRefs[sharedKey{s.CTE, s.Subquery.Explain()}]++
-			}
-			walk(s.Subquery)
-		case s.SetOp != nil:
-			walk(s.SetOp.Left)
-			walk(s.SetOp.Right)
-		case s.Join != nil:
-			walk(s.Join.Left)
-			walk(s.Join.Right)
-		case s.Recursive != nil:
-			walk(s.Recursive.Base)
-			walk(s.Recursive.Step)
+		if s := p.Scan; s != nil && s.Subquery != nil && s.CTE != nil {
+			x.cteRefs[sharedKey{s.CTE, s.Subquery.Explain()}]++
+		}
+		for _, in := range inputsOf(p.Scan) {
+			walk(in)
 		}
 	}
 	walk(p)

@@ -251,25 +251,15 @@ func (x *executor) planScans(p *planner.Plan) error {
 	x.planOnly = true
 	x.keepMeters = true
 	s := p.Scan
-	switch {
-	case s.Subquery != nil:
-		return x.planScans(s.Subquery)
-	case s.SetOp != nil:
-		if err := x.planScans(s.SetOp.Left); err != nil {
-			return err
+	if ins := inputsOf(s); len(ins) > 0 {
+		for _, in := range ins {
+			if err := x.planScans(in); err != nil {
+				return err
+			}
 		}
-		return x.planScans(s.SetOp.Right)
-	case s.Join != nil:
-		if err := x.planScans(s.Join.Left); err != nil {
-			return err
-		}
-		return x.planScans(s.Join.Right)
-	case s.Recursive != nil:
-		if err := x.planScans(s.Recursive.Base); err != nil {
-			return err
-		}
-		return x.planScans(s.Recursive.Step)
-	case len(s.Files) == 0:
+		return nil
+	}
+	if len(s.Files) == 0 {
 		return nil
 	}
 	if _, ok, err := x.metaAggregate(p); err != nil || ok {
@@ -363,18 +353,8 @@ func (rep *ExplainJSON) addHivePath(p *planner.Plan) {
 	var walk func(p *planner.Plan)
 	walk = func(p *planner.Plan) {
 		s := p.Scan
-		switch {
-		case s.Subquery != nil:
-			walk(s.Subquery)
-		case s.SetOp != nil:
-			walk(s.SetOp.Left)
-			walk(s.SetOp.Right)
-		case s.Join != nil:
-			walk(s.Join.Left)
-			walk(s.Join.Right)
-		case s.Recursive != nil:
-			walk(s.Recursive.Base)
-			walk(s.Recursive.Step)
+		for _, in := range inputsOf(s) {
+			walk(in)
 		}
 		for _, f := range s.PrunedFiles {
 			rep.HivePath = append(rep.HivePath, HivePathJSON{File: f.Path, Bytes: f.Bytes, Reason: f.Reason})

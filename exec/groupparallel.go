@@ -198,8 +198,7 @@ func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop
 		return nil
 	}
 	w := len(ag.p.Project)
-	buf := make([]planner.Datum, BatchSize*w)
-	chunk := make([][]planner.Datum, 0, BatchSize)
+	rb := newRowBatcher(w, types[:n], fn)
 	r := make([]planner.Datum, 1+len(ag.p.Aggs))
 	for _, c := range gc.parts {
 		for g := range c.n {
@@ -207,7 +206,7 @@ func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop
 			for ai := range c.aggs {
 				r[1+ai] = c.finish(ai, g)
 			}
-			row := buf[len(chunk)*w : (len(chunk)+1)*w : (len(chunk)+1)*w]
+			row := rb.next()
 			kept, err := ag.projectRow(r, row)
 			if err != nil {
 				return err
@@ -215,19 +214,12 @@ func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop
 			if !kept {
 				continue
 			}
-			if chunk = append(chunk, row); len(chunk) == BatchSize {
-				if stop, err := fn(batchOfRows(chunk, types[:n])); stop || err != nil {
-					return err
-				}
-				chunk = chunk[:0]
+			if stop, err := rb.keep(row); stop || err != nil {
+				return err
 			}
 		}
 	}
-	if len(chunk) > 0 {
-		_, err := fn(batchOfRows(chunk, types[:n]))
-		return err
-	}
-	return nil
+	return rb.flush()
 }
 
 // numGroups is the number of groups.
