@@ -199,6 +199,11 @@ func castString(s string, from, to Type) (Datum, error) {
 		return d, nil
 	case to.ID == TypeDate:
 		v, ok := parseDate(t)
+		if i := strings.IndexAny(t, " T"); !ok && i > 0 {
+			// DuckDB reads the date a timestamp's text starts with and
+			// ignores what follows it.
+			v, ok = parseDate(t[:i])
+		}
 		if !ok {
 			return Datum{}, fmt.Errorf("%w: date field value out of range: \"%s\", expected format is (YYYY-MM-DD)", ErrConversion, s)
 		}
