@@ -85,16 +85,7 @@ func (gc *groupCols) split() {
 	for i := range gc.parts {
 		gc.parts[i] = newColPart(gc.p)
 	}
-	lists := make([][]int32, len(gc.parts))
-	for g := range one.n {
-		p := gc.partOf(one.keys[g], int32(g) == one.nullGroup)
-		lists[p] = append(lists[p], int32(g))
-	}
-	for p, l := range lists {
-		if len(l) > 0 {
-			gc.parts[p].merge(one, l)
-		}
-	}
+	gc.route(one)
 }
 
 // consume adds a batch of n rows whose keys and arguments are srcs.
@@ -160,16 +151,7 @@ func (gc *groupCols) merge(o *groupCols) {
 			}
 			continue
 		}
-		lists := make([][]int32, len(gc.parts))
-		for g := range oc.n {
-			p := gc.partOf(oc.keys[g], int32(g) == oc.nullGroup)
-			lists[p] = append(lists[p], int32(g))
-		}
-		for p, l := range lists {
-			if len(l) > 0 {
-				gc.parts[p].merge(oc, l)
-			}
-		}
+		gc.route(oc)
 	}
 }
 
@@ -237,4 +219,18 @@ func (ag *aggregator) groupKeys(g int, dst []planner.Datum) []planner.Datum {
 		return append(dst, c.keyDatum(id))
 	}
 	return ag.groups[g].keyDatums(dst)
+}
+
+// route merges each group of src into the part its key hashes to.
+func (gc *groupCols) route(src *colPart) {
+	lists := make([][]int32, len(gc.parts))
+	for g := range src.n {
+		p := gc.partOf(src.keys[g], int32(g) == src.nullGroup)
+		lists[p] = append(lists[p], int32(g))
+	}
+	for p, l := range lists {
+		if len(l) > 0 {
+			gc.parts[p].merge(src, l)
+		}
+	}
 }

@@ -95,10 +95,26 @@ func readPages(f *File) (string, error) {
 func sumInt64Pages(f *File) (string, error) {
 	var rows, sum int64
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	err := eachLeaf0Page(f, func(cd *ColumnData) {
+		rows += cd.Pages[0].NumRows
+		for _, v := range cd.Values.Int64 {
+			sum += v
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d rows, sum %d, min %d, max %d", rows, sum, lo, hi), nil
+}
+
+// eachLeaf0Page hands each decoded page (or page slice) of leaf 0 to fn,
+// releasing it after.
+func eachLeaf0Page(f *File, fn func(cd *ColumnData)) error {
 	for rg := range f.NumRowGroups() {
 		r, err := f.NewPageReader(rg, 0, Range{}, nil, nil)
 		if err != nil {
-			return "", err
+			return err
 		}
 		for {
 			cd, err := r.Next()
@@ -106,17 +122,13 @@ func sumInt64Pages(f *File) (string, error) {
 				break
 			}
 			if err != nil {
-				return "", err
+				return err
 			}
-			rows += cd.Pages[0].NumRows
-			for _, v := range cd.Values.Int64 {
-				sum += v
-				lo, hi = min(lo, v), max(hi, v)
-			}
+			fn(cd)
 			r.Release()
 		}
 	}
-	return fmt.Sprintf("%d rows, sum %d, min %d, max %d", rows, sum, lo, hi), nil
+	return nil
 }
 
 // renderAll renders every row as text, one line per row.
@@ -274,29 +286,18 @@ func byteArrayPages(f *File) (string, error) {
 	var rows, total int64
 	var first []byte
 	same := true
-	for rg := range f.NumRowGroups() {
-		r, err := f.NewPageReader(rg, 0, Range{}, nil, nil)
-		if err != nil {
-			return "", err
+	err := eachLeaf0Page(f, func(cd *ColumnData) {
+		rows += cd.Pages[0].NumRows
+		for _, v := range cd.Values.Bytes {
+			total += int64(len(v))
+			if first == nil {
+				first = bytes.Clone(v)
+			}
+			same = same && bytes.Equal(v, first)
 		}
-		for {
-			cd, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return "", err
-			}
-			rows += cd.Pages[0].NumRows
-			for _, v := range cd.Values.Bytes {
-				total += int64(len(v))
-				if first == nil {
-					first = bytes.Clone(v)
-				}
-				same = same && bytes.Equal(v, first)
-			}
-			r.Release()
-		}
+	})
+	if err != nil {
+		return "", err
 	}
 	if !same || len(first) == 0 || strings.Trim(string(first), "a") != "" {
 		return fmt.Sprintf("%d rows, %d bytes, values differ", rows, total), nil
