@@ -1063,6 +1063,11 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 			if op != "%" {
 				width++
 			}
+			if width > 18 && max(dl.Precision, dr.Precision) <= 18 {
+				// As for *: inputs of at most 18 digits add in 18,
+				// checked for overflow.
+				width = 18
+			}
 			t := Type{ID: TypeDecimal, Precision: min(38, width), Scale: scale}
 			return both(t, t)
 		}

@@ -315,10 +315,42 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 		return Datum{}, err
 	}
 	if err != nil {
-		return Datum{}, fmt.Errorf("%w: Overflow in %s of %s (%s %s %s)", ErrOutOfRange, opName(e.Op), t,
-			AppendText(nil, l, e.L.Type()), e.Op, AppendText(nil, r, e.R.Type()))
+		return Datum{}, overflowError(e, t, l, r, a, b)
 	}
 	return d, nil
+}
+
+// physicalNames are the names DuckDB's overflow errors give integer types:
+// those of the C++ types that hold them.
+var physicalNames = map[TypeID]string{
+	TypeTinyInt: "INT8", TypeSmallInt: "INT16", TypeInteger: "INT32", TypeBigInt: "INT64",
+	TypeUTinyInt: "UINT8", TypeUSmallInt: "UINT16", TypeUInteger: "UINT32", TypeUBigInt: "UINT64",
+}
+
+// overflowError is DuckDB's error for integer or decimal arithmetic whose
+// result does not fit its type. A decimal names the width it computes in
+// (18 or 38 digits) and shows the unscaled operands a and b.
+func overflowError(e *Binary, t Type, l, r Datum, a, b *big.Int) error {
+	if t.ID == TypeDecimal {
+		width, hint := 18, ". You might want to add an explicit cast to a bigger decimal."
+		if t.Precision > 18 {
+			width, hint = 38, ";"
+			if e.Op == "*" {
+				hint = ". You might want to add an explicit cast to a decimal with a smaller scale."
+			}
+		}
+		name := opName(e.Op)
+		if e.Op == "-" {
+			name = "subtract"
+		}
+		return fmt.Errorf("%w: Overflow in %s of DECIMAL(%d) (%s %s %s)%s", ErrOutOfRange, name, width, a, e.Op, b, hint)
+	}
+	name, ok := physicalNames[t.ID]
+	if !ok {
+		name = t.String()
+	}
+	return fmt.Errorf("%w: Overflow in %s of %s (%s %s %s)!", ErrOutOfRange, opName(e.Op), name,
+		AppendText(nil, l, e.L.Type()), e.Op, AppendText(nil, r, e.R.Type()))
 }
 
 func opName(op string) string {
