@@ -111,7 +111,7 @@ func TestBinderErrorDisplay(t *testing.T) {
 		// As in DuckDB, no excerpt: an overflow while folding constants, and
 		// a missing file named by a quoted path.
 		{"overflow", "SELECT 2147483647 + 1",
-			"Error: line 1: Out of Range Error: Overflow in addition of INTEGER (2147483647 + 1)\n"},
+			"Error: line 1: Out of Range Error: Overflow in addition of INT32 (2147483647 + 1)!\n"},
 		{"missing quoted file", "SELECT * FROM 'nonexist.parquet'",
 			"Error: line 1: IO Error: No files found that match the pattern \"nonexist.parquet\"\n"},
 	}
