@@ -128,7 +128,7 @@ func call(name string, args []Expr) (Expr, error) {
 // notYet are functions DuckDB has and pqsql does not compute yet: naming
 // one is a not-implemented error, not a claim that it does not exist.
 var notYet = map[string]string{
-	"histogram": "aggregate", "kurtosis": "aggregate", "skewness": "aggregate", "entropy": "aggregate", "bit_and": "aggregate",
+	"kurtosis": "aggregate", "skewness": "aggregate", "entropy": "aggregate", "bit_and": "aggregate",
 	"bit_or": "aggregate", "bit_xor": "aggregate", "sum_no_overflow": "aggregate", "fsum": "aggregate",
 	"mad": "aggregate", "regr_slope": "aggregate", "regr_intercept": "aggregate", "favg": "aggregate",
 	"random": "scalar", "uuid": "scalar", "gen_random_uuid": "scalar", "now": "scalar",

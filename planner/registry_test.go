@@ -162,7 +162,7 @@ func TestUnknownNamesFail(t *testing.T) {
 			t.Errorf("%s: %v, want a catalog error containing %q", tt.name, err, tt.want)
 		}
 	}
-	for _, name := range []string{"histogram", "now", "row_number"} {
+	for _, name := range []string{"kurtosis", "now", "row_number"} {
 		if _, err := call(name, nil); !errors.Is(err, ErrNotImplemented) {
 			t.Errorf("%s: %v, want ErrNotImplemented for a DuckDB function pqsql lacks", name, err)
 		}
