@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // A binder binds AST expressions against one stage's columns.
@@ -19,11 +19,11 @@ type binder struct {
 	needed []bool
 	// agg is set while binding expressions evaluated after aggregation.
 	agg *aggState
-	// sel holds the parser's side tables (FILTER clauses, cast spellings).
+	// sel is the query being bound (its sources, for names and errors).
 	sel *sql.Select
 	// plan plans a subquery expression's query (subquery.go); nil where
 	// none may appear.
-	plan func(sqlparser.SelectStatement) (*Plan, error)
+	plan func(ast.SelectStatement) (*Plan, error)
 	// win collects window calls where the SELECT allows them (window.go).
 	win *windowState
 	// outer, when positive, says the first outer columns are an enclosing
@@ -34,8 +34,8 @@ type binder struct {
 	// became joins (correlated_scalar.go); marks are the expressions
 	// correlated EXISTS, IN, ANY and ALL subqueries became
 	// (correlated_mark.go).
-	scalars map[*sqlparser.Subquery]Expr
-	marks   map[sqlparser.Expr]sqlparser.Expr
+	scalars map[*ast.Subquery]Expr
+	marks   map[ast.Expr]ast.Expr
 	// enclosing are the columns of the queries this one is a subquery
 	// expression of (buildCtx.enclosing).
 	enclosing []Column
@@ -58,12 +58,12 @@ type aggState struct {
 	inputer *binder
 	// outerAggs are the names that stand for this query's aggregates in
 	// its subqueries (correlated_aggregates.go).
-	outerAggs map[*sqlparser.ColName]*sqlparser.FuncExpr
+	outerAggs map[*ast.ColName]*ast.FuncExpr
 	// sets are the grouping sets, nil for a plain GROUP BY.
 	sets [][]int
 	// aliases are the select-list aliases GROUP BY named keys by, which
 	// grouping() may name them by too.
-	aliases map[string]sqlparser.Expr
+	aliases map[string]ast.Expr
 }
 
 func binderError(format string, args ...any) error {
@@ -73,15 +73,15 @@ func binderError(format string, args ...any) error {
 // firstAggregate returns the first aggregate call of e (outside
 // subqueries), the node DuckDB's errors about a misplaced aggregate point
 // at, or nil.
-func firstAggregate(e sqlparser.Expr) sqlparser.SQLNode {
-	var found sqlparser.SQLNode
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+func firstAggregate(e ast.Expr) ast.Node {
+	var found ast.Node
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.FuncExpr:
-			if found == nil && IsAggregate(n.Name.Lowered()) && n.Qualifier.String() != sql.WindowQualifier {
+		case *ast.FuncExpr:
+			if found == nil && IsAggregate(n.Name.Lowered()) && n.Over == nil {
 				found = n
 			}
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
 		}
 		return found == nil, nil
@@ -90,18 +90,18 @@ func firstAggregate(e sqlparser.Expr) sqlparser.SQLNode {
 }
 
 // hasAgg reports whether an AST expression calls an aggregate function.
-func hasAgg(e sqlparser.Expr) bool {
+func hasAgg(e ast.Expr) bool {
 	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.FuncExpr:
+		case *ast.FuncExpr:
 			// An aggregate used as a window function is not an aggregate
 			// of the query (its arguments may hold some).
-			if IsAggregate(n.Name.Lowered()) && n.Qualifier.String() != sql.WindowQualifier {
+			if IsAggregate(n.Name.Lowered()) && n.Over == nil {
 				found = true
 				return false, nil
 			}
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
 		}
 		return true, nil
@@ -326,7 +326,7 @@ func castTo(x Expr, t Type) (Expr, error) {
 // bind binds an AST expression.
 // An error gets the position of the innermost expression that raised it
 // (see locate); an error of constant folding gets none, as in DuckDB.
-func (b *binder) bind(e sqlparser.Expr) (Expr, error) {
+func (b *binder) bind(e ast.Expr) (Expr, error) {
 	x, err := b.bind1(e)
 	if err != nil {
 		return nil, b.locate(err, e)
@@ -338,8 +338,8 @@ func (b *binder) bind(e sqlparser.Expr) (Expr, error) {
 	return y, nil
 }
 
-func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
-	if c, ok := e.(*sqlparser.ColName); ok && len(b.lambdas) > 0 {
+func (b *binder) bind1(e ast.Expr) (Expr, error) {
+	if c, ok := e.(*ast.ColName); ok && len(b.lambdas) > 0 {
 		if p, err := b.lambdaParam(c); p != nil || err != nil {
 			return p, err
 		}
@@ -357,26 +357,26 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 				}
 			}
 		} else if !errors.Is(err, ErrNotGrouped) {
-			if _, ok := e.(*sqlparser.ColName); ok {
+			if _, ok := e.(*ast.ColName); ok {
 				return nil, err
 			}
 		}
 	}
 	switch e.(type) {
-	case *sqlparser.ExistsExpr, *sqlparser.ComparisonExpr:
+	case *ast.ExistsExpr, *ast.ComparisonExpr:
 		if r, ok := b.marks[e]; ok {
 			return b.bind1(r)
 		}
 	}
 	switch e := e.(type) {
-	case *sqlparser.Subquery:
+	case *ast.Subquery:
 		if x, ok := b.scalars[e]; ok {
 			return x, nil
 		}
 		return b.scalarSubquery(e)
-	case *sqlparser.ExistsExpr:
+	case *ast.ExistsExpr:
 		return b.existsSubquery(e)
-	case *sqlparser.ColName:
+	case *ast.ColName:
 		name := e.Name.String()
 		if x, ok, err := b.outerColumn(e); ok || err != nil {
 			return x, err
@@ -403,13 +403,13 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			b.needed[i] = true
 		}
 		return &ColRef{Index: i, Name: b.cols[i].Name, T: b.cols[i].Type}, nil
-	case *sqlparser.SQLVal:
+	case *ast.SQLVal:
 		return literal(e)
-	case *sqlparser.NullVal:
+	case *ast.NullVal:
 		return &Const{Value: NullDatum, T: Type{ID: TypeNull}}, nil
-	case sqlparser.BoolVal:
+	case ast.BoolVal:
 		return &Const{Value: Datum{B: bool(e)}, T: Type{ID: TypeBoolean}}, nil
-	case sqlparser.ValTuple:
+	case ast.ValTuple:
 		// (a, b) is row(a, b), an unnamed STRUCT.
 		args := make([]Expr, len(e))
 		for i, x := range e {
@@ -419,21 +419,21 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			}
 		}
 		return call("row", args)
-	case *sqlparser.ParenExpr:
+	case *ast.ParenExpr:
 		return b.bind(e.Expr)
-	case *sqlparser.AndExpr:
+	case *ast.AndExpr:
 		return b.logic(true, e.Left, e.Right)
-	case *sqlparser.OrExpr:
+	case *ast.OrExpr:
 		return b.logic(false, e.Left, e.Right)
-	case *sqlparser.NotExpr:
+	case *ast.NotExpr:
 		x, err := b.boolean(e.Expr)
 		if err != nil {
 			return nil, err
 		}
 		return &Not{X: x}, nil
-	case *sqlparser.ComparisonExpr:
+	case *ast.ComparisonExpr:
 		return b.comparison(e)
-	case *sqlparser.RangeCond:
+	case *ast.RangeCond:
 		x, err := b.bind(e.Left)
 		if err != nil {
 			return nil, err
@@ -450,16 +450,16 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Between{X: xs[0], Lo: xs[1], Hi: xs[2], Not: e.Operator == sqlparser.NotBetweenStr}, nil
-	case *sqlparser.IsExpr:
+		return &Between{X: xs[0], Lo: xs[1], Hi: xs[2], Not: e.Operator == ast.NotBetweenStr}, nil
+	case *ast.IsExpr:
 		x, err := b.bind(e.Expr)
 		if err != nil {
 			return nil, err
 		}
 		switch e.Operator {
-		case sqlparser.IsNullStr:
+		case ast.IsNullStr:
 			return &IsNull{X: x}, nil
-		case sqlparser.IsNotNullStr:
+		case ast.IsNotNullStr:
 			return &IsNull{X: x, Not: true}, nil
 		}
 		// IS [NOT] TRUE/FALSE: never NULL.
@@ -467,14 +467,14 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		want := e.Operator == sqlparser.IsTrueStr || e.Operator == sqlparser.IsNotTrueStr
-		neg := e.Operator == sqlparser.IsNotTrueStr || e.Operator == sqlparser.IsNotFalseStr
+		want := e.Operator == ast.IsTrueStr || e.Operator == ast.IsNotTrueStr
+		neg := e.Operator == ast.IsNotTrueStr || e.Operator == ast.IsNotFalseStr
 		cmp := &Logic{And: true, Xs: []Expr{&IsNull{X: x, Not: true}, &Binary{Op: "=", L: x, R: &Const{Value: Datum{B: want}, T: Type{ID: TypeBoolean}}, T: Type{ID: TypeBoolean}}}}
 		if neg {
 			return &Not{X: cmp}, nil
 		}
 		return cmp, nil
-	case *sqlparser.BinaryExpr:
+	case *ast.BinaryExpr:
 		l, err := b.bind(e.Left)
 		if err != nil {
 			return nil, err
@@ -484,13 +484,13 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			return nil, err
 		}
 		return arithmetic(e.Operator, l, r)
-	case *sqlparser.UnaryExpr:
+	case *ast.UnaryExpr:
 		x, err := b.bind(e.Expr)
 		if err != nil {
 			return nil, err
 		}
 		switch e.Operator {
-		case sqlparser.UMinusStr:
+		case ast.UMinusStr:
 			if c, ok := x.(*Const); ok && c.Literal {
 				return negLiteral(c), nil
 			}
@@ -498,9 +498,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
 			}
 			return &Neg{X: x}, nil
-		case sqlparser.UPlusStr:
+		case ast.UPlusStr:
 			return x, nil
-		case sqlparser.BangStr:
+		case ast.BangStr:
 			x, err = castTo(x, Type{ID: TypeBoolean})
 			if err != nil {
 				return nil, err
@@ -508,9 +508,9 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			return &Not{X: x}, nil
 		}
 		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
-	case *sqlparser.FuncExpr:
+	case *ast.FuncExpr:
 		name := e.Name.Lowered()
-		if e.Qualifier.String() == sql.WindowQualifier {
+		if e.Over != nil {
 			return b.window(e)
 		}
 		if x, ok, err := b.nestedCall(e, name); ok {
@@ -519,12 +519,12 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		if IsAggregate(name) {
 			return b.aggregate(e)
 		}
-		if e.Distinct || b.filterOf(e) != nil || b.argOrderOf(e) != nil {
+		if e.Distinct || e.Filter != nil || e.OrderBy != nil {
 			return nil, errArgOrderScalar(name)
 		}
 		args := make([]Expr, 0, len(e.Exprs))
 		for _, se := range e.Exprs {
-			ae, ok := se.(*sqlparser.AliasedExpr)
+			ae, ok := se.(*ast.AliasedExpr)
 			if !ok {
 				return nil, binderError("%s(*) is not a function call pqsql knows", name)
 			}
@@ -539,29 +539,20 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 			args = append(args, x)
 		}
 		return call(name, args)
-	case *sqlparser.SubstrExpr:
-		args := []Expr{}
-		x, err := b.bind(e.Name)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, x)
-		for _, a := range []sqlparser.Expr{e.From, e.To} {
-			if a == nil {
-				continue
-			}
-			x, err := b.bind(a)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, x)
-		}
-		return call("substr", args)
-	case *sqlparser.CaseExpr:
+	case *ast.CaseExpr:
 		return b.caseExpr(e)
-	case *sqlparser.IntervalExpr:
+	case *ast.IntervalExpr:
 		return b.intervalExpr(e) // interval_bind.go
-	case *sqlparser.ConvertExpr:
+	case *ast.Subscript, *ast.FieldAccess, *ast.Slice, *ast.StructLiteral, *ast.MapLiteral:
+		return b.nested(e) // nested_bind.go
+	case *ast.ListLiteral:
+		return b.bind1(listValueCall(e))
+	case *ast.Lambda:
+		return nil, binderError("a lambda function is only allowed as an argument of a list function")
+	case *ast.ConvertExpr:
+		if e.Try {
+			return b.tryCast(e)
+		}
 		x, err := b.bind(e.Expr)
 		if err != nil {
 			return nil, err
@@ -586,7 +577,7 @@ func (b *binder) bind1(e sqlparser.Expr) (Expr, error) {
 		}
 		return y, err
 	}
-	return nil, fmt.Errorf("%w: expression %s", ErrNotImplemented, sqlparser.String(e))
+	return nil, fmt.Errorf("%w: expression %s", ErrNotImplemented, ast.String(e))
 }
 
 // negLiteral negates an integer literal as DuckDB's parser does: a literal
@@ -622,22 +613,22 @@ func intLiteral(n *big.Int) *Const {
 
 // literal types a constant as DuckDB does: integers as INTEGER, BIGINT or
 // HUGEINT by size, 1.5 as DECIMAL(2,1), 1e5 as DOUBLE.
-func literal(v *sqlparser.SQLVal) (Expr, error) {
+func literal(v *ast.SQLVal) (Expr, error) {
 	s := string(v.Val)
 	switch v.Type {
-	case sqlparser.StrVal:
+	case ast.StrVal:
 		return &Const{Value: Datum{S: s}, T: Type{ID: TypeVarchar}}, nil
-	case sqlparser.IntVal, sqlparser.HexNum:
+	case ast.IntVal, ast.HexNum:
 		n, ok := new(big.Int).SetString(s, 0)
 		if !ok {
 			return nil, binderError("bad integer literal %s", s)
 		}
 		if strings.HasPrefix(s, "-") {
-			// sqlparser folded a minus into the number.
+			// The parser folded a minus into the number.
 			return negLiteral(intLiteral(new(big.Int).Neg(n))), nil
 		}
 		return intLiteral(n), nil
-	case sqlparser.FloatVal:
+	case ast.FloatVal:
 		if strings.ContainsAny(s, "eE") {
 			d, err := castString(s, Type{ID: TypeVarchar}, Type{ID: TypeDouble})
 			return &Const{Value: d, T: Type{ID: TypeDouble}}, err
@@ -656,7 +647,7 @@ func literal(v *sqlparser.SQLVal) (Expr, error) {
 	return nil, fmt.Errorf("%w: literal %s", ErrNotImplemented, s)
 }
 
-func (b *binder) boolean(e sqlparser.Expr) (Expr, error) {
+func (b *binder) boolean(e ast.Expr) (Expr, error) {
 	x, err := b.bind(e)
 	if err != nil {
 		return nil, err
@@ -667,9 +658,9 @@ func (b *binder) boolean(e sqlparser.Expr) (Expr, error) {
 	return x, nil
 }
 
-func (b *binder) logic(and bool, l, r sqlparser.Expr) (Expr, error) {
+func (b *binder) logic(and bool, l, r ast.Expr) (Expr, error) {
 	out := &Logic{And: and}
-	for _, e := range []sqlparser.Expr{l, r} {
+	for _, e := range []ast.Expr{l, r} {
 		x, err := b.boolean(e)
 		if err != nil {
 			return nil, err
@@ -815,7 +806,7 @@ func exactIn(t, f Type, v float64) bool {
 
 var cmpOps = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
-func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
+func (b *binder) comparison(e *ast.ComparisonExpr) (Expr, error) {
 	if e.Operator == sql.IsDistinctFromStr || e.Operator == sql.IsNotDistinctFromStr {
 		return b.distinctFrom(e) // friendly.go
 	}
@@ -840,13 +831,13 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 			return nil, err
 		}
 		return patternMatch(e.Operator, l, r) // pattern.go
-	case sqlparser.InStr, sqlparser.NotInStr:
-		tuple, ok := e.Right.(sqlparser.ValTuple)
-		if sq, isSub := e.Right.(*sqlparser.Subquery); isSub {
-			return b.inSubquery(l, sq, e.Operator == sqlparser.NotInStr)
+	case ast.InStr, ast.NotInStr:
+		tuple, ok := e.Right.(ast.ValTuple)
+		if sq, isSub := e.Right.(*ast.Subquery); isSub {
+			return b.inSubquery(l, sq, e.Operator == ast.NotInStr)
 		}
 		if !ok {
-			return nil, fmt.Errorf("%w: IN with %s", ErrNotImplemented, sqlparser.String(e.Right))
+			return nil, fmt.Errorf("%w: IN with %s", ErrNotImplemented, ast.String(e.Right))
 		}
 		xs := []Expr{l}
 		for _, v := range tuple {
@@ -865,14 +856,14 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &InList{X: xs[0], List: xs[1:], Not: e.Operator == sqlparser.NotInStr}, nil
+		return &InList{X: xs[0], List: xs[1:], Not: e.Operator == ast.NotInStr}, nil
 	}
 	r, err := b.bind(e.Right)
 	if err != nil {
 		return nil, err
 	}
 	switch e.Operator {
-	case sqlparser.LikeStr, sqlparser.NotLikeStr, "ilike", "not ilike":
+	case ast.LikeStr, ast.NotLikeStr, "ilike", "not ilike":
 		for _, x := range []Expr{l, r} {
 			if id := x.Type().ID; id != TypeVarchar && id != TypeNull {
 				// DuckDB casts nothing to text to match a pattern.
@@ -925,7 +916,7 @@ func (b *binder) comparison(e *sqlparser.ComparisonExpr) (Expr, error) {
 // operator, which its binder errors show.
 func likeFunctionName(op string) string {
 	switch op {
-	case sqlparser.NotLikeStr:
+	case ast.NotLikeStr:
 		return "!~~"
 	case "ilike":
 		return "~~*"
@@ -1125,14 +1116,14 @@ func argKind(x Expr) string {
 	return x.Type().String()
 }
 
-func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
+func (b *binder) caseExpr(e *ast.CaseExpr) (Expr, error) {
 	out := &Case{}
 	var vals []Expr
 	for _, w := range e.Whens {
 		var cond Expr
 		var err error
 		if e.Expr != nil {
-			cond, err = b.bind(&sqlparser.ComparisonExpr{Operator: "=", Left: e.Expr, Right: w.Cond})
+			cond, err = b.bind(&ast.ComparisonExpr{Operator: "=", Left: e.Expr, Right: w.Cond})
 		} else {
 			cond, err = b.boolean(w.Cond)
 		}
@@ -1174,7 +1165,7 @@ func (b *binder) caseExpr(e *sqlparser.CaseExpr) (Expr, error) {
 
 // aggregate binds an aggregate call in the aggregate stage: its argument is
 // bound against the input and the call becomes a column of the stage.
-func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
+func (b *binder) aggregate(e *ast.FuncExpr) (Expr, error) {
 	name := aggregateFuncs[e.Name.Lowered()].Name
 	if name == "grouping" {
 		return b.grouping(e)
@@ -1184,7 +1175,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	in := b.agg.inputer
 	a := &AggCall{Func: name, Distinct: e.Distinct}
-	if f := b.filterOf(e); f != nil {
+	if f := e.Filter; f != nil {
 		if hasAgg(f) {
 			return nil, b.nestedAggregate(f)
 		}
@@ -1199,7 +1190,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	}
 	fn := aggregateFuncs[name]
 	a.fn = fn
-	if order := b.argOrderOf(e); order != nil {
+	if order := e.OrderBy; order != nil {
 		keys, err := b.bindArgOrder(order)
 		if err != nil {
 			return nil, err
@@ -1212,7 +1203,7 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 	if fn.Pair {
 		return b.pairAggregate(e, a, fn)
 	}
-	err := a.bindArgs(e, name, fn, func(x sqlparser.Expr) (Expr, error) {
+	err := a.bindArgs(e, name, fn, func(x ast.Expr) (Expr, error) {
 		if hasAgg(x) {
 			return nil, b.nestedAggregate(x)
 		}
@@ -1226,9 +1217,9 @@ func (b *binder) aggregate(e *sqlparser.FuncExpr) (Expr, error) {
 
 // countStar makes count(*) the count_star aggregate; * is an error in any
 // other aggregate.
-func (a *AggCall) countStar(e *sqlparser.FuncExpr, name string) error {
+func (a *AggCall) countStar(e *ast.FuncExpr, name string) error {
 	if len(e.Exprs) == 1 {
-		if _, ok := e.Exprs[0].(*sqlparser.StarExpr); ok {
+		if _, ok := e.Exprs[0].(*ast.StarExpr); ok {
 			if name != "count" {
 				return binderError("%s(*) is not allowed", name)
 			}
@@ -1242,13 +1233,13 @@ func (a *AggCall) countStar(e *sqlparser.FuncExpr, name string) error {
 // sets its result type and applies the per-function argument rules. It is
 // shared by aggregates of a query and aggregates used as window functions,
 // which differ only in the rows their arguments are over.
-func (a *AggCall) bindArgs(e *sqlparser.FuncExpr, name string, fn *AggregateFunc, bind func(sqlparser.Expr) (Expr, error)) error {
+func (a *AggCall) bindArgs(e *ast.FuncExpr, name string, fn *AggregateFunc, bind func(ast.Expr) (Expr, error)) error {
 	if a.Func != "count_star" {
 		if len(e.Exprs) < 1 || len(e.Exprs) > 1+fn.Params {
 			return binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
 		}
 		for i, se := range e.Exprs {
-			ae, ok := se.(*sqlparser.AliasedExpr)
+			ae, ok := se.(*ast.AliasedExpr)
 			if !ok {
 				return binderError("bad argument to %s", name)
 			}
@@ -1343,13 +1334,13 @@ func inputColumns(e Expr, out *[]int) {
 
 // nestedAggregate is DuckDB's error for an aggregate inside the argument
 // x of another, located at the inner one.
-func (b *binder) nestedAggregate(x sqlparser.Expr) error {
+func (b *binder) nestedAggregate(x ast.Expr) error {
 	return locate(binderError("aggregate function calls cannot be nested"), b.sel, firstAggregate(x))
 }
 
 // pairAggregate binds a two-argument aggregate: both arguments become
 // one pair expression.
-func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateFunc) (Expr, error) {
+func (b *binder) pairAggregate(e *ast.FuncExpr, a *AggCall, fn *AggregateFunc) (Expr, error) {
 	if len(e.Exprs) != 2 {
 		return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", fn.Name, len(e.Exprs))
 	}
@@ -1358,7 +1349,7 @@ func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateF
 	}
 	var xs [2]Expr
 	for i, se := range e.Exprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
+		ae, ok := se.(*ast.AliasedExpr)
 		if !ok {
 			return nil, binderError("bad argument to %s", fn.Name)
 		}
@@ -1377,12 +1368,4 @@ func (b *binder) pairAggregate(e *sqlparser.FuncExpr, a *AggCall, fn *AggregateF
 	}
 	a.Arg, a.T = arg, t
 	return b.addAggregate(a)
-}
-
-// filterOf returns the FILTER condition written after a call, or nil.
-func (b *binder) filterOf(e *sqlparser.FuncExpr) sqlparser.Expr {
-	if b.sel == nil {
-		return nil
-	}
-	return b.sel.FilterOf(e)
 }

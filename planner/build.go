@@ -10,8 +10,8 @@ import (
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/pushdown"
 	"github.com/pqsql/pqsql/sql"
+	"github.com/pqsql/pqsql/sql/ast"
 	"github.com/pqsql/pqsql/storage"
-	"github.com/xwb1989/sqlparser"
 )
 
 // A Catalog resolves view names to the SELECT text they stand for.
@@ -124,16 +124,16 @@ func buildCTE(e *cteEnv, c buildCtx) (*Plan, error) {
 	return sub, nil
 }
 
-func build(sel *sql.Select, stmt sqlparser.SelectStatement, c buildCtx) (*Plan, error) {
+func build(sel *sql.Select, stmt ast.SelectStatement, c buildCtx) (*Plan, error) {
 	if c.depth > maxViewDepth {
 		return nil, fmt.Errorf("%w: views nested deeper than %d (a view that refers to itself?)", ErrBinder, maxViewDepth)
 	}
 	switch s := stmt.(type) {
-	case *sqlparser.ParenSelect:
+	case *ast.ParenSelect:
 		return build(sel, s.Select, c)
-	case *sqlparser.Union:
+	case *ast.Union:
 		return buildSetOp(sel, s, c)
-	case *sqlparser.Select:
+	case *ast.Select:
 		return buildSelect(sel, s, c)
 	}
 	return nil, fmt.Errorf("%w: statement %T", ErrNotImplemented, stmt)
@@ -141,9 +141,9 @@ func build(sel *sql.Select, stmt sqlparser.SelectStatement, c buildCtx) (*Plan, 
 
 // source plans the FROM clause: one source, or the joins of several (a
 // comma join is a cross join the WHERE may turn into an inner one).
-func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, error) {
+func source(sel *sql.Select, s *ast.Select, c buildCtx) (*Scan, []Column, error) {
 	if len(s.From) == 1 {
-		if at, ok := s.From[0].(*sqlparser.AliasedTableExpr); ok {
+		if at, ok := s.From[0].(*ast.AliasedTableExpr); ok {
 			return aliasedSource(sel, at, c)
 		}
 	}
@@ -160,7 +160,7 @@ func source(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Scan, []Column, 
 
 // aliasedSource plans one FROM item that is not a join; its columns carry
 // the name the item is known by.
-func aliasedSource(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
+func aliasedSource(sel *sql.Select, at *ast.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
 	scan, cols, err := aliasedSource1(sel, at, c)
 	if err != nil {
 		return nil, nil, err
@@ -176,9 +176,9 @@ func aliasedSource(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx) 
 	return scan, out, nil
 }
 
-func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
+func aliasedSource1(sel *sql.Select, at *ast.AliasedTableExpr, c buildCtx) (*Scan, []Column, error) {
 	switch t := at.Expr.(type) {
-	case *sqlparser.Subquery:
+	case *ast.Subquery:
 		// A subquery nests as deep as its text does; only views and CTEs
 		// count towards maxViewDepth, as only they can refer to themselves.
 		sub, err := build(sel, t.Select, c)
@@ -186,8 +186,8 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 			return nil, nil, err
 		}
 		return &Scan{Subquery: sub, Source: "(subquery)"}, sub.Columns, nil
-	case sqlparser.TableName:
-		src := sel.SourceOf(t)
+	case ast.TableName:
+		src := t.Source
 		if src == nil && strings.EqualFold(t.Name.String(), "dual") && t.Qualifier.IsEmpty() {
 			// SELECT without FROM: one row of no columns.
 			return &Scan{Subquery: &Plan{Scan: &Scan{Source: "(no source)"}, Limit: -1, Project: nil, Single: true}, Source: "(no source)"}, nil, nil
@@ -264,7 +264,7 @@ func aliasedSource1(sel *sql.Select, at *sqlparser.AliasedTableExpr, c buildCtx)
 		scan, cols, err := functionSource(src, c)
 		return scan, cols, locate1(err, src.Pos)
 	}
-	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(at))
+	return nil, nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, ast.String(at))
 }
 
 // filesScan is the scan of files read with the first one's schema.
@@ -293,12 +293,12 @@ func schemaScan(src *sql.Source, files []string, fields []*format.Field, c build
 	return scan, cols, nil
 }
 
-func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error) {
+func buildSelect(sel *sql.Select, s *ast.Select, c buildCtx) (*Plan, error) {
 	scan, cols, err := source(sel, s, c)
 	if err != nil {
 		return nil, err
 	}
-	if sample := sel.SampleOf(s); sample != nil {
+	if sample := s.Sample; sample != nil {
 		scan = sampled(scan, cols, sample)
 	}
 	return finishSelect(sel, s, scan, cols, c)
@@ -306,8 +306,8 @@ func buildSelect(sel *sql.Select, s *sqlparser.Select, c buildCtx) (*Plan, error
 
 // finishSelect plans everything of a SELECT after its FROM clause, whose
 // rows have the layout cols.
-func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Column, c buildCtx) (*Plan, error) {
-	var where sqlparser.Expr
+func finishSelect(sel *sql.Select, s *ast.Select, scan *Scan, cols []Column, c buildCtx) (*Plan, error) {
+	var where ast.Expr
 	if s.Where != nil {
 		var err error
 		if scan, cols, where, err = decorrelate(sel, s.Where.Expr, scan, cols, c); err != nil {
@@ -316,15 +316,15 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	}
 	// Correlated scalar subqueries of the WHERE, and of the select list
 	// where it is over the FROM's rows, become joins too.
-	scalarIn := []sqlparser.Expr{where}
-	aggregates := len(s.GroupBy) > 0 || s.Having != nil || sel.GroupingSetsOf(s) != nil
+	scalarIn := []ast.Expr{where}
+	aggregates := len(s.GroupBy) > 0 || s.Having != nil || s.GroupingSets != nil
 	for _, se := range s.SelectExprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+		if ae, ok := se.(*ast.AliasedExpr); ok {
 			aggregates = aggregates || hasAgg(ae.Expr)
 		}
 	}
 	for _, se := range s.SelectExprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+		if ae, ok := se.(*ast.AliasedExpr); ok {
 			if aggregates {
 				// Only aggregates' arguments are over the FROM's rows.
 				scalarIn = append(scalarIn, aggregateArgs(ae.Expr)...)
@@ -348,7 +348,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	}
 	for k, v := range markScalars {
 		if scalars == nil {
-			scalars = map[*sqlparser.Subquery]Expr{}
+			scalars = map[*ast.Subquery]Expr{}
 		}
 		scalars[k] = v
 	}
@@ -356,14 +356,14 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	needed := make([]bool, len(cols))
 	// A subquery expression left after decorrelate sees the query's views
 	// and CTEs, not its columns.
-	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(cols)) }
+	sub := func(st ast.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(cols)) }
 	subs := c.subqueries(sel, cols)
 	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub, scalars: scalars, marks: marks, enclosing: c.enclosing, scope: c.scope, subquery: subs}
 
 	if where != nil {
 		where = substituteAliases(where, in, explicitAliases(s))
 		if hasAgg(where) {
-			if f, ok := firstAggregate(where).(*sqlparser.FuncExpr); ok && aggregateFuncs[f.Name.Lowered()].Name == "grouping" {
+			if f, ok := firstAggregate(where).(*ast.FuncExpr); ok && aggregateFuncs[f.Name.Lowered()].Name == "grouping" {
 				return nil, binderError("GROUPING function is not supported here")
 			}
 			return nil, locate(binderError("WHERE clause cannot contain aggregates!"), sel, firstAggregate(where))
@@ -377,13 +377,13 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 
 	// Expand the select list: * becomes every input column.
 	type item struct {
-		expr sqlparser.Expr
+		expr ast.Expr
 		name string
 	}
 	var items []item
 	for _, se := range s.SelectExprs {
 		switch se := se.(type) {
-		case *sqlparser.StarExpr:
+		case *ast.StarExpr:
 			exprs, names, err := starColumns(sel, se, cols)
 			if err != nil {
 				return nil, err
@@ -391,13 +391,13 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			for i, e := range exprs {
 				items = append(items, item{e, names[i]})
 			}
-		case *sqlparser.AliasedExpr:
+		case *ast.AliasedExpr:
 			if exprs, names, ok, err := expandColumns(sel, se.Expr, cols); ok {
 				if err != nil {
 					return nil, err
 				}
 				for i, e := range exprs {
-					if _, bare := unparen(e).(*sqlparser.ColName); !bare {
+					if _, bare := unparen(e).(*ast.ColName); !bare {
 						names[i] = nameOf(sel, e)
 					}
 					items = append(items, item{e, names[i]})
@@ -409,7 +409,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 				name = nameOf(sel, se.Expr)
 				// A bare column is named as the column is, whatever the case
 				// or qualifier it was written with.
-				if c, ok := unparen(se.Expr).(*sqlparser.ColName); ok {
+				if c, ok := unparen(se.Expr).(*ast.ColName); ok {
 					if i := in.lookup(c.Name.String()); i >= 0 {
 						name = cols[i].Name
 					} else if !c.Qualifier.IsEmpty() {
@@ -419,7 +419,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			}
 			items = append(items, item{se.Expr, name})
 		default:
-			return nil, fmt.Errorf("%w: select item %s", ErrNotImplemented, sqlparser.String(se))
+			return nil, fmt.Errorf("%w: select item %s", ErrNotImplemented, ast.String(se))
 		}
 	}
 	aliasOf := func(name string) int {
@@ -432,7 +432,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	}
 
 	if len(s.GroupBy) == 1 && isAll(s.GroupBy[0]) {
-		var exprs []sqlparser.Expr
+		var exprs []ast.Expr
 		for _, it := range items {
 			exprs = append(exprs, it.expr)
 		}
@@ -444,7 +444,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if s.Having != nil {
 		s.Having.Expr = substituteAliases(s.Having.Expr, in, explicitAliases(s))
 	}
-	sets := sel.GroupingSetsOf(s)
+	sets := s.GroupingSets
 	aggregate := len(s.GroupBy) > 0 || s.Having != nil || sets != nil
 	for _, it := range items {
 		aggregate = aggregate || hasAgg(it.expr)
@@ -461,13 +461,13 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		for _, g := range s.GroupBy {
 			ge := g
 			// GROUP BY 1 and GROUP BY alias name select items.
-			if v, ok := g.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+			if v, ok := g.(*ast.SQLVal); ok && v.Type == ast.IntVal {
 				n, _ := strconv.Atoi(string(v.Val))
 				if n < 1 || n > len(items) {
 					return nil, binderError("GROUP BY term out of range - should be between 1 and %d", len(items))
 				}
 				ge = items[n-1].expr
-			} else if c, ok := g.(*sqlparser.ColName); ok && in.lookup(c.Name.String()) < 0 {
+			} else if c, ok := g.(*ast.ColName); ok && in.lookup(c.Name.String()) < 0 {
 				if i := aliasOf(c.Name.String()); i >= 0 {
 					ge = items[i].expr
 					st.alias(c.Name.String(), ge)
@@ -515,20 +515,20 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 		}
 		p.Having = h
 	}
-	itemOf := func(name string) sqlparser.Expr {
+	itemOf := func(name string) ast.Expr {
 		if i := aliasOf(name); i >= 0 {
 			return items[i].expr
 		}
 		return nil
 	}
-	if err := ws.qualify(p, sel.QualifyOf(s), post, in, itemOf); err != nil {
+	if err := ws.qualify(p, s.Qualify, post, in, itemOf); err != nil {
 		return nil, err
 	}
 	p.Distinct = s.Distinct != ""
 
 	for _, o := range s.OrderBy {
-		k := SortKey{Desc: o.Direction == sqlparser.DescScr}
-		switch sel.NullsOf(o) {
+		k := SortKey{Desc: o.Direction == ast.DescScr}
+		switch o.Nulls {
 		case sql.NullsFirst:
 			k.NullsFirst = true
 		case sql.NullsLast:
@@ -536,13 +536,13 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 			k.NullsFirst = false // DuckDB's default_null_order is NULLS LAST
 		}
 		k.Index = -1
-		if v, ok := o.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
+		if v, ok := o.Expr.(*ast.SQLVal); ok && v.Type == ast.IntVal {
 			n, _ := strconv.Atoi(string(v.Val))
 			if n < 1 || n > len(items) {
 				return nil, locate(binderError("ORDER term out of range - should be between 1 and %d", len(items)), sel, v)
 			}
 			k.Index = n - 1
-		} else if c, ok := o.Expr.(*sqlparser.ColName); ok {
+		} else if c, ok := o.Expr.(*ast.ColName); ok {
 			if i := aliasOf(c.Name.String()); i >= 0 {
 				k.Index = i
 			}
@@ -572,7 +572,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	if st != nil {
 		p.GroupBy, p.Aggs, p.GroupingSets = st.keys, st.aggs, st.sets
 	}
-	if keys := sel.DistinctOnOf(s); keys != nil {
+	if keys := s.DistinctOn; keys != nil {
 		if err := ws.distinctOn(p, keys, post); err != nil {
 			return nil, err
 		}
@@ -589,7 +589,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 				return nil, err
 			}
 			p.LimitPercent, p.HasPercent = pct, true
-		} else if _, null := s.Limit.Rowcount.(*sqlparser.NullVal); s.Limit.Rowcount != nil && !null {
+		} else if _, null := s.Limit.Rowcount.(*ast.NullVal); s.Limit.Rowcount != nil && !null {
 			if p.Limit, err = constInt(s.Limit.Rowcount, "LIMIT"); err != nil {
 				return nil, locate(err, sel, s.Limit.Rowcount)
 			}
@@ -716,9 +716,9 @@ func markNeeded(x Expr, needed []bool) {
 }
 
 // constInt reads a LIMIT or OFFSET constant.
-func constInt(e sqlparser.Expr, what string) (int64, error) {
-	v, ok := e.(*sqlparser.SQLVal)
-	if !ok || v.Type != sqlparser.IntVal {
+func constInt(e ast.Expr, what string) (int64, error) {
+	v, ok := e.(*ast.SQLVal)
+	if !ok || v.Type != ast.IntVal {
 		return 0, fmt.Errorf("%w: %s must be an integer constant", ErrNotImplemented, what)
 	}
 	n, err := strconv.ParseInt(string(v.Val), 10, 64)

@@ -5,23 +5,23 @@ import (
 	"regexp"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // expandColumns expands a select item holding COLUMNS(*) or
 // COLUMNS('regex') into one item per matching input column, the call
 // replaced by the column, as DuckDB does; ok is false for an item without
 // COLUMNS. Every COLUMNS of the item must select the same columns.
-func expandColumns(sel *sql.Select, e sqlparser.Expr, cols []Column) (exprs []sqlparser.Expr, names []string, ok bool, err error) {
-	var calls []*sqlparser.FuncExpr
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+func expandColumns(sel *sql.Select, e ast.Expr, cols []Column) (exprs []ast.Expr, names []string, ok bool, err error) {
+	var calls []*ast.FuncExpr
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.FuncExpr:
+		case *ast.FuncExpr:
 			if n.Qualifier.IsEmpty() && n.Name.Lowered() == "columns" {
 				calls = append(calls, n)
 				return false, nil
 			}
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
 		}
 		return true, nil
@@ -41,12 +41,12 @@ func expandColumns(sel *sql.Select, e sqlparser.Expr, cols []Column) (exprs []sq
 		match = m
 	}
 	for _, i := range match {
-		col := &sqlparser.ColName{Name: sqlparser.NewColIdent(cols[i].Name)}
+		col := &ast.ColName{Name: ast.NewColIdent(cols[i].Name)}
 		x := e
-		if _, bare := e.(*sqlparser.FuncExpr); !bare || e != sqlparser.Expr(calls[0]) {
-			x = cloneExpr(sel, e).(sqlparser.Expr)
+		if _, bare := e.(*ast.FuncExpr); !bare || e != ast.Expr(calls[0]) {
+			x = cloneExpr(sel, e).(ast.Expr)
 			for _, c := range findColumnsCalls(x) {
-				x = sqlparser.ReplaceExpr(x, c, col)
+				x = ast.ReplaceExpr(x, c, col)
 			}
 		} else {
 			x = col
@@ -59,16 +59,16 @@ func expandColumns(sel *sql.Select, e sqlparser.Expr, cols []Column) (exprs []sq
 
 // columnsMatch returns the input columns COLUMNS(*) or COLUMNS('regex')
 // selects, in order.
-func columnsMatch(c *sqlparser.FuncExpr, cols []Column) ([]int, error) {
+func columnsMatch(c *ast.FuncExpr, cols []Column) ([]int, error) {
 	if len(c.Exprs) != 1 {
 		return nil, binderError("COLUMNS expects a single argument")
 	}
 	var re *regexp.Regexp
 	switch a := c.Exprs[0].(type) {
-	case *sqlparser.StarExpr:
-	case *sqlparser.AliasedExpr:
-		v, ok := a.Expr.(*sqlparser.SQLVal)
-		if !ok || v.Type != sqlparser.StrVal {
+	case *ast.StarExpr:
+	case *ast.AliasedExpr:
+		v, ok := a.Expr.(*ast.SQLVal)
+		if !ok || v.Type != ast.StrVal {
 			return nil, binderError("COLUMNS expects * or a regular expression string")
 		}
 		var err error
@@ -90,10 +90,10 @@ func columnsMatch(c *sqlparser.FuncExpr, cols []Column) ([]int, error) {
 	return m, nil
 }
 
-func findColumnsCalls(e sqlparser.Expr) []*sqlparser.FuncExpr {
-	var calls []*sqlparser.FuncExpr
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if f, ok := n.(*sqlparser.FuncExpr); ok && f.Qualifier.IsEmpty() && f.Name.Lowered() == "columns" {
+func findColumnsCalls(e ast.Expr) []*ast.FuncExpr {
+	var calls []*ast.FuncExpr
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
+		if f, ok := n.(*ast.FuncExpr); ok && f.Qualifier.IsEmpty() && f.Name.Lowered() == "columns" {
 			calls = append(calls, f)
 			return false, nil
 		}
@@ -103,8 +103,7 @@ func findColumnsCalls(e sqlparser.Expr) []*sqlparser.FuncExpr {
 }
 
 // cloneExpr deep-copies an AST node, so each expansion of COLUMNS binds its
-// own tree; the parser's side tables (FILTER, OVER, cast spellings) are
-// shared by the copies of their calls.
+// own tree.
 func cloneExpr(sel *sql.Select, n any) any {
 	return cloneValue(sel, reflect.ValueOf(n)).Interface()
 }
@@ -115,17 +114,12 @@ func cloneValue(sel *sql.Select, v reflect.Value) reflect.Value {
 		if v.IsNil() {
 			return v
 		}
+		switch v.Interface().(type) {
+		case *ast.Source, *ast.Sample:
+			return v // what the tree refers to, not part of it
+		}
 		c := reflect.New(v.Elem().Type())
 		c.Elem().Set(cloneValue(sel, v.Elem()))
-		if f, ok := v.Interface().(*sqlparser.FuncExpr); ok {
-			cf := c.Interface().(*sqlparser.FuncExpr)
-			if w := sel.Windows[f]; w != nil {
-				sel.Windows[cf] = w
-			}
-			if x := sel.Filters[f]; x != nil {
-				sel.Filters[cf] = x
-			}
-		}
 		return c
 	case reflect.Interface:
 		if v.IsNil() {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // decorrelate turns each conjunct of a WHERE that is a correlated
@@ -18,8 +18,8 @@ import (
 // source, its columns (the outer ones first, at the same positions, then
 // the subquery's, which no name reaches) and the WHERE left to bind.
 // A subquery that binds on its own is left to Materialize.
-func decorrelate(sel *sql.Select, where sqlparser.Expr, scan *Scan, cols []Column, c buildCtx) (*Scan, []Column, sqlparser.Expr, error) {
-	var rest []sqlparser.Expr
+func decorrelate(sel *sql.Select, where ast.Expr, scan *Scan, cols []Column, c buildCtx) (*Scan, []Column, ast.Expr, error) {
+	var rest []ast.Expr
 	for _, x := range astConjuncts(where) {
 		j, icols, ok, err := correlatedJoin(sel, x, scan, cols, c)
 		if err != nil {
@@ -38,56 +38,56 @@ func decorrelate(sel *sql.Select, where sqlparser.Expr, scan *Scan, cols []Colum
 		}
 		cols = all
 	}
-	var out sqlparser.Expr
+	var out ast.Expr
 	for _, x := range rest {
 		if out == nil {
 			out = x
 		} else {
-			out = &sqlparser.AndExpr{Left: out, Right: x}
+			out = &ast.AndExpr{Left: out, Right: x}
 		}
 	}
 	return scan, cols, out, nil
 }
 
 // astConjuncts splits a parsed condition at its top-level ANDs.
-func astConjuncts(x sqlparser.Expr) []sqlparser.Expr {
+func astConjuncts(x ast.Expr) []ast.Expr {
 	switch e := x.(type) {
-	case *sqlparser.AndExpr:
+	case *ast.AndExpr:
 		return append(astConjuncts(e.Left), astConjuncts(e.Right)...)
-	case *sqlparser.ParenExpr:
-		if _, ok := e.Expr.(*sqlparser.AndExpr); ok {
+	case *ast.ParenExpr:
+		if _, ok := e.Expr.(*ast.AndExpr); ok {
 			return astConjuncts(e.Expr)
 		}
 	}
-	return []sqlparser.Expr{x}
+	return []ast.Expr{x}
 }
 
 // correlatedJoin plans conjunct x as a semi or anti join of the rows of
 // scan (layout cols) when x is a correlated subquery of a form it knows;
 // ok is false otherwise.
-func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column, c buildCtx) (*Join, []Column, bool, error) {
+func correlatedJoin(sel *sql.Select, x ast.Expr, scan *Scan, cols []Column, c buildCtx) (*Join, []Column, bool, error) {
 	kind := JoinSemi
-	var sub *sqlparser.Subquery
-	var outerX sqlparser.Expr
+	var sub *ast.Subquery
+	var outerX ast.Expr
 	cmpOp := "" // the comparison of a quantified subquery; "" for IN
 	switch e := unparen(x).(type) {
-	case *sqlparser.ExistsExpr:
+	case *ast.ExistsExpr:
 		sub = e.Subquery
-	case *sqlparser.NotExpr:
-		ex, ok := unparen(e.Expr).(*sqlparser.ExistsExpr)
+	case *ast.NotExpr:
+		ex, ok := unparen(e.Expr).(*ast.ExistsExpr)
 		if !ok {
 			return nil, nil, false, nil
 		}
 		sub, kind = ex.Subquery, JoinAnti
-	case *sqlparser.ComparisonExpr:
-		s, ok := e.Right.(*sqlparser.Subquery)
+	case *ast.ComparisonExpr:
+		s, ok := e.Right.(*ast.Subquery)
 		if !ok {
 			return nil, nil, false, nil
 		}
 		sub, outerX = s, e.Left
 		switch op, all, quantified := sql.Quantified(e.Operator); {
-		case e.Operator == sqlparser.InStr:
-		case e.Operator == sqlparser.NotInStr:
+		case e.Operator == ast.InStr:
+		case e.Operator == ast.NotInStr:
 			kind = JoinAnti
 		case quantified && cmpOps[op] != "":
 			// x op ANY: some y with x op y TRUE; x op ALL: none with it
@@ -102,13 +102,13 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 	default:
 		return nil, nil, false, nil
 	}
-	s, ok := sub.Select.(*sqlparser.Select)
+	s, ok := sub.Select.(*ast.Select)
 	exists := outerX == nil
 	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil && !(exists && keepsAnyRow(s.Limit)) || len(s.From) == 0 {
 		return nil, nil, false, nil
 	}
 	for _, se := range s.SelectExprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok && hasAgg(ae.Expr) {
+		if ae, ok := se.(*ast.AliasedExpr); ok && hasAgg(ae.Expr) {
 			return nil, nil, false, nil
 		}
 	}
@@ -120,7 +120,7 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 	}
 	n := len(cols)
 	all := append(append([]Column(nil), cols...), icols...)
-	sub2 := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(all)) }
+	sub2 := func(st ast.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(all)) }
 	both := &binder{cols: all, sel: sel, plan: sub2, outer: n}
 	var conds, inner []Expr
 	if s.Where != nil {
@@ -143,7 +143,7 @@ func correlatedJoin(sel *sql.Select, x sqlparser.Expr, scan *Scan, cols []Column
 		if len(s.SelectExprs) != 1 {
 			return nil, nil, false, nil
 		}
-		ae, ok := s.SelectExprs[0].(*sqlparser.AliasedExpr)
+		ae, ok := s.SelectExprs[0].(*ast.AliasedExpr)
 		if !ok {
 			return nil, nil, false, nil
 		}
@@ -227,7 +227,7 @@ func shiftColumns(x Expr, by int) Expr {
 // (from position b.outer on) before the outer query's: an unqualified
 // name, or one whose table is the subquery's, is the subquery's when it
 // has such a column.
-func (b *binder) resolveScoped(e *sqlparser.ColName) (int, error) {
+func (b *binder) resolveScoped(e *ast.ColName) (int, error) {
 	inner := &binder{cols: b.cols[b.outer:]}
 	outer := &binder{cols: b.cols[:b.outer]}
 	if !e.Qualifier.IsEmpty() {
@@ -264,9 +264,9 @@ func hasTable(cols []Column, table string) bool {
 
 // keepsAnyRow reports whether a LIMIT keeps a row whenever there is one
 // (LIMIT n, n > 0, without OFFSET), which changes no EXISTS.
-func keepsAnyRow(l *sqlparser.Limit) bool {
-	v, ok := l.Rowcount.(*sqlparser.SQLVal)
-	if l.Offset != nil || !ok || v.Type != sqlparser.IntVal {
+func keepsAnyRow(l *ast.Limit) bool {
+	v, ok := l.Rowcount.(*ast.SQLVal)
+	if l.Offset != nil || !ok || v.Type != ast.IntVal {
 		return false
 	}
 	n, err := strconv.ParseInt(string(v.Val), 10, 64)

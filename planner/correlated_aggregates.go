@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // outerAggregateTable is the table of the names that stand for an
@@ -17,7 +17,7 @@ const outerAggregateTable = "\x00aggregate"
 // over the enclosing query's groups; the subquery reads its value as an
 // outer column col.
 type outerAggregate struct {
-	call *sqlparser.FuncExpr
+	call *ast.FuncExpr
 	col  Column
 }
 
@@ -25,26 +25,26 @@ type outerAggregate struct {
 // a query that aggregates, binds each as one of b's, and puts a name of
 // the outer column it is read as in its place in s's text. Binding s
 // again finds those names.
-func (b *binder) outerAggregates(s *sqlparser.Subquery) ([]outerAggregate, error) {
-	q, ok := s.Select.(*sqlparser.Select)
+func (b *binder) outerAggregates(s *ast.Subquery) ([]outerAggregate, error) {
+	q, ok := s.Select.(*ast.Select)
 	if b.agg == nil || !ok {
 		return nil, nil
 	}
 	inner := map[string]bool{}
 	fromTables(b, q.From, inner)
 	outer := b.agg.inputer.cols
-	var found []*sqlparser.ColName
-	var calls []*sqlparser.FuncExpr
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+	var found []*ast.ColName
+	var calls []*ast.FuncExpr
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
-		case *sqlparser.ColName:
+		case *ast.ColName:
 			if _, ok := b.agg.outerAggs[n]; ok {
 				found = append(found, n)
 			}
-		case *sqlparser.FuncExpr:
-			if hasAgg(n) && b.sel.Windows[n] == nil && readsOnly(n, outer, inner) {
+		case *ast.FuncExpr:
+			if hasAgg(n) && n.Over == nil && readsOnly(n, outer, inner) {
 				calls = append(calls, n)
 				return false, nil
 			}
@@ -53,10 +53,10 @@ func (b *binder) outerAggregates(s *sqlparser.Subquery) ([]outerAggregate, error
 	}, q)
 	for _, call := range calls {
 		if b.agg.outerAggs == nil {
-			b.agg.outerAggs = map[*sqlparser.ColName]*sqlparser.FuncExpr{}
+			b.agg.outerAggs = map[*ast.ColName]*ast.FuncExpr{}
 		}
-		name := &sqlparser.ColName{Name: sqlparser.NewColIdent(strconv.Itoa(len(b.agg.outerAggs))),
-			Qualifier: sqlparser.TableName{Name: sqlparser.NewTableIdent(outerAggregateTable)}}
+		name := &ast.ColName{Name: ast.NewColIdent(strconv.Itoa(len(b.agg.outerAggs))),
+			Qualifier: ast.TableName{Name: ast.NewTableIdent(outerAggregateTable)}}
 		b.agg.outerAggs[name] = call
 		replaceIn(q, call, name)
 		found = append(found, name)
@@ -84,13 +84,13 @@ func scopeAggregates(sc *outerScope) []outerAggregate {
 
 // readsOnly reports whether call reads columns, each named with a table
 // of cols that is none of the tables inner.
-func readsOnly(call *sqlparser.FuncExpr, cols []Column, inner map[string]bool) bool {
+func readsOnly(call *ast.FuncExpr, cols []Column, inner map[string]bool) bool {
 	n, ok := 0, true
-	_ = sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
+	_ = ast.Walk(func(x ast.Node) (bool, error) {
 		switch x := x.(type) {
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			ok = false
-		case *sqlparser.ColName:
+		case *ast.ColName:
 			q := x.Qualifier.Name.String()
 			n++
 			ok = ok && q != "" && !inner[strings.ToLower(q)] && hasTable(cols, q)
@@ -101,39 +101,39 @@ func readsOnly(call *sqlparser.FuncExpr, cols []Column, inner map[string]bool) b
 }
 
 // fromTables adds the names of the tables of a FROM clause, lower case.
-func fromTables(b *binder, from sqlparser.TableExprs, out map[string]bool) {
+func fromTables(b *binder, from ast.TableExprs, out map[string]bool) {
 	for _, t := range from {
 		switch t := t.(type) {
-		case *sqlparser.AliasedTableExpr:
+		case *ast.AliasedTableExpr:
 			name := t.As.String()
 			if name == "" {
 				name = tableName(b.sel, t)
 			}
 			out[strings.ToLower(name)] = true
-		case *sqlparser.JoinTableExpr:
-			fromTables(b, sqlparser.TableExprs{t.LeftExpr, t.RightExpr}, out)
-		case *sqlparser.ParenTableExpr:
+		case *ast.JoinTableExpr:
+			fromTables(b, ast.TableExprs{t.LeftExpr, t.RightExpr}, out)
+		case *ast.ParenTableExpr:
 			fromTables(b, t.Exprs, out)
 		}
 	}
 }
 
 // replaceIn puts to in the place of from in the expressions of q.
-func replaceIn(q *sqlparser.Select, from, to sqlparser.Expr) {
+func replaceIn(q *ast.Select, from, to ast.Expr) {
 	for _, se := range q.SelectExprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
-			ae.Expr = sqlparser.ReplaceExpr(ae.Expr, from, to)
+		if ae, ok := se.(*ast.AliasedExpr); ok {
+			ae.Expr = ast.ReplaceExpr(ae.Expr, from, to)
 		}
 	}
-	for _, w := range []*sqlparser.Where{q.Where, q.Having} {
+	for _, w := range []*ast.Where{q.Where, q.Having} {
 		if w != nil {
-			w.Expr = sqlparser.ReplaceExpr(w.Expr, from, to)
+			w.Expr = ast.ReplaceExpr(w.Expr, from, to)
 		}
 	}
 	for i, g := range q.GroupBy {
-		q.GroupBy[i] = sqlparser.ReplaceExpr(g, from, to)
+		q.GroupBy[i] = ast.ReplaceExpr(g, from, to)
 	}
 	for _, o := range q.OrderBy {
-		o.Expr = sqlparser.ReplaceExpr(o.Expr, from, to)
+		o.Expr = ast.ReplaceExpr(o.Expr, from, to)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // A Correlated is a subquery expression that reads the row of the query
@@ -149,7 +149,7 @@ type outerScope struct {
 	// in a HAVING's subquery), read as the columns after the first base
 	// (outer_aggregates.go).
 	base int
-	aggs []*sqlparser.FuncExpr
+	aggs []*ast.FuncExpr
 }
 
 // read is column i of the scope as a subquery sees it.
@@ -171,7 +171,7 @@ func (s *outerScope) read(i int) Expr {
 // outerColumn binds a name that is none of the query's own columns but
 // one of an enclosing query's, the innermost first; ok is false when it
 // is not such a name.
-func (b *binder) outerColumn(e *sqlparser.ColName) (x Expr, ok bool, err error) {
+func (b *binder) outerColumn(e *ast.ColName) (x Expr, ok bool, err error) {
 	if b.scope == nil {
 		return nil, false, nil
 	}
@@ -213,12 +213,12 @@ func (b *binder) outerColumn(e *sqlparser.ColName) (x Expr, ok bool, err error) 
 // its row, with the values of the columns given (nil: none known), and of
 // the query's aggregates aggs the subquery holds; it returns the scope,
 // which says which columns the subquery read.
-type subqueryBuilder func(st sqlparser.SelectStatement, values map[int]Datum, aggs []outerAggregate) (*Plan, *outerScope, error)
+type subqueryBuilder func(st ast.SelectStatement, values map[int]Datum, aggs []outerAggregate) (*Plan, *outerScope, error)
 
 // subqueries is the builder of the subquery expressions of a query of sel
 // whose rows have the layout cols.
 func (c buildCtx) subqueries(sel *sql.Select, cols []Column) subqueryBuilder {
-	return func(st sqlparser.SelectStatement, values map[int]Datum, aggs []outerAggregate) (*Plan, *outerScope, error) {
+	return func(st ast.SelectStatement, values map[int]Datum, aggs []outerAggregate) (*Plan, *outerScope, error) {
 		cc := c.enclosed(cols)
 		sc := &outerScope{cols: cols, values: values, next: c.scope, base: len(cols)}
 		if len(aggs) > 0 {
@@ -236,7 +236,7 @@ func (c buildCtx) subqueries(sel *sql.Select, cols []Column) subqueryBuilder {
 
 // correlated binds a subquery expression that reads the outer row: p is
 // its plan with NULL outer values, sc the scope that recorded them.
-func (b *binder) correlated(kind SubqueryKind, s *sqlparser.Subquery, p *Plan, sc *outerScope) (*Correlated, error) {
+func (b *binder) correlated(kind SubqueryKind, s *ast.Subquery, p *Plan, sc *outerScope) (*Correlated, error) {
 	e := &Correlated{Kind: kind, Plan: p, text: nameOf(b.sel, s), state: &correlatedState{}}
 	if kind == ScalarSubquery {
 		e.T = p.Columns[0].Type
@@ -253,9 +253,9 @@ func (b *binder) correlated(kind SubqueryKind, s *sqlparser.Subquery, p *Plan, s
 			continue
 		}
 		c := sc.cols[i]
-		ref := &sqlparser.ColName{Name: sqlparser.NewColIdent(c.Name)}
+		ref := &ast.ColName{Name: ast.NewColIdent(c.Name)}
 		if c.Table != "" {
-			ref.Qualifier = sqlparser.TableName{Name: sqlparser.NewTableIdent(c.Table)}
+			ref.Qualifier = ast.TableName{Name: ast.NewTableIdent(c.Table)}
 		}
 		x, err := b.argument(ref, i)
 		if err != nil {
@@ -277,7 +277,7 @@ func (b *binder) correlated(kind SubqueryKind, s *sqlparser.Subquery, p *Plan, s
 
 // argument binds outer column i, named ref, as the query reads it: the
 // column itself, or after aggregation the group key it is.
-func (b *binder) argument(ref *sqlparser.ColName, i int) (Expr, error) {
+func (b *binder) argument(ref *ast.ColName, i int) (Expr, error) {
 	if b.agg == nil {
 		if b.needed != nil {
 			b.needed[i] = true

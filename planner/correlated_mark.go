@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // decorrelateMarks plans the correlated EXISTS, IN, ANY and ALL subqueries
@@ -17,18 +17,18 @@ import (
 // be planned per outer row (correlated_loop.go). It returns the new source
 // and columns, the replacement of each subquery expression, and the
 // values of the scalar subqueries the replacements hold.
-func decorrelateMarks(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, cols []Column, c buildCtx) (*Scan, []Column, map[sqlparser.Expr]sqlparser.Expr, map[*sqlparser.Subquery]Expr, error) {
-	var marks map[sqlparser.Expr]sqlparser.Expr
-	var scalars map[*sqlparser.Subquery]Expr
+func decorrelateMarks(sel *sql.Select, exprs []ast.Expr, scan *Scan, cols []Column, c buildCtx) (*Scan, []Column, map[ast.Expr]ast.Expr, map[*ast.Subquery]Expr, error) {
+	var marks map[ast.Expr]ast.Expr
+	var scalars map[*ast.Subquery]Expr
 	for _, x := range exprs {
 		for _, m := range markCandidates(x) {
 			r, ok := markCase(sel, m, cols, c)
 			if !ok {
 				continue
 			}
-			var subs []*sqlparser.Subquery
+			var subs []*ast.Subquery
 			scalarSubqueries(r, &subs)
-			s2, cols2, vals, err := decorrelateScalars(sel, []sqlparser.Expr{r}, scan, cols, c)
+			s2, cols2, vals, err := decorrelateScalars(sel, []ast.Expr{r}, scan, cols, c)
 			if err != nil {
 				return nil, nil, nil, nil, err
 			}
@@ -37,7 +37,7 @@ func decorrelateMarks(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, cols 
 			}
 			scan, cols = s2, cols2
 			if marks == nil {
-				marks, scalars = map[sqlparser.Expr]sqlparser.Expr{}, map[*sqlparser.Subquery]Expr{}
+				marks, scalars = map[ast.Expr]ast.Expr{}, map[*ast.Subquery]Expr{}
 			}
 			marks[m] = r
 			for k, v := range vals {
@@ -50,17 +50,17 @@ func decorrelateMarks(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, cols 
 
 // markCandidates returns the EXISTS, IN, ANY and ALL subquery expressions
 // of x, not those inside subqueries.
-func markCandidates(x sqlparser.Expr) []sqlparser.Expr {
-	var out []sqlparser.Expr
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+func markCandidates(x ast.Expr) []ast.Expr {
+	var out []ast.Expr
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
-		case *sqlparser.ExistsExpr:
+		case *ast.ExistsExpr:
 			out = append(out, n)
 			return false, nil
-		case *sqlparser.ComparisonExpr:
-			if _, ok := n.Right.(*sqlparser.Subquery); ok && (n.Operator == sqlparser.InStr || n.Operator == sqlparser.NotInStr || isQuantified(n.Operator)) {
+		case *ast.ComparisonExpr:
+			if _, ok := n.Right.(*ast.Subquery); ok && (n.Operator == ast.InStr || n.Operator == ast.NotInStr || isQuantified(n.Operator)) {
 				out = append(out, n)
 				return false, nil
 			}
@@ -78,22 +78,22 @@ func markCandidates(x sqlparser.Expr) []sqlparser.Expr {
 //     row has y = x, else NULL when one has a NULL y, else FALSE; NOT IN is
 //     its negation;
 //   - x op ANY and ALL: quantifiedCase over the same rows.
-func markCase(sel *sql.Select, m sqlparser.Expr, cols []Column, c buildCtx) (sqlparser.Expr, bool) {
-	var sub *sqlparser.Subquery
-	var cmp *sqlparser.ComparisonExpr
+func markCase(sel *sql.Select, m ast.Expr, cols []Column, c buildCtx) (ast.Expr, bool) {
+	var sub *ast.Subquery
+	var cmp *ast.ComparisonExpr
 	switch e := m.(type) {
-	case *sqlparser.ExistsExpr:
+	case *ast.ExistsExpr:
 		sub = e.Subquery
-	case *sqlparser.ComparisonExpr:
-		sub, cmp = e.Right.(*sqlparser.Subquery), e
+	case *ast.ComparisonExpr:
+		sub, cmp = e.Right.(*ast.Subquery), e
 	}
-	s, ok := sub.Select.(*sqlparser.Select)
+	s, ok := sub.Select.(*ast.Select)
 	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil && !(cmp == nil && keepsAnyRow(s.Limit)) || len(s.From) == 0 || s.Where == nil ||
-		sel.QualifyOf(s) != nil || sel.DistinctOnOf(s) != nil {
+		s.Qualify != nil || s.DistinctOn != nil {
 		return nil, false
 	}
 	for _, se := range s.SelectExprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok && (hasAgg(ae.Expr) || changesRows(sel, ae.Expr)) {
+		if ae, ok := se.(*ast.AliasedExpr); ok && (hasAgg(ae.Expr) || changesRows(sel, ae.Expr)) {
 			return nil, false
 		}
 	}
@@ -102,18 +102,18 @@ func markCase(sel *sql.Select, m sqlparser.Expr, cols []Column, c buildCtx) (sql
 	if _, sc, err := c.subqueries(sel, cols)(s, nil, nil); err != nil || len(sc.reads) == 0 {
 		return nil, false
 	}
-	count := func(extra sqlparser.Expr, item sqlparser.Expr) sqlparser.Expr {
+	count := func(extra ast.Expr, item ast.Expr) ast.Expr {
 		return rowsOf(s, extra, item)
 	}
-	star := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("count"), Exprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}}
-	zero := sqlparser.NewIntVal([]byte("0"))
+	star := &ast.FuncExpr{Name: ast.NewColIdent("count"), Exprs: ast.SelectExprs{&ast.StarExpr{}}}
+	zero := ast.NewIntVal([]byte("0"))
 	if cmp == nil {
-		return &sqlparser.ComparisonExpr{Operator: ">", Left: count(nil, star), Right: zero}, true
+		return &ast.ComparisonExpr{Operator: ">", Left: count(nil, star), Right: zero}, true
 	}
 	if len(s.SelectExprs) != 1 {
 		return nil, false
 	}
-	ae, ok := s.SelectExprs[0].(*sqlparser.AliasedExpr)
+	ae, ok := s.SelectExprs[0].(*ast.AliasedExpr)
 	if !ok || !readsOuterOnly(sel, cmp.Left, s, cols, c) {
 		return nil, false
 	}
@@ -122,51 +122,51 @@ func markCase(sel *sql.Select, m sqlparser.Expr, cols []Column, c buildCtx) (sql
 	if op == "<>" {
 		op = "!="
 	}
-	in := cmp.Operator == sqlparser.InStr || cmp.Operator == sqlparser.NotInStr || quantified && (op == "=" && !all || op == "!=" && all)
+	in := cmp.Operator == ast.InStr || cmp.Operator == ast.NotInStr || quantified && (op == "=" && !all || op == "!=" && all)
 	if !in {
-		r, err := quantifiedCase(x, op, all, y, func(v sqlparser.Expr) sqlparser.Expr { return rowsOf(s, nil, v) })
+		r, err := quantifiedCase(x, op, all, y, func(v ast.Expr) ast.Expr { return rowsOf(s, nil, v) })
 		return r, err == nil
 	}
-	positive := func(extra sqlparser.Expr) sqlparser.Expr {
-		return &sqlparser.ComparisonExpr{Operator: ">", Left: count(extra, star), Right: zero}
+	positive := func(extra ast.Expr) ast.Expr {
+		return &ast.ComparisonExpr{Operator: ">", Left: count(extra, star), Right: zero}
 	}
-	r := &sqlparser.CaseExpr{
-		Whens: []*sqlparser.When{
-			{Cond: &sqlparser.ComparisonExpr{Operator: "=", Left: count(nil, star), Right: zero}, Val: sqlparser.BoolVal(false)},
-			{Cond: &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: x}, Val: &sqlparser.NullVal{}},
-			{Cond: positive(&sqlparser.ComparisonExpr{Operator: "=", Left: y, Right: x}), Val: sqlparser.BoolVal(true)},
-			{Cond: positive(&sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: y}), Val: &sqlparser.NullVal{}},
+	r := &ast.CaseExpr{
+		Whens: []*ast.When{
+			{Cond: &ast.ComparisonExpr{Operator: "=", Left: count(nil, star), Right: zero}, Val: ast.BoolVal(false)},
+			{Cond: &ast.IsExpr{Operator: ast.IsNullStr, Expr: x}, Val: &ast.NullVal{}},
+			{Cond: positive(&ast.ComparisonExpr{Operator: "=", Left: y, Right: x}), Val: ast.BoolVal(true)},
+			{Cond: positive(&ast.IsExpr{Operator: ast.IsNullStr, Expr: y}), Val: &ast.NullVal{}},
 		},
-		Else: sqlparser.BoolVal(false),
+		Else: ast.BoolVal(false),
 	}
-	if cmp.Operator == sqlparser.NotInStr || quantified && all {
-		return &sqlparser.NotExpr{Expr: &sqlparser.ParenExpr{Expr: r}}, true
+	if cmp.Operator == ast.NotInStr || quantified && all {
+		return &ast.NotExpr{Expr: &ast.ParenExpr{Expr: r}}, true
 	}
 	return r, true
 }
 
 // rowsOf is (SELECT item FROM s's FROM WHERE s's WHERE [AND extra]).
-func rowsOf(s *sqlparser.Select, extra, item sqlparser.Expr) sqlparser.Expr {
+func rowsOf(s *ast.Select, extra, item ast.Expr) ast.Expr {
 	w := s.Where.Expr
 	if extra != nil {
-		w = &sqlparser.AndExpr{Left: &sqlparser.ParenExpr{Expr: w}, Right: extra}
+		w = &ast.AndExpr{Left: &ast.ParenExpr{Expr: w}, Right: extra}
 	}
-	return &sqlparser.Subquery{Select: &sqlparser.Select{
-		SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: item}},
+	return &ast.Subquery{Select: &ast.Select{
+		SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: item}},
 		From:        s.From,
-		Where:       sqlparser.NewWhere(sqlparser.WhereStr, w),
+		Where:       ast.NewWhere(ast.WhereStr, w),
 	}}
 }
 
 // changesRows reports whether x, a select item, could make a query's row
 // count other than its FROM's (unnest) or reads other rows (a window).
-func changesRows(sel *sql.Select, x sqlparser.Expr) bool {
+func changesRows(sel *sql.Select, x ast.Expr) bool {
 	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if f, ok := n.(*sqlparser.FuncExpr); ok && (strings.EqualFold(f.Name.String(), "unnest") || sel.Windows[f] != nil) {
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
+		if f, ok := n.(*ast.FuncExpr); ok && (strings.EqualFold(f.Name.String(), "unnest") || f.Over != nil) {
 			found = true
 		}
-		_, sub := n.(*sqlparser.Subquery)
+		_, sub := n.(*ast.Subquery)
 		found = found || sub
 		return !found, nil
 	}, x)
@@ -176,7 +176,7 @@ func changesRows(sel *sql.Select, x sqlparser.Expr) bool {
 // readsOuterOnly reports whether x, written outside subquery s, keeps its
 // meaning moved into s's WHERE: it holds no subquery or aggregate, and no
 // name of it is one of s's own columns.
-func readsOuterOnly(sel *sql.Select, x sqlparser.Expr, s *sqlparser.Select, cols []Column, c buildCtx) bool {
+func readsOuterOnly(sel *sql.Select, x ast.Expr, s *ast.Select, cols []Column, c buildCtx) bool {
 	if hasAgg(x) || changesRows(sel, x) {
 		return false
 	}
@@ -186,8 +186,8 @@ func readsOuterOnly(sel *sql.Select, x sqlparser.Expr, s *sqlparser.Select, cols
 	}
 	inner := &binder{cols: icols}
 	ok := true
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if cn, isCol := n.(*sqlparser.ColName); isCol {
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
+		if cn, isCol := n.(*ast.ColName); isCol {
 			if cn.Qualifier.IsEmpty() {
 				ok = ok && inner.lookup(cn.Name.String()) < 0
 			} else {

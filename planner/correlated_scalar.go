@@ -2,7 +2,7 @@ package planner
 
 import (
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // decorrelateScalars turns each correlated scalar subquery among exprs
@@ -16,12 +16,12 @@ import (
 // the new source and its columns (the outer ones first, at the same
 // positions, the subquery's after, which no name reaches) and the value
 // of each subquery it planned, for the binder.
-func decorrelateScalars(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, cols []Column, c buildCtx) (*Scan, []Column, map[*sqlparser.Subquery]Expr, error) {
-	var subs []*sqlparser.Subquery
+func decorrelateScalars(sel *sql.Select, exprs []ast.Expr, scan *Scan, cols []Column, c buildCtx) (*Scan, []Column, map[*ast.Subquery]Expr, error) {
+	var subs []*ast.Subquery
 	for _, x := range exprs {
 		scalarSubqueries(x, &subs)
 	}
-	var out map[*sqlparser.Subquery]Expr
+	var out map[*ast.Subquery]Expr
 	for _, sq := range subs {
 		j, rcols, val, ok, err := scalarJoin(sel, sq, scan, cols, c)
 		if err != nil {
@@ -36,7 +36,7 @@ func decorrelateScalars(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, col
 		}
 		scan, cols = &Scan{Join: j, Source: "(join)"}, all
 		if out == nil {
-			out = map[*sqlparser.Subquery]Expr{}
+			out = map[*ast.Subquery]Expr{}
 		}
 		out[sq] = val
 	}
@@ -45,16 +45,16 @@ func decorrelateScalars(sel *sql.Select, exprs []sqlparser.Expr, scan *Scan, col
 
 // scalarSubqueries appends the scalar subqueries of x, not those inside
 // them, nor the subqueries of EXISTS, IN, ANY and ALL.
-func scalarSubqueries(x sqlparser.Expr, out *[]*sqlparser.Subquery) {
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+func scalarSubqueries(x ast.Expr, out *[]*ast.Subquery) {
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			*out = append(*out, n)
 			return false, nil
-		case *sqlparser.ExistsExpr:
+		case *ast.ExistsExpr:
 			return false, nil
-		case *sqlparser.ComparisonExpr:
-			if _, ok := n.Right.(*sqlparser.Subquery); ok && (n.Operator == sqlparser.InStr || n.Operator == sqlparser.NotInStr || isQuantified(n.Operator)) {
+		case *ast.ComparisonExpr:
+			if _, ok := n.Right.(*ast.Subquery); ok && (n.Operator == ast.InStr || n.Operator == ast.NotInStr || isQuantified(n.Operator)) {
 				scalarSubqueries(n.Left, out)
 				return false, nil
 			}
@@ -65,19 +65,19 @@ func scalarSubqueries(x sqlparser.Expr, out *[]*sqlparser.Subquery) {
 
 // aggregateArgs returns the arguments of the aggregate calls in x, which
 // are evaluated on the FROM clause's rows.
-func aggregateArgs(x sqlparser.Expr) []sqlparser.Expr {
-	var out []sqlparser.Expr
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+func aggregateArgs(x ast.Expr) []ast.Expr {
+	var out []ast.Expr
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
-		case *sqlparser.FuncExpr:
+		case *ast.FuncExpr:
 			if !hasAgg(n) {
 				return false, nil
 			}
 			inner := false
 			for _, a := range n.Exprs {
-				if ae, ok := a.(*sqlparser.AliasedExpr); ok && hasAgg(ae.Expr) {
+				if ae, ok := a.(*ast.AliasedExpr); ok && hasAgg(ae.Expr) {
 					inner = true
 				}
 			}
@@ -85,7 +85,7 @@ func aggregateArgs(x sqlparser.Expr) []sqlparser.Expr {
 				return true, nil
 			}
 			for _, a := range n.Exprs {
-				if ae, ok := a.(*sqlparser.AliasedExpr); ok {
+				if ae, ok := a.(*ast.AliasedExpr); ok {
 					out = append(out, ae.Expr)
 				}
 			}
@@ -99,13 +99,13 @@ func aggregateArgs(x sqlparser.Expr) []sqlparser.Expr {
 // scalarJoin plans one scalar subquery as a LEFT join when it is
 // correlated by equalities only; ok is false otherwise, leaving it to the
 // uncorrelated path.
-func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Column, c buildCtx) (*Join, []Column, Expr, bool, error) {
-	s, ok := sq.Select.(*sqlparser.Select)
+func scalarJoin(sel *sql.Select, sq *ast.Subquery, scan *Scan, cols []Column, c buildCtx) (*Join, []Column, Expr, bool, error) {
+	s, ok := sq.Select.(*ast.Select)
 	if !ok || len(s.GroupBy) > 0 || s.Having != nil || s.Limit != nil || len(s.OrderBy) > 0 ||
 		s.Distinct != "" || len(s.From) == 0 || s.Where == nil || len(s.SelectExprs) != 1 {
 		return nil, nil, nil, false, nil
 	}
-	item, ok := s.SelectExprs[0].(*sqlparser.AliasedExpr)
+	item, ok := s.SelectExprs[0].(*ast.AliasedExpr)
 	if !ok {
 		return nil, nil, nil, false, nil
 	}
@@ -115,10 +115,10 @@ func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Colu
 	}
 	n := len(cols)
 	all := append(append([]Column(nil), cols...), icols...)
-	sub := func(st sqlparser.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(all)) }
+	sub := func(st ast.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(all)) }
 	both := &binder{cols: all, sel: sel, plan: sub, outer: n}
-	var innerWhere sqlparser.Expr
-	var innerKeys []sqlparser.Expr
+	var innerWhere ast.Expr
+	var innerKeys []ast.Expr
 	var outerKeys []Expr
 	for _, y := range astConjuncts(s.Where.Expr) {
 		b, err := both.boolean(y)
@@ -129,8 +129,8 @@ func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Colu
 			innerWhere = andAST(innerWhere, y)
 			continue
 		}
-		cmp, ok := unparen(y).(*sqlparser.ComparisonExpr)
-		if !ok || cmp.Operator != sqlparser.EqualStr {
+		cmp, ok := unparen(y).(*ast.ComparisonExpr)
+		if !ok || cmp.Operator != ast.EqualStr {
 			return nil, nil, nil, false, nil
 		}
 		l, errL := both.bind(cmp.Left)
@@ -158,18 +158,18 @@ func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Colu
 	}
 	// The subquery's rows: its value, a marker that is NULL only where no
 	// row matched, then its side of each equality.
-	q := &sqlparser.Select{From: s.From, SelectExprs: sqlparser.SelectExprs{
-		&sqlparser.AliasedExpr{Expr: item.Expr, As: sqlparser.NewColIdent("value")},
-		&sqlparser.AliasedExpr{Expr: sqlparser.BoolVal(true), As: sqlparser.NewColIdent("matched")},
+	q := &ast.Select{From: s.From, SelectExprs: ast.SelectExprs{
+		&ast.AliasedExpr{Expr: item.Expr, As: ast.NewColIdent("value")},
+		&ast.AliasedExpr{Expr: ast.BoolVal(true), As: ast.NewColIdent("matched")},
 	}}
 	for _, k := range innerKeys {
-		q.SelectExprs = append(q.SelectExprs, &sqlparser.AliasedExpr{Expr: k})
+		q.SelectExprs = append(q.SelectExprs, &ast.AliasedExpr{Expr: k})
 		if aggregate {
 			q.GroupBy = append(q.GroupBy, k)
 		}
 	}
 	if innerWhere != nil {
-		q.Where = sqlparser.NewWhere(sqlparser.WhereStr, innerWhere)
+		q.Where = ast.NewWhere(ast.WhereStr, innerWhere)
 	}
 	right, err := build(sel, q, c.enclosed(cols))
 	if err != nil {
@@ -193,8 +193,8 @@ func scalarJoin(sel *sql.Select, sq *sqlparser.Subquery, scan *Scan, cols []Colu
 	var val Expr = &ColRef{Index: n, Name: right.Columns[0].Name, T: t}
 	if aggregate {
 		// An outer row without a group takes the value over no rows.
-		empty, err := build(sel, &sqlparser.Select{From: s.From, SelectExprs: s.SelectExprs,
-			Where: sqlparser.NewWhere(sqlparser.WhereStr, sqlparser.BoolVal(false))}, c.enclosed(cols))
+		empty, err := build(sel, &ast.Select{From: s.From, SelectExprs: s.SelectExprs,
+			Where: ast.NewWhere(ast.WhereStr, ast.BoolVal(false))}, c.enclosed(cols))
 		if err != nil {
 			return nil, nil, nil, false, err
 		}
@@ -223,9 +223,9 @@ func readsAny(x Expr) bool {
 	return len(cols) > 0
 }
 
-func andAST(x, y sqlparser.Expr) sqlparser.Expr {
+func andAST(x, y ast.Expr) ast.Expr {
 	if x == nil {
 		return y
 	}
-	return &sqlparser.AndExpr{Left: x, Right: y}
+	return &ast.AndExpr{Left: x, Right: y}
 }

@@ -108,7 +108,7 @@
 //
 // Errors carry DuckDB's classes (errors.go). A Binder, Catalog,
 // Conversion or Not implemented error raised while binding an expression
-// is an *Error holding the position (sql.Select.PosOf) of what DuckDB
+// is an *Error holding the position (ast.PosOf) of what DuckDB
 // points at: the column reference, the function call, the operator, the
 // cast, a string literal an implicit cast could not convert, the inner
 // aggregate of a nested one, the source of a missing view or

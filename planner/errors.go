@@ -6,7 +6,7 @@ import (
 
 	"github.com/pqsql/pqsql/errclass"
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // Sentinel errors of package planner: DuckDB's error classes from package
@@ -81,11 +81,11 @@ func locateAt(err error, pos sql.Position, ok bool) error {
 // locate attaches the position of node, a node of sel's AST, to err (see
 // locateAt). Errors of the classes DuckDB never locates (Out of Range,
 // Invalid Input, I/O) are left as they are.
-func locate(err error, sel *sql.Select, node sqlparser.SQLNode) error {
+func locate(err error, sel *sql.Select, node ast.Node) error {
 	if err == nil || !locatable(err) {
 		return err
 	}
-	pos, ok := sel.PosOf(node)
+	pos, ok := ast.PosOf(node)
 	return locateAt(err, pos, ok)
 }
 
@@ -112,8 +112,8 @@ func unlocated(err error) error {
 // an implicit cast of a string literal (x = 'a', x IN ('a', 'b'), CASE
 // ... THEN 'a') is located at that literal, as DuckDB locates it; an
 // explicit CAST at the cast.
-func (b *binder) locate(err error, e sqlparser.Expr) error {
-	if _, isCast := e.(*sqlparser.ConvertExpr); !isCast && errors.Is(err, ErrConversion) {
+func (b *binder) locate(err error, e ast.Expr) error {
+	if _, isCast := e.(*ast.ConvertExpr); !isCast && errors.Is(err, ErrConversion) {
 		if lit := quotedLiteral(e, err.Error()); lit != nil {
 			return locate(err, b.sel, lit)
 		}
@@ -123,14 +123,14 @@ func (b *binder) locate(err error, e sqlparser.Expr) error {
 
 // quotedLiteral returns the first string literal of e (outside
 // subqueries) that msg quotes, or nil.
-func quotedLiteral(e sqlparser.Expr, msg string) sqlparser.SQLNode {
-	var found sqlparser.SQLNode
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+func quotedLiteral(e ast.Expr, msg string) ast.Node {
+	var found ast.Node
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
-		case *sqlparser.SQLVal:
-			if found == nil && n.Type == sqlparser.StrVal && strings.Contains(msg, "'"+string(n.Val)+"'") {
+		case *ast.SQLVal:
+			if found == nil && n.Type == ast.StrVal && strings.Contains(msg, "'"+string(n.Val)+"'") {
 				found = n
 			}
 		}

@@ -6,36 +6,36 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // substituteAliases replaces each bare name in e that is no input column
 // but a select item's alias by that item's expression, as DuckDB lets
 // WHERE, HAVING and QUALIFY use aliases. Input columns win over aliases.
-func substituteAliases(e sqlparser.Expr, in *binder, alias func(string) sqlparser.Expr) sqlparser.Expr {
-	var names []*sqlparser.ColName
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+func substituteAliases(e ast.Expr, in *binder, alias func(string) ast.Expr) ast.Expr {
+	var names []*ast.ColName
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
 		switch n := n.(type) {
-		case *sqlparser.ColName:
+		case *ast.ColName:
 			if n.Qualifier.IsEmpty() && in.lookup(n.Name.String()) < 0 && alias(n.Name.String()) != nil {
 				names = append(names, n)
 			}
-		case *sqlparser.Subquery:
+		case *ast.Subquery:
 			return false, nil
 		}
 		return true, nil
 	}, e)
 	for _, c := range names {
-		e = sqlparser.ReplaceExpr(e, c, &sqlparser.ParenExpr{Expr: alias(c.Name.String())})
+		e = ast.ReplaceExpr(e, c, &ast.ParenExpr{Expr: alias(c.Name.String())})
 	}
 	return e
 }
 
 // explicitAliases finds a select item by the alias written for it (AS).
-func explicitAliases(s *sqlparser.Select) func(string) sqlparser.Expr {
-	return func(name string) sqlparser.Expr {
+func explicitAliases(s *ast.Select) func(string) ast.Expr {
+	return func(name string) ast.Expr {
 		for _, se := range s.SelectExprs {
-			if ae, ok := se.(*sqlparser.AliasedExpr); ok && strings.EqualFold(ae.As.String(), name) {
+			if ae, ok := se.(*ast.AliasedExpr); ok && strings.EqualFold(ae.As.String(), name) {
 				if hasAlias(ae.Expr, name) {
 					return nil // a = a + 1: the alias cannot stand for itself
 				}
@@ -47,10 +47,10 @@ func explicitAliases(s *sqlparser.Select) func(string) sqlparser.Expr {
 }
 
 // hasAlias reports whether e names column name.
-func hasAlias(e sqlparser.Expr, name string) bool {
+func hasAlias(e ast.Expr, name string) bool {
 	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if c, ok := n.(*sqlparser.ColName); ok && strings.EqualFold(c.Name.String(), name) {
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
+		if c, ok := n.(*ast.ColName); ok && strings.EqualFold(c.Name.String(), name) {
 			found = true
 		}
 		return !found, nil
@@ -59,16 +59,16 @@ func hasAlias(e sqlparser.Expr, name string) bool {
 }
 
 // isAll reports whether a GROUP BY or ORDER BY list is ALL.
-func isAll(e sqlparser.Expr) bool {
-	c, ok := e.(*sqlparser.ColName)
+func isAll(e ast.Expr) bool {
+	c, ok := e.(*ast.ColName)
 	return ok && c.Qualifier.IsEmpty() && c.Name.Lowered() == sql.AllMarker
 }
 
 // hasWindow reports whether an AST expression calls a window function.
-func hasWindow(e sqlparser.Expr) bool {
+func hasWindow(e ast.Expr) bool {
 	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if f, ok := n.(*sqlparser.FuncExpr); ok && f.Qualifier.String() == sql.WindowQualifier {
+	_ = ast.Walk(func(n ast.Node) (bool, error) {
+		if f, ok := n.(*ast.FuncExpr); ok && f.Over != nil {
 			found = true
 		}
 		return !found, nil
@@ -78,8 +78,8 @@ func hasWindow(e sqlparser.Expr) bool {
 
 // groupByAll returns GROUP BY ALL's keys: every select item without an
 // aggregate or window function.
-func groupByAll(exprs []sqlparser.Expr) sqlparser.GroupBy {
-	var g sqlparser.GroupBy
+func groupByAll(exprs []ast.Expr) ast.GroupBy {
+	var g ast.GroupBy
 	for _, e := range exprs {
 		if !hasAgg(e) && !hasWindow(e) {
 			g = append(g, e)
@@ -90,14 +90,10 @@ func groupByAll(exprs []sqlparser.Expr) sqlparser.GroupBy {
 
 // orderByAll returns ORDER BY ALL's items: every select column, left to
 // right, in the direction and NULLS order written after ALL.
-func orderByAll(sel *sql.Select, all *sqlparser.Order, n int) sqlparser.OrderBy {
-	var ob sqlparser.OrderBy
+func orderByAll(sel *sql.Select, all *ast.Order, n int) ast.OrderBy {
+	var ob ast.OrderBy
 	for i := 1; i <= n; i++ {
-		o := &sqlparser.Order{Expr: sqlparser.NewIntVal([]byte(itoa(i))), Direction: all.Direction}
-		if nl := sel.NullsOf(all); nl != sql.NullsDefault {
-			sel.Nulls[o] = nl
-		}
-		ob = append(ob, o)
+		ob = append(ob, &ast.Order{Expr: ast.NewIntVal([]byte(itoa(i))), Direction: all.Direction, Nulls: all.Nulls})
 	}
 	return ob
 }
@@ -112,21 +108,17 @@ func itoa(i int) string {
 
 // starColumns expands a * of the select list into the input columns less
 // those of EXCLUDE, with REPLACE's expressions standing for their columns.
-func starColumns(sel *sql.Select, st *sqlparser.StarExpr, cols []Column) ([]sqlparser.Expr, []string, error) {
-	opts := sel.StarOptionsOf(st)
-	if opts == nil {
-		opts = &sql.StarOptions{}
-	}
+func starColumns(sel *sql.Select, st *ast.StarExpr, cols []Column) ([]ast.Expr, []string, error) {
 	skip := map[string]bool{}
-	for _, x := range opts.Exclude {
+	for _, x := range st.Exclude {
 		skip[strings.ToLower(x)] = true
 	}
-	repl := map[string]sqlparser.Expr{}
-	for _, r := range opts.Replace {
+	repl := map[string]ast.Expr{}
+	for _, r := range st.Replace {
 		repl[strings.ToLower(r.As.String())] = r.Expr
 	}
 	seen := map[string]bool{}
-	var exprs []sqlparser.Expr
+	var exprs []ast.Expr
 	var names []string
 	table := st.TableName.Name.String()
 	for _, c := range cols {
@@ -140,7 +132,7 @@ func starColumns(sel *sql.Select, st *sqlparser.StarExpr, cols []Column) ([]sqlp
 		if skip[k] {
 			continue
 		}
-		var e sqlparser.Expr = columnName(c)
+		var e ast.Expr = columnName(c)
 		if r, ok := repl[k]; ok {
 			e = r
 		}
@@ -150,12 +142,12 @@ func starColumns(sel *sql.Select, st *sqlparser.StarExpr, cols []Column) ([]sqlp
 	if table != "" && len(seen) == 0 {
 		return nil, nil, binderError("Referenced table \"%s\" not found!", table)
 	}
-	for _, x := range opts.Exclude {
+	for _, x := range st.Exclude {
 		if !seen[strings.ToLower(x)] {
 			return nil, nil, binderError("Column \"%s\" in EXCLUDE list not found in FROM clause", x)
 		}
 	}
-	for _, r := range opts.Replace {
+	for _, r := range st.Replace {
 		if !seen[strings.ToLower(r.As.String())] {
 			return nil, nil, binderError("Column \"%s\" in REPLACE list not found in FROM clause", r.As.String())
 		}
@@ -165,7 +157,7 @@ func starColumns(sel *sql.Select, st *sqlparser.StarExpr, cols []Column) ([]sqlp
 
 // distinctFrom binds a IS [NOT] DISTINCT FROM b: equality in which NULL
 // equals NULL and differs from every value, never NULL itself.
-func (b *binder) distinctFrom(e *sqlparser.ComparisonExpr) (Expr, error) {
+func (b *binder) distinctFrom(e *ast.ComparisonExpr) (Expr, error) {
 	l, err := b.bind(e.Left)
 	if err != nil {
 		return nil, err
@@ -194,11 +186,11 @@ func (b *binder) distinctFrom(e *sqlparser.ComparisonExpr) (Expr, error) {
 }
 
 // limitPercent reads LIMIT n% (ok false for any other LIMIT).
-func limitPercent(sel *sql.Select, s *sqlparser.Select) (float64, bool, error) {
-	if !sel.IsLimitPercent(s) {
+func limitPercent(sel *sql.Select, s *ast.Select) (float64, bool, error) {
+	if !s.LimitPercent {
 		return 0, false, nil
 	}
-	v, isVal := s.Limit.Rowcount.(*sqlparser.SQLVal)
+	v, isVal := s.Limit.Rowcount.(*ast.SQLVal)
 	if !isVal {
 		return 0, true, binderError("LIMIT percentage must be a number")
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // viewCatalog is a Catalog of fixed view texts.
@@ -481,9 +481,9 @@ func TestSetOps(t *testing.T) {
 	if got := p.Explain(); !strings.Contains(got, "UNION ALL") {
 		t.Errorf("EXPLAIN does not show the set operation:\n%s", got)
 	}
-	var u *sqlparser.Union
+	var u *ast.Union
 	st, _ := sql.Parse("SELECT 1 INTERSECT SELECT 2")
-	u, _ = st.(*sql.Select).AST.(*sqlparser.Union)
+	u, _ = st.(*sql.Select).AST.(*ast.Union)
 	if u == nil || u.Type != sql.IntersectStr {
 		t.Errorf("INTERSECT parses as %v", st.(*sql.Select).AST)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // GROUPING SETS, ROLLUP and CUBE aggregate the same input once per set of
@@ -47,7 +47,7 @@ func groupingKeys(items []int, sets [][]int, nkeys int) [][]int {
 // grouping binds grouping(keys...) (grouping_id is the same function): a
 // bit per argument, the first the most significant, set where the key is
 // not in the row's grouping set.
-func (b *binder) grouping(e *sqlparser.FuncExpr) (Expr, error) {
+func (b *binder) grouping(e *ast.FuncExpr) (Expr, error) {
 	st := b.agg
 	if st == nil {
 		return nil, binderError("GROUPING function is not supported here")
@@ -55,7 +55,7 @@ func (b *binder) grouping(e *sqlparser.FuncExpr) (Expr, error) {
 	if len(st.keys) == 0 && st.sets == nil {
 		return nil, binderError("GROUPING statement cannot be used without groups")
 	}
-	if e.Distinct || b.filterOf(e) != nil {
+	if e.Distinct || e.Filter != nil {
 		return nil, binderError("DISTINCT or FILTER in GROUPING is not allowed")
 	}
 	if len(e.Exprs) > 64 {
@@ -64,13 +64,13 @@ func (b *binder) grouping(e *sqlparser.FuncExpr) (Expr, error) {
 	a := &AggCall{Func: "grouping", T: tBigInt, fn: aggregateFuncs["grouping"]}
 	var args []string
 	for _, se := range e.Exprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
+		ae, ok := se.(*ast.AliasedExpr)
 		if !ok {
 			return nil, binderError("GROUPING takes expressions")
 		}
 		k := -1
 		arg := ae.Expr
-		if c, ok := arg.(*sqlparser.ColName); ok && c.Qualifier.IsEmpty() && st.aliases[strings.ToLower(c.Name.String())] != nil {
+		if c, ok := arg.(*ast.ColName); ok && c.Qualifier.IsEmpty() && st.aliases[strings.ToLower(c.Name.String())] != nil {
 			arg = st.aliases[strings.ToLower(c.Name.String())]
 		}
 		if x, err := st.inputer.bind(arg); err == nil {
@@ -97,9 +97,9 @@ func (b *binder) grouping(e *sqlparser.FuncExpr) (Expr, error) {
 }
 
 // alias records that GROUP BY named the key x by a select-list alias.
-func (st *aggState) alias(name string, x sqlparser.Expr) {
+func (st *aggState) alias(name string, x ast.Expr) {
 	if st.aliases == nil {
-		st.aliases = map[string]sqlparser.Expr{}
+		st.aliases = map[string]ast.Expr{}
 	}
 	st.aliases[strings.ToLower(name)] = x
 }

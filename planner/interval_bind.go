@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // intervalUnitFuncs maps the units of INTERVAL <expr> <unit> to the
@@ -33,7 +33,7 @@ var intervalUnitFuncs = map[string]struct {
 // it: the value read as a DOUBLE, truncated to an integer for the units
 // that take one, passed to the unit's to_* function (INTERVAL 1.9 DAY is
 // one day; INTERVAL 1.5 SECOND is one and a half seconds).
-func (b *binder) intervalExpr(e *sqlparser.IntervalExpr) (Expr, error) {
+func (b *binder) intervalExpr(e *ast.IntervalExpr) (Expr, error) {
 	u, ok := intervalUnitFuncs[strings.ToLower(e.Unit)]
 	if !ok {
 		return nil, fmt.Errorf("%w: syntax error at or near \"%s\"", ErrSyntax, e.Unit)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // A JoinKind says which rows a join keeps besides the matching pairs.
@@ -107,12 +107,12 @@ func (j *Join) String() string {
 
 // tableName is the name a FROM item without alias is known by, as in
 // DuckDB: a view's or CTE's name, a file's name without its extension.
-func tableName(sel *sql.Select, at *sqlparser.AliasedTableExpr) string {
-	t, ok := at.Expr.(sqlparser.TableName)
+func tableName(sel *sql.Select, at *ast.AliasedTableExpr) string {
+	t, ok := at.Expr.(ast.TableName)
 	if !ok {
 		return "unnamed_subquery"
 	}
-	src := sel.SourceOf(t)
+	src := t.Source
 	if src == nil {
 		return t.Name.String()
 	}
@@ -132,10 +132,10 @@ func tableName(sel *sql.Select, at *sqlparser.AliasedTableExpr) string {
 }
 
 // columnName is an AST reference to c, qualified by its table.
-func columnName(c Column) *sqlparser.ColName {
-	n := &sqlparser.ColName{Name: sqlparser.NewColIdent(c.Name)}
+func columnName(c Column) *ast.ColName {
+	n := &ast.ColName{Name: ast.NewColIdent(c.Name)}
 	if c.Table != "" {
-		n.Qualifier = sqlparser.TableName{Name: sqlparser.NewTableIdent(c.Table)}
+		n.Qualifier = ast.TableName{Name: ast.NewTableIdent(c.Table)}
 	}
 	return n
 }
@@ -143,7 +143,7 @@ func columnName(c Column) *sqlparser.ColName {
 // resolveColumn finds the column a name refers to: a qualified name in
 // its table, an unqualified one among the columns * shows, which must not
 // be two columns of different tables. -1 means no such column.
-func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
+func (b *binder) resolveColumn(e *ast.ColName) (int, error) {
 	if b.outer > 0 {
 		return b.resolveScoped(e)
 	}
@@ -209,7 +209,7 @@ func (b *binder) resolveColumn(e *sqlparser.ColName) (int, error) {
 // fromItems plans a FROM list; items after the first are cross joined
 // (comma joins), which the optimizer turns into inner joins on the WHERE's
 // equalities.
-func fromItems(sel *sql.Select, items sqlparser.TableExprs, c buildCtx) (*Plan, error) {
+func fromItems(sel *sql.Select, items ast.TableExprs, c buildCtx) (*Plan, error) {
 	var p *Plan
 	for _, te := range items {
 		r, err := fromItem(sel, te, c)
@@ -227,9 +227,9 @@ func fromItems(sel *sql.Select, items sqlparser.TableExprs, c buildCtx) (*Plan, 
 
 // fromItem plans one FROM item as a plan of its rows, its columns named
 // with its table.
-func fromItem(sel *sql.Select, te sqlparser.TableExpr, c buildCtx) (*Plan, error) {
+func fromItem(sel *sql.Select, te ast.TableExpr, c buildCtx) (*Plan, error) {
 	switch t := te.(type) {
-	case *sqlparser.AliasedTableExpr:
+	case *ast.AliasedTableExpr:
 		scan, cols, err := aliasedSource(sel, t, c)
 		if err != nil {
 			return nil, err
@@ -241,9 +241,9 @@ func fromItem(sel *sql.Select, te sqlparser.TableExpr, c buildCtx) (*Plan, error
 			}
 		}
 		return passThrough(scan, cols), nil
-	case *sqlparser.ParenTableExpr:
+	case *ast.ParenTableExpr:
 		return fromItems(sel, t.Exprs, c)
-	case *sqlparser.JoinTableExpr:
+	case *ast.JoinTableExpr:
 		l, err := fromItem(sel, t.LeftExpr, c)
 		if err != nil {
 			return nil, err
@@ -254,7 +254,7 @@ func fromItem(sel *sql.Select, te sqlparser.TableExpr, c buildCtx) (*Plan, error
 		}
 		return buildJoin(sel, t, l, r)
 	}
-	return nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, sqlparser.String(te))
+	return nil, fmt.Errorf("%w: FROM %s", ErrNotImplemented, ast.String(te))
 }
 
 // passThrough is the plan of scan's rows as they are.
@@ -281,14 +281,14 @@ var joinKinds = map[string]struct {
 	kind    JoinKind
 	natural bool
 }{
-	sqlparser.JoinStr: {JoinInner, false}, sql.FullJoinStr: {JoinFull, false},
-	sqlparser.LeftJoinStr: {JoinLeft, false}, sqlparser.RightJoinStr: {JoinRight, false},
-	sqlparser.NaturalJoinStr: {JoinInner, true}, sqlparser.NaturalLeftJoinStr: {JoinLeft, true},
-	sqlparser.NaturalRightJoinStr: {JoinRight, true}, sql.NaturalFullJoinStr: {JoinFull, true},
+	ast.JoinStr: {JoinInner, false}, sql.FullJoinStr: {JoinFull, false},
+	ast.LeftJoinStr: {JoinLeft, false}, ast.RightJoinStr: {JoinRight, false},
+	ast.NaturalJoinStr: {JoinInner, true}, ast.NaturalLeftJoinStr: {JoinLeft, true},
+	ast.NaturalRightJoinStr: {JoinRight, true}, sql.NaturalFullJoinStr: {JoinFull, true},
 }
 
 // buildJoin plans l JOIN r with its condition: ON, USING or NATURAL.
-func buildJoin(sel *sql.Select, je *sqlparser.JoinTableExpr, l, r *Plan) (*Plan, error) {
+func buildJoin(sel *sql.Select, je *ast.JoinTableExpr, l, r *Plan) (*Plan, error) {
 	jk, ok := joinKinds[je.Join]
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrNotImplemented, strings.ToUpper(je.Join))
@@ -462,8 +462,8 @@ func equalColumns(cols []Column, a, b int) (Expr, error) {
 	}
 	tmp[a] = Column{Name: "\x00l", Type: cols[a].Type}
 	tmp[b] = Column{Name: "\x00r", Type: cols[b].Type}
-	x, err := (&binder{cols: tmp}).bind(&sqlparser.ComparisonExpr{Operator: "=",
-		Left: &sqlparser.ColName{Name: sqlparser.NewColIdent("\x00l")}, Right: &sqlparser.ColName{Name: sqlparser.NewColIdent("\x00r")}})
+	x, err := (&binder{cols: tmp}).bind(&ast.ComparisonExpr{Operator: "=",
+		Left: &ast.ColName{Name: ast.NewColIdent("\x00l")}, Right: &ast.ColName{Name: ast.NewColIdent("\x00r")}})
 	if err != nil {
 		return nil, err
 	}
@@ -491,10 +491,10 @@ func coalesceColumns(cols []Column, a, b int) (Expr, error) {
 	}
 	tmp[a] = Column{Name: "\x00l", Type: cols[a].Type}
 	tmp[b] = Column{Name: "\x00r", Type: cols[b].Type}
-	arg := func(name string) sqlparser.SelectExpr {
-		return &sqlparser.AliasedExpr{Expr: &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}}
+	arg := func(name string) ast.SelectExpr {
+		return &ast.AliasedExpr{Expr: &ast.ColName{Name: ast.NewColIdent(name)}}
 	}
-	x, err := (&binder{cols: tmp}).bind(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent("coalesce"), Exprs: sqlparser.SelectExprs{arg("\x00l"), arg("\x00r")}})
+	x, err := (&binder{cols: tmp}).bind(&ast.FuncExpr{Name: ast.NewColIdent("coalesce"), Exprs: ast.SelectExprs{arg("\x00l"), arg("\x00r")}})
 	if err != nil {
 		return nil, err
 	}

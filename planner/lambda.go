@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // A Lambda is the x -> body argument of a list function. Its parameters
@@ -55,7 +54,7 @@ type lambdaScope struct {
 
 // lambdaParam resolves an unqualified name to the parameter of the
 // innermost lambda that has it; nil when no lambda does.
-func (b *binder) lambdaParam(e *sqlparser.ColName) (Expr, error) {
+func (b *binder) lambdaParam(e *ast.ColName) (Expr, error) {
 	if !e.Qualifier.IsEmpty() {
 		// x.f and x.f.g on a STRUCT parameter.
 		q := e.Qualifier.Name.String()
@@ -122,21 +121,21 @@ func bindLambdaOutside(f *ScalarFunc, args []Expr) (Expr, error) {
 
 // lambdaCall binds list_transform(l, x -> body), list_filter and
 // list_reduce.
-func (b *binder) lambdaCall(e *sqlparser.FuncExpr, name string) (Expr, error) {
+func (b *binder) lambdaCall(e *ast.FuncExpr, name string) (Expr, error) {
 	f := lambdaFuncEntries[name]
 	if len(e.Exprs) < 2 || len(e.Exprs) > 3 || name != "list_reduce" && len(e.Exprs) != 2 {
 		return nil, binderError("%s expects a list and a lambda function", name)
 	}
-	exprs := make([]sqlparser.Expr, len(e.Exprs))
+	exprs := make([]ast.Expr, len(e.Exprs))
 	for i, se := range e.Exprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
+		ae, ok := se.(*ast.AliasedExpr)
 		if !ok {
 			return nil, binderError("%s(*) is not a function call pqsql knows", name)
 		}
 		exprs[i] = ae.Expr
 	}
-	lf, ok := exprs[1].(*sqlparser.FuncExpr)
-	if !ok || lf.Name.Lowered() != sql.LambdaFunc {
+	lf, ok := exprs[1].(*ast.Lambda)
+	if !ok {
 		return nil, binderError("Invalid lambda expression!")
 	}
 	list, err := b.bind(exprs[0])
@@ -148,9 +147,8 @@ func (b *binder) lambdaCall(e *sqlparser.FuncExpr, name string) (Expr, error) {
 		return nil, err
 	}
 	var params []string
-	for _, se := range lf.Exprs[:len(lf.Exprs)-1] {
-		ae, _ := se.(*sqlparser.AliasedExpr)
-		c, ok := ae.Expr.(*sqlparser.ColName)
+	for _, p := range lf.Params {
+		c, ok := p.(*ast.ColName)
 		if !ok || !c.Qualifier.IsEmpty() {
 			return nil, binderError("Invalid lambda parameters!")
 		}
@@ -177,8 +175,7 @@ func (b *binder) lambdaCall(e *sqlparser.FuncExpr, name string) (Expr, error) {
 		types[0] = init.Type()
 	}
 	b.lambdas = append(b.lambdas, lambdaScope{names: params, types: types})
-	ae, _ := lf.Exprs[len(lf.Exprs)-1].(*sqlparser.AliasedExpr)
-	body, err := b.bind(ae.Expr)
+	body, err := b.bind(lf.Body)
 	b.lambdas = b.lambdas[:len(b.lambdas)-1]
 	if err != nil {
 		return nil, err

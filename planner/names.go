@@ -6,14 +6,14 @@ import (
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // nameOf is the column name DuckDB gives an unaliased select expression:
 // the expression printed as DuckDB prints its parse tree (operators
 // parenthesized, LIKE as ~~, CASE with its ELSE NULL, casts with the type as
 // written). A bare column is named by the caller, after binding.
-func nameOf(sel *sql.Select, e sqlparser.Expr) string {
+func nameOf(sel *sql.Select, e ast.Expr) string {
 	n := namer{sel: sel}
 	return n.expr(e)
 }
@@ -34,12 +34,12 @@ var negated = map[string]string{"=": "!=", "!=": "=", "<": ">=", ">=": "<", ">":
 
 // likeOps are the LIKE operators as DuckDB prints them.
 var likeOps = map[string]string{
-	sqlparser.LikeStr: "~~", sqlparser.NotLikeStr: "!~~", sql.ILikeStr: "~~*", sql.NotILikeStr: "!~~*",
+	ast.LikeStr: "~~", ast.NotLikeStr: "!~~", sql.ILikeStr: "~~*", sql.NotILikeStr: "!~~*",
 }
 
-func (n namer) expr(e sqlparser.Expr) string {
+func (n namer) expr(e ast.Expr) string {
 	switch e := e.(type) {
-	case *sqlparser.ColName:
+	case *ast.ColName:
 		if e.Qualifier.IsEmpty() {
 			return ident(e.Name.String())
 		}
@@ -47,86 +47,86 @@ func (n namer) expr(e sqlparser.Expr) string {
 			return ident(q) + "." + ident(e.Qualifier.Name.String()) + "." + ident(e.Name.String())
 		}
 		return ident(e.Qualifier.Name.String()) + "." + ident(e.Name.String())
-	case *sqlparser.ParenExpr:
+	case *ast.ParenExpr:
 		return n.expr(e.Expr)
-	case *sqlparser.SQLVal:
+	case *ast.SQLVal:
 		return literalName(e)
-	case *sqlparser.NullVal:
+	case *ast.NullVal:
 		return "NULL"
-	case sqlparser.BoolVal:
+	case ast.BoolVal:
 		if e {
 			return "CAST('t' AS BOOLEAN)"
 		}
 		return "CAST('f' AS BOOLEAN)"
-	case *sqlparser.FuncExpr:
-		if e.Qualifier.String() == sql.WindowQualifier {
+	case *ast.FuncExpr:
+		if e.Over != nil {
 			return n.windowCall(e) // window.go
 		}
 		return n.call(e)
-	case *sqlparser.BinaryExpr:
+	case *ast.BinaryExpr:
 		op := e.Operator
 		if op == "div" {
 			op = "//"
 		}
 		return "(" + n.expr(e.Left) + " " + op + " " + n.expr(e.Right) + ")"
-	case *sqlparser.ComparisonExpr:
+	case *ast.ComparisonExpr:
 		return n.comparison(e, false)
-	case *sqlparser.RangeCond:
+	case *ast.RangeCond:
 		s := "(" + n.expr(e.Left) + " BETWEEN " + n.expr(e.From) + " AND " + n.expr(e.To) + ")"
-		if e.Operator == sqlparser.NotBetweenStr {
+		if e.Operator == ast.NotBetweenStr {
 			return "(NOT " + s + ")"
 		}
 		return s
-	case *sqlparser.IsExpr:
+	case *ast.IsExpr:
 		x := n.expr(e.Expr)
 		switch e.Operator {
-		case sqlparser.IsNullStr:
+		case ast.IsNullStr:
 			return "(" + x + " IS NULL)"
-		case sqlparser.IsNotNullStr:
+		case ast.IsNotNullStr:
 			return "(" + x + " IS NOT NULL)"
-		case sqlparser.IsTrueStr:
+		case ast.IsTrueStr:
 			return "(CAST(" + x + " AS BOOLEAN) IS NOT DISTINCT FROM true)"
-		case sqlparser.IsNotTrueStr:
+		case ast.IsNotTrueStr:
 			return "(CAST(" + x + " AS BOOLEAN) IS DISTINCT FROM true)"
-		case sqlparser.IsFalseStr:
+		case ast.IsFalseStr:
 			return "(CAST(" + x + " AS BOOLEAN) IS NOT DISTINCT FROM false)"
-		case sqlparser.IsNotFalseStr:
+		case ast.IsNotFalseStr:
 			return "(CAST(" + x + " AS BOOLEAN) IS DISTINCT FROM false)"
 		}
-	case *sqlparser.NotExpr:
-		if x, ok := unparen(e.Expr).(*sqlparser.ExistsExpr); ok {
+	case *ast.NotExpr:
+		if x, ok := unparen(e.Expr).(*ast.ExistsExpr); ok {
 			return "(NOT " + n.expr(x) + ")"
 		}
-		if c, ok := unparen(e.Expr).(*sqlparser.ComparisonExpr); ok {
-			if _, ok := negated[c.Operator]; ok || c.Operator == sqlparser.InStr {
+		if c, ok := unparen(e.Expr).(*ast.ComparisonExpr); ok {
+			if _, ok := negated[c.Operator]; ok || c.Operator == ast.InStr {
 				return n.comparison(c, true)
 			}
 		}
 		return "(NOT " + n.expr(e.Expr) + ")"
-	case *sqlparser.AndExpr:
+	case *ast.AndExpr:
 		return n.conjunction(" AND ", e)
-	case *sqlparser.OrExpr:
+	case *ast.OrExpr:
 		return n.conjunction(" OR ", e)
-	case *sqlparser.UnaryExpr:
+	case *ast.UnaryExpr:
 		switch e.Operator {
-		case sqlparser.UMinusStr:
+		case ast.UMinusStr:
 			// The parser folds a minus into a number, and two minuses cancel.
 			switch x := unparen(e.Expr).(type) {
-			case *sqlparser.SQLVal:
-				if x.Type == sqlparser.IntVal || x.Type == sqlparser.FloatVal {
+			case *ast.SQLVal:
+				if x.Type == ast.IntVal || x.Type == ast.FloatVal {
 					return "-" + literalName(x)
 				}
-			case *sqlparser.UnaryExpr:
-				if v, ok := unparen(x.Expr).(*sqlparser.SQLVal); ok && x.Operator == sqlparser.UMinusStr &&
-					(v.Type == sqlparser.IntVal || v.Type == sqlparser.FloatVal) {
+			case *ast.UnaryExpr:
+				if v, ok := unparen(x.Expr).(*ast.SQLVal); ok && x.Operator == ast.UMinusStr &&
+					(v.Type == ast.IntVal || v.Type == ast.FloatVal) {
 					return literalName(v)
 				}
 			}
 			return "-(" + n.expr(e.Expr) + ")"
-		case sqlparser.UPlusStr:
+		case ast.UPlusStr:
 			return "+(" + n.expr(e.Expr) + ")"
 		}
-	case *sqlparser.CaseExpr:
+	case *ast.CaseExpr:
 		var b strings.Builder
 		b.WriteString("CASE ")
 		for _, w := range e.Whens {
@@ -144,28 +144,31 @@ func (n namer) expr(e sqlparser.Expr) string {
 		}
 		b.WriteString(" END")
 		return b.String()
-	case *sqlparser.ConvertExpr:
-		return "CAST(" + n.expr(e.Expr) + " AS " + n.sel.CastTypeText(e) + ")"
-	case *sqlparser.Subquery:
+	case *ast.ConvertExpr:
+		if e.Try {
+			return "TRY_CAST(" + n.expr(e.Expr) + " AS " + e.WrittenType() + ")"
+		}
+		return "CAST(" + n.expr(e.Expr) + " AS " + e.WrittenType() + ")"
+	case *ast.Subquery:
 		return n.subquery(e)
-	case *sqlparser.ExistsExpr:
+	case *ast.ExistsExpr:
 		return "EXISTS" + n.subquery(e.Subquery)
-	case *sqlparser.IntervalExpr:
+	case *ast.Subscript, *ast.FieldAccess, *ast.Slice, *ast.ListLiteral, *ast.StructLiteral, *ast.MapLiteral, *ast.Lambda:
+		s, _ := n.nested(e) // nested_names.go
+		return s
+	case *ast.IntervalExpr:
 		if u, ok := intervalUnitFuncs[strings.ToLower(e.Unit)]; ok {
 			return intervalExprName(u.fn, u.t, n.expr(e.Expr)) // interval_bind.go
 		}
 	}
-	return n.withSources(sqlparser.String(e))
+	return n.withSources(ast.String(e))
 }
 
-func (n namer) call(e *sqlparser.FuncExpr) string {
+func (n namer) call(e *ast.FuncExpr) string {
 	name := e.Name.Lowered()
-	if sql.IsNestedFunc(name) {
-		return n.nestedCall(e, name) // nested_names.go
-	}
 	star := len(e.Exprs) == 1
 	if star {
-		_, star = e.Exprs[0].(*sqlparser.StarExpr)
+		_, star = e.Exprs[0].(*ast.StarExpr)
 	}
 	var s string
 	switch {
@@ -183,7 +186,7 @@ func (n namer) call(e *sqlparser.FuncExpr) string {
 	if s != "count_star()" {
 		parts := make([]string, len(e.Exprs))
 		for i, se := range e.Exprs {
-			if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+			if ae, ok := se.(*ast.AliasedExpr); ok {
 				parts[i] = n.expr(ae.Expr)
 			} else {
 				parts[i] = "*"
@@ -195,24 +198,24 @@ func (n namer) call(e *sqlparser.FuncExpr) string {
 		}
 		s += "(" + d + strings.Join(parts, ", ") + n.argOrder(e) + ")"
 	}
-	if f := n.sel.FilterOf(e); f != nil {
+	if f := e.Filter; f != nil {
 		s += " FILTER (WHERE " + n.expr(f) + ")"
 	}
 	return s
 }
 
 // comparison prints a comparison, negated when under NOT.
-func (n namer) comparison(e *sqlparser.ComparisonExpr, not bool) string {
+func (n namer) comparison(e *ast.ComparisonExpr, not bool) string {
 	l := n.expr(e.Left)
 	op := e.Operator
-	if sub, ok := e.Right.(*sqlparser.Subquery); ok {
+	if sub, ok := e.Right.(*ast.Subquery); ok {
 		// DuckDB names IN and ALL by ANY: x IN (q) is (x = ANY(q)), and
 		// x op ALL (q) is (NOT (x negated-op ANY(q))).
 		cmp, all, quantified := sql.Quantified(op)
 		switch {
-		case op == sqlparser.InStr || op == sqlparser.NotInStr:
+		case op == ast.InStr || op == ast.NotInStr:
 			cmp, all = "=", false
-			not = not != (op == sqlparser.NotInStr)
+			not = not != (op == ast.NotInStr)
 		case !quantified:
 			cmp = ""
 		}
@@ -231,19 +234,19 @@ func (n namer) comparison(e *sqlparser.ComparisonExpr, not bool) string {
 		}
 	}
 	switch op {
-	case sqlparser.InStr, sqlparser.NotInStr:
+	case ast.InStr, ast.NotInStr:
 		if not {
-			op = sqlparser.NotInStr
+			op = ast.NotInStr
 		}
 		var r string
-		if t, ok := e.Right.(sqlparser.ValTuple); ok {
+		if t, ok := e.Right.(ast.ValTuple); ok {
 			parts := make([]string, len(t))
 			for i, x := range t {
 				parts[i] = n.expr(x)
 			}
 			r = "(" + strings.Join(parts, ", ") + ")"
 		} else {
-			r = sqlparser.String(e.Right)
+			r = ast.String(e.Right)
 		}
 		return "(" + l + " " + strings.ToUpper(op) + " " + r + ")"
 	}
@@ -263,18 +266,18 @@ func (n namer) comparison(e *sqlparser.ComparisonExpr, not bool) string {
 }
 
 // conjunction prints a chain of one of AND and OR flat, as DuckDB does.
-func (n namer) conjunction(op string, e sqlparser.Expr) string {
+func (n namer) conjunction(op string, e ast.Expr) string {
 	var parts []string
-	var walk func(x sqlparser.Expr)
-	walk = func(x sqlparser.Expr) {
+	var walk func(x ast.Expr)
+	walk = func(x ast.Expr) {
 		switch y := x.(type) {
-		case *sqlparser.AndExpr:
+		case *ast.AndExpr:
 			if op == " AND " {
 				walk(y.Left)
 				walk(y.Right)
 				return
 			}
-		case *sqlparser.OrExpr:
+		case *ast.OrExpr:
 			if op == " OR " {
 				walk(y.Left)
 				walk(y.Right)
@@ -287,9 +290,9 @@ func (n namer) conjunction(op string, e sqlparser.Expr) string {
 	return "(" + strings.Join(parts, op) + ")"
 }
 
-func unparen(e sqlparser.Expr) sqlparser.Expr {
+func unparen(e ast.Expr) ast.Expr {
 	for {
-		p, ok := e.(*sqlparser.ParenExpr)
+		p, ok := e.(*ast.ParenExpr)
 		if !ok {
 			return e
 		}
@@ -299,12 +302,12 @@ func unparen(e sqlparser.Expr) sqlparser.Expr {
 
 // literalName prints a constant as DuckDB names it: strings quoted, numbers
 // as written except that a number with an exponent is a DOUBLE.
-func literalName(v *sqlparser.SQLVal) string {
+func literalName(v *ast.SQLVal) string {
 	s := string(v.Val)
 	switch v.Type {
-	case sqlparser.StrVal:
+	case ast.StrVal:
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-	case sqlparser.FloatVal:
+	case ast.FloatVal:
 		if strings.ContainsAny(s, "eE") {
 			if f, err := strconv.ParseFloat(s, 64); err == nil {
 				return string(AppendText(nil, Datum{F: f}, Type{ID: TypeDouble}))
@@ -406,8 +409,8 @@ func sharedLeafPaths(fields []*format.Field) []int {
 
 // argOrder prints the ORDER BY written inside a call as DuckDB names it:
 // ASC and NULLS LAST only where written.
-func (n namer) argOrder(e *sqlparser.FuncExpr) string {
-	order := n.sel.ArgOrderOf(e)
+func (n namer) argOrder(e *ast.FuncExpr) string {
+	order := e.OrderBy
 	if order == nil {
 		return ""
 	}

@@ -5,21 +5,22 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // subquery prints a subquery as DuckDB names it: its SELECT re-printed
 // (keywords upper case, a file source as a quoted name, conditions
 // parenthesized) in parentheses. Shapes this printer does not know (joins,
-// set operations) keep sqlparser's text with the sources as written.
-func (n namer) subquery(s *sqlparser.Subquery) string {
+// set operations) keep the tree's text (ast.String) with the sources as
+// written.
+func (n namer) subquery(s *ast.Subquery) string {
 	return "(" + n.selectText(s.Select) + ")"
 }
 
-func (n namer) selectText(st sqlparser.SelectStatement) string {
-	s, ok := st.(*sqlparser.Select)
+func (n namer) selectText(st ast.SelectStatement) string {
+	s, ok := st.(*ast.Select)
 	if !ok {
-		return n.withSources(sqlparser.String(st))
+		return n.withSources(ast.String(st))
 	}
 	var b strings.Builder
 	b.WriteString("SELECT ")
@@ -31,21 +32,21 @@ func (n namer) selectText(st sqlparser.SelectStatement) string {
 			b.WriteString(", ")
 		}
 		switch it := item.(type) {
-		case *sqlparser.AliasedExpr:
+		case *ast.AliasedExpr:
 			b.WriteString(n.expr(it.Expr))
 			if !it.As.IsEmpty() {
 				b.WriteString(" AS " + ident(it.As.String()))
 			}
-		case *sqlparser.StarExpr:
+		case *ast.StarExpr:
 			b.WriteString("*")
 		default:
-			return n.withSources(sqlparser.String(s))
+			return n.withSources(ast.String(s))
 		}
 	}
 	if from, ok := n.fromText(s.From); ok {
 		b.WriteString(from)
 	} else {
-		return n.withSources(sqlparser.String(s))
+		return n.withSources(ast.String(s))
 	}
 	if s.Where != nil {
 		b.WriteString(" WHERE " + n.expr(s.Where.Expr))
@@ -64,17 +65,17 @@ func (n namer) selectText(st sqlparser.SelectStatement) string {
 		parts := make([]string, len(s.OrderBy))
 		for i, o := range s.OrderBy {
 			parts[i] = n.expr(o.Expr)
-			if o.Direction == sqlparser.DescScr {
+			if o.Direction == ast.DescScr {
 				parts[i] += " DESC"
 			}
-			if n.sel.NullsOf(o) != sql.NullsDefault {
-				return n.withSources(sqlparser.String(s))
+			if o.Nulls != sql.NullsDefault {
+				return n.withSources(ast.String(s))
 			}
 		}
 		b.WriteString(" ORDER BY " + strings.Join(parts, ", "))
 	}
 	if l := s.Limit; l != nil {
-		if _, all := l.Rowcount.(*sqlparser.NullVal); l.Rowcount != nil && !all {
+		if _, all := l.Rowcount.(*ast.NullVal); l.Rowcount != nil && !all {
 			b.WriteString(" LIMIT " + n.expr(l.Rowcount))
 		}
 		if l.Offset != nil {
@@ -86,21 +87,21 @@ func (n namer) selectText(st sqlparser.SelectStatement) string {
 
 // fromText prints a FROM clause of one source: a file as its quoted path,
 // a function or view as written, a subquery re-printed; with its alias.
-func (n namer) fromText(from sqlparser.TableExprs) (string, bool) {
+func (n namer) fromText(from ast.TableExprs) (string, bool) {
 	if len(from) != 1 {
 		return "", false
 	}
-	at, ok := from[0].(*sqlparser.AliasedTableExpr)
+	at, ok := from[0].(*ast.AliasedTableExpr)
 	if !ok {
 		return "", false
 	}
 	var src string
 	switch t := at.Expr.(type) {
-	case sqlparser.TableName:
+	case ast.TableName:
 		if t.Name.String() == "dual" {
 			return "", true // no FROM
 		}
-		s := n.sel.SourceOf(t)
+		s := t.Source
 		switch {
 		case s == nil:
 			return "", false
@@ -109,7 +110,7 @@ func (n namer) fromText(from sqlparser.TableExprs) (string, bool) {
 		default:
 			src = s.Text
 		}
-	case *sqlparser.Subquery:
+	case *ast.Subquery:
 		src = "(" + n.selectText(t.Select) + ")"
 	default:
 		return "", false
@@ -122,11 +123,11 @@ func (n namer) fromText(from sqlparser.TableExprs) (string, bool) {
 
 var placeholder = regexp.MustCompile(regexp.QuoteMeta(sql.SourcePrefix) + `[0-9]+`)
 
-// withSources puts each source placeholder of sqlparser's text back as the
+// withSources puts each source placeholder of the tree's text back as the
 // source was written.
 func (n namer) withSources(text string) string {
 	return placeholder.ReplaceAllStringFunc(text, func(p string) string {
-		if s := n.sel.SourceOf(sqlparser.TableName{Name: sqlparser.NewTableIdent(p)}); s != nil {
+		if s := n.sel.Sources[p]; s != nil {
 			return s.Text
 		}
 		return p

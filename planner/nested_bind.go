@@ -5,63 +5,83 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/format"
-	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
-// nestedCall binds the functions the SQL front end writes for subscripts,
-// slices and nested literals, and the list functions that take a lambda.
-// It reports false for any other call.
-func (b *binder) nestedCall(e *sqlparser.FuncExpr, name string) (Expr, bool, error) {
-	switch {
-	case name == sql.LambdaFunc:
-		return nil, true, binderError("a lambda function is only allowed as an argument of a list function")
-	case lambdaFuncs[name] != "":
-		x, err := b.lambdaCall(e, lambdaFuncs[name])
-		return x, true, err
-	case name == sql.TryFunc:
-		x, err := b.tryCast(e.Exprs)
-		return x, true, err
-	case !sql.IsNestedFunc(name):
+// nestedCall binds the list functions that take a lambda. It reports
+// false for any other call.
+func (b *binder) nestedCall(e *ast.FuncExpr, name string) (Expr, bool, error) {
+	if lambdaFuncs[name] == "" {
 		return nil, false, nil
 	}
-	args := make([]Expr, len(e.Exprs))
+	x, err := b.lambdaCall(e, lambdaFuncs[name])
+	return x, true, err
+}
+
+// listValueCall is the call a list literal stands for: [a, b] is
+// list_value(a, b), as DuckDB binds and names it.
+func listValueCall(e *ast.ListLiteral) *ast.FuncExpr {
+	f := &ast.FuncExpr{At: e.At, Name: ast.NewColIdent("list_value"), Exprs: make(ast.SelectExprs, len(e.Elems))}
+	for i, x := range e.Elems {
+		f.Exprs[i] = &ast.AliasedExpr{Expr: x}
+	}
+	return f
+}
+
+// nested binds subscripts, slices and struct and map literals.
+func (b *binder) nested(e ast.Expr) (Expr, error) {
+	var parts []ast.Expr
 	var open []int
-	for i, se := range e.Exprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
-		if !ok {
-			return nil, true, binderError("expected an expression")
+	switch e := e.(type) {
+	case *ast.Subscript:
+		parts = []ast.Expr{e.Expr, e.Index}
+	case *ast.FieldAccess:
+		parts = []ast.Expr{e.Expr, ast.NewStrVal([]byte(e.Name))}
+	case *ast.Slice:
+		parts = []ast.Expr{e.Expr, e.Lo, e.Hi}
+		if e.Stepped {
+			parts = append(parts, e.Step)
 		}
-		if c, ok := ae.Expr.(*sqlparser.ColName); ok && name == sql.SliceFunc && c.Qualifier.IsEmpty() && c.Name.String() == sql.SliceOpen {
-			open = append(open, i)
+	case *ast.StructLiteral:
+		for _, f := range e.Fields {
+			parts = append(parts, f.Name, f.Value)
+		}
+	case *ast.MapLiteral:
+		for i := range e.Keys {
+			parts = append(parts, e.Keys[i], e.Values[i])
+		}
+	}
+	args := make([]Expr, len(parts))
+	for i, part := range parts {
+		if part == nil {
+			open = append(open, i) // a slice bound left out
 			continue
 		}
-		x, err := b.bind(ae.Expr)
+		x, err := b.bind(part)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		args[i] = x
 	}
 	if err := openSliceBounds(args, open); err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	var x Expr
 	var err error
-	switch name {
-	case sql.ExtractFunc:
+	switch e.(type) {
+	case *ast.Subscript, *ast.FieldAccess:
 		x, err = subscript(args[0], args[1])
-	case sql.SliceFunc:
+	case *ast.Slice:
 		x, err = call("list_slice", args)
-	case sql.StructFunc:
+	case *ast.StructLiteral:
 		x, err = structPack(args)
-	case sql.MapFunc:
+	case *ast.MapLiteral:
 		x, err = mapLiteral(args)
 	}
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
-	x, err = fold(x)
-	return x, true, err
+	return fold(x)
 }
 
 // subscript binds x[i] by x's type: a list element, a struct field, a map
@@ -84,14 +104,14 @@ func subscript(x, i Expr) (Expr, error) {
 
 // structAccess binds s.f, s.f.g and t.s.f where s is a STRUCT column, as
 // struct_extract by each name in turn; nil when e is not such a name.
-func (b *binder) structAccess(e *sqlparser.ColName) (Expr, error) {
+func (b *binder) structAccess(e *ast.ColName) (Expr, error) {
 	return b.dottedAccess(e, isStructType, subscript)
 }
 
 // dottedAccess binds a dotted name whose first part is a column of a kind
 // that has fields (c.k, c.k1.k2, or t.c.k with a table qualifier): each
 // key applied in turn by step. It returns nil when e is not such a name.
-func (b *binder) dottedAccess(e *sqlparser.ColName, kind func(Type) bool, step func(x, key Expr) (Expr, error)) (Expr, error) {
+func (b *binder) dottedAccess(e *ast.ColName, kind func(Type) bool, step func(x, key Expr) (Expr, error)) (Expr, error) {
 	if e.Qualifier.IsEmpty() {
 		return nil, nil
 	}
@@ -424,12 +444,7 @@ func (e *Try) String() string { return "TRY_" + e.X.String() }
 
 // tryCast binds TRY_CAST(x AS T): the cast, unfolded so a constant that
 // does not convert is NULL rather than an error.
-func (b *binder) tryCast(args []sqlparser.SelectExpr) (Expr, error) {
-	ae, ok := args[0].(*sqlparser.AliasedExpr)
-	conv, ok2 := ae.Expr.(*sqlparser.ConvertExpr)
-	if len(args) != 1 || !ok || !ok2 {
-		return nil, binderError("expected TRY_CAST(expression AS type)")
-	}
+func (b *binder) tryCast(conv *ast.ConvertExpr) (Expr, error) {
 	x, err := b.bind(conv.Expr)
 	if err != nil {
 		return nil, err

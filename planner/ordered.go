@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // An aggregate with ORDER BY in its call (string_agg(x, ',' ORDER BY y))
@@ -89,17 +89,9 @@ func (e *orderedExpr) children() []Expr {
 	return xs
 }
 
-// argOrderOf returns the ORDER BY written inside a call, or nil.
-func (b *binder) argOrderOf(e *sqlparser.FuncExpr) []sql.ArgOrder {
-	if b.sel == nil {
-		return nil
-	}
-	return b.sel.ArgOrderOf(e)
-}
-
 // bindArgOrder binds the ORDER BY keys of an aggregate call over the
 // input rows.
-func (b *binder) bindArgOrder(order []sql.ArgOrder) ([]argKey, error) {
+func (b *binder) bindArgOrder(order []ast.ArgOrder) ([]argKey, error) {
 	var keys []argKey
 	for _, o := range order {
 		if hasAgg(o.Expr) {

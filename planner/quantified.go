@@ -2,7 +2,7 @@ package planner
 
 import (
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // quantified binds x op ANY (subquery) and x op ALL (subquery) whose
@@ -21,8 +21,8 @@ import (
 // x op y holding for some y is x op min(y) for > and >=, x op max(y) for
 // < and <=; failing for some y is the other way round; for = and <> it
 // is a comparison with both.
-func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (Expr, error) {
-	sub, ok := e.Right.(*sqlparser.Subquery)
+func (b *binder) quantified(e *ast.ComparisonExpr, op string, all bool) (Expr, error) {
+	sub, ok := e.Right.(*ast.Subquery)
 	if !ok {
 		return nil, binderError("ANY and ALL need a subquery")
 	}
@@ -43,12 +43,12 @@ func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (E
 	if err := oneColumn(p); err != nil {
 		return nil, err
 	}
-	col := &sqlparser.ColName{Name: sqlparser.NewColIdent(p.Columns[0].Name)}
+	col := &ast.ColName{Name: ast.NewColIdent(p.Columns[0].Name)}
 	// over is (SELECT x FROM (subquery)) as an expression.
-	over := func(x sqlparser.Expr) sqlparser.Expr {
-		return &sqlparser.Subquery{Select: &sqlparser.Select{
-			SelectExprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: x}},
-			From:        sqlparser.TableExprs{&sqlparser.AliasedTableExpr{Expr: sub}},
+	over := func(x ast.Expr) ast.Expr {
+		return &ast.Subquery{Select: &ast.Select{
+			SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: x}},
+			From:        ast.TableExprs{&ast.AliasedTableExpr{Expr: sub}},
 		}}
 	}
 	c, err := quantifiedCase(e.Left, op, all, col, over)
@@ -61,23 +61,23 @@ func (b *binder) quantified(e *sqlparser.ComparisonExpr, op string, all bool) (E
 // quantifiedCase is x op ANY or ALL (subquery) for an op other than = ANY
 // and <> ALL, as a CASE over scalar subqueries of the subquery's rows:
 // over(v) is (SELECT v FROM those rows), col the subquery's value.
-func quantifiedCase(x sqlparser.Expr, op string, all bool, col sqlparser.Expr, over func(sqlparser.Expr) sqlparser.Expr) (sqlparser.Expr, error) {
-	call := func(name string, arg sqlparser.SelectExpr) *sqlparser.FuncExpr {
-		return &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: sqlparser.SelectExprs{arg}}
+func quantifiedCase(x ast.Expr, op string, all bool, col ast.Expr, over func(ast.Expr) ast.Expr) (ast.Expr, error) {
+	call := func(name string, arg ast.SelectExpr) *ast.FuncExpr {
+		return &ast.FuncExpr{Name: ast.NewColIdent(name), Exprs: ast.SelectExprs{arg}}
 	}
-	agg := func(name string) sqlparser.Expr {
-		return over(call(name, &sqlparser.AliasedExpr{Expr: col}))
+	agg := func(name string) ast.Expr {
+		return over(call(name, &ast.AliasedExpr{Expr: col}))
 	}
-	cmp := func(op string, y sqlparser.Expr) sqlparser.Expr {
-		return &sqlparser.ComparisonExpr{Operator: op, Left: x, Right: y}
+	cmp := func(op string, y ast.Expr) ast.Expr {
+		return &ast.ComparisonExpr{Operator: op, Left: x, Right: y}
 	}
 	// decides is TRUE when some y decides the answer: x op y is TRUE for
 	// it (ANY) or FALSE for it (ALL). A NULL bound leaves it NULL.
-	var decides sqlparser.Expr
+	var decides ast.Expr
 	switch {
 	case op == "=" || op == "!=":
 		// = ALL fails, and <> ANY holds, on a y other than x.
-		decides = &sqlparser.OrExpr{Left: cmp("!=", agg("min")), Right: cmp("!=", agg("max"))}
+		decides = &ast.OrExpr{Left: cmp("!=", agg("min")), Right: cmp("!=", agg("max"))}
 	case (op == ">" || op == ">=") == all:
 		decides = cmp(op, agg("max"))
 	case op == ">" || op == ">=" || op == "<" || op == "<=":
@@ -86,17 +86,17 @@ func quantifiedCase(x sqlparser.Expr, op string, all bool, col sqlparser.Expr, o
 		return nil, binderError("ANY and ALL need a comparison, found %s", op)
 	}
 	if all && op != "=" {
-		decides = &sqlparser.NotExpr{Expr: decides}
+		decides = &ast.NotExpr{Expr: decides}
 	}
-	star := func() *sqlparser.FuncExpr { return call("count", &sqlparser.StarExpr{}) }
-	return &sqlparser.CaseExpr{
-		Whens: []*sqlparser.When{
-			{Cond: &sqlparser.ComparisonExpr{Operator: "=", Left: over(star()), Right: sqlparser.NewIntVal([]byte("0"))}, Val: sqlparser.BoolVal(all)},
-			{Cond: &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: x}, Val: &sqlparser.NullVal{}},
-			{Cond: decides, Val: sqlparser.BoolVal(!all)},
-			{Cond: over(&sqlparser.ComparisonExpr{Operator: ">", Left: star(), Right: call("count", &sqlparser.AliasedExpr{Expr: col})}), Val: &sqlparser.NullVal{}},
+	star := func() *ast.FuncExpr { return call("count", &ast.StarExpr{}) }
+	return &ast.CaseExpr{
+		Whens: []*ast.When{
+			{Cond: &ast.ComparisonExpr{Operator: "=", Left: over(star()), Right: ast.NewIntVal([]byte("0"))}, Val: ast.BoolVal(all)},
+			{Cond: &ast.IsExpr{Operator: ast.IsNullStr, Expr: x}, Val: &ast.NullVal{}},
+			{Cond: decides, Val: ast.BoolVal(!all)},
+			{Cond: over(&ast.ComparisonExpr{Operator: ">", Left: star(), Right: call("count", &ast.AliasedExpr{Expr: col})}), Val: &ast.NullVal{}},
 		},
-		Else: sqlparser.BoolVal(all),
+		Else: ast.BoolVal(all),
 	}, nil
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // A Recursive is the result of a recursive CTE: Base's rows, then Step's
@@ -29,7 +29,7 @@ type WorkTable struct {
 // for any other shape.
 func buildRecursive(e *cteEnv, c buildCtx) (*Plan, bool, error) {
 	q := e.cte.Query
-	u, isUnion := q.AST.(*sqlparser.Union)
+	u, isUnion := q.AST.(*ast.Union)
 	if !isUnion || len(u.OrderBy) > 0 || u.Limit != nil {
 		return nil, false, nil
 	}

@@ -5,25 +5,25 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
-// setOpKinds maps sqlparser's Union.Type (and package sql's INTERSECT and
-// EXCEPT) to SetOp.Op and All.
+// setOpKinds maps ast.Union.Type (UNION, and package sql's INTERSECT,
+// EXCEPT and BY NAME kinds) to SetOp.Op and All.
 var setOpKinds = map[string]struct {
 	op          string
 	all, byName bool
 }{
-	sqlparser.UnionStr: {"UNION", false, false}, sqlparser.UnionDistinctStr: {"UNION", false, false},
-	sqlparser.UnionAllStr: {"UNION", true, false},
-	sql.IntersectStr:      {"INTERSECT", false, false}, sql.IntersectAllStr: {"INTERSECT", true, false},
+	ast.UnionStr: {"UNION", false, false}, ast.UnionDistinctStr: {"UNION", false, false},
+	ast.UnionAllStr:  {"UNION", true, false},
+	sql.IntersectStr: {"INTERSECT", false, false}, sql.IntersectAllStr: {"INTERSECT", true, false},
 	sql.ExceptStr: {"EXCEPT", false, false}, sql.ExceptAllStr: {"EXCEPT", true, false},
 	sql.UnionByNameStr: {"UNION", false, true}, sql.UnionAllByNameStr: {"UNION", true, true},
 }
 
 // buildSetOp plans a set operation as a plan that scans a SetOp; the
 // operation's ORDER BY and LIMIT belong to that plan.
-func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) {
+func buildSetOp(sel *sql.Select, u *ast.Union, c buildCtx) (*Plan, error) {
 	kind, ok := setOpKinds[u.Type]
 	if !ok {
 		return nil, fmt.Errorf("%w: set operation %s", ErrNotImplemented, u.Type)
@@ -50,21 +50,21 @@ func buildSetOp(sel *sql.Select, u *sqlparser.Union, c buildCtx) (*Plan, error) 
 	// DuckDB orders a set operation by its columns only, named or numbered.
 	for _, o := range u.OrderBy {
 		switch e := o.Expr.(type) {
-		case *sqlparser.ColName:
+		case *ast.ColName:
 			if !e.Qualifier.IsEmpty() {
-				return nil, binderError("Could not ORDER BY column \"%s\": add the expression/function to every SELECT, or move the UNION into a FROM clause.", sqlparser.String(e))
+				return nil, binderError("Could not ORDER BY column \"%s\": add the expression/function to every SELECT, or move the UNION into a FROM clause.", ast.String(e))
 			}
-		case *sqlparser.SQLVal:
-			if e.Type != sqlparser.IntVal {
-				return nil, binderError("Could not ORDER BY column \"%s\": add the expression/function to every SELECT, or move the UNION into a FROM clause.", sqlparser.String(e))
+		case *ast.SQLVal:
+			if e.Type != ast.IntVal {
+				return nil, binderError("Could not ORDER BY column \"%s\": add the expression/function to every SELECT, or move the UNION into a FROM clause.", ast.String(e))
 			}
 		default:
 			return nil, binderError("Could not ORDER BY column \"%s\": add the expression/function to every SELECT, or move the UNION into a FROM clause.", nameOf(sel, o.Expr))
 		}
 	}
 	scan := &Scan{SetOp: &SetOp{Op: kind.op, All: kind.all, Left: left, Right: right}, Source: "(" + strings.ToLower(kind.op) + ")"}
-	outer := &sqlparser.Select{
-		SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}},
+	outer := &ast.Select{
+		SelectExprs: ast.SelectExprs{&ast.StarExpr{}},
 		OrderBy:     u.OrderBy,
 		Limit:       u.Limit,
 	}

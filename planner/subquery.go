@@ -3,7 +3,7 @@ package planner
 import (
 	"fmt"
 
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // A SubqueryKind says how a subquery expression uses its rows.
@@ -57,7 +57,7 @@ func (e *Subquery) String() string {
 // query it appears in (its views and CTEs, and its row). sc is nil unless
 // the subquery reads that row; then it says which columns it read and p
 // is planned with NULL for them.
-func (b *binder) subqueryPlan(s *sqlparser.Subquery) (p *Plan, sc *outerScope, err error) {
+func (b *binder) subqueryPlan(s *ast.Subquery) (p *Plan, sc *outerScope, err error) {
 	switch {
 	case b.subquery != nil:
 		var aggs []outerAggregate
@@ -90,7 +90,7 @@ func oneColumn(p *Plan) error {
 	return nil
 }
 
-func (b *binder) scalarSubquery(s *sqlparser.Subquery) (Expr, error) {
+func (b *binder) scalarSubquery(s *ast.Subquery) (Expr, error) {
 	p, sc, err := b.subqueryPlan(s)
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func (b *binder) scalarSubquery(s *sqlparser.Subquery) (Expr, error) {
 	return &Subquery{Kind: ScalarSubquery, Plan: p, T: p.Columns[0].Type}, nil
 }
 
-func (b *binder) existsSubquery(e *sqlparser.ExistsExpr) (Expr, error) {
+func (b *binder) existsSubquery(e *ast.ExistsExpr) (Expr, error) {
 	p, sc, err := b.subqueryPlan(e.Subquery)
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func (b *binder) existsSubquery(e *sqlparser.ExistsExpr) (Expr, error) {
 
 // inSubquery binds x [NOT] IN (subquery): x and the subquery's column meet
 // in their common type, as x = value would.
-func (b *binder) inSubquery(x Expr, s *sqlparser.Subquery, not bool) (Expr, error) {
+func (b *binder) inSubquery(x Expr, s *ast.Subquery, not bool) (Expr, error) {
 	p, sc, err := b.subqueryPlan(s)
 	if err != nil {
 		return nil, err

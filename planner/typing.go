@@ -6,7 +6,7 @@ import (
 
 	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // intRank orders integer types for finding a common type; decimalWidth is
@@ -97,7 +97,7 @@ func isTimestamp(t Type) bool {
 }
 
 // typeOfCast reads the target type of a CAST.
-func typeOfCast(ct *sqlparser.ConvertType) (Type, bool) {
+func typeOfCast(ct *ast.ConvertType) (Type, bool) {
 	switch ct.Type {
 	case sql.TypeBoolean:
 		return Type{ID: TypeBoolean}, true
@@ -158,7 +158,7 @@ func typeOfCast(ct *sqlparser.ConvertType) (Type, bool) {
 	if elem, ok := strings.CutSuffix(ct.Type, "[]"); ok {
 		et, ok := parseTypeName(elem)
 		if elem != sql.TypeDecimal && !strings.HasPrefix(elem, sql.TypeDecimal+"(") {
-			et, ok = typeOfCast(&sqlparser.ConvertType{Type: elem})
+			et, ok = typeOfCast(&ast.ConvertType{Type: elem})
 		}
 		if !ok {
 			return Type{}, false

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pqsql/pqsql/sql"
-	"github.com/xwb1989/sqlparser"
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // A WindowCall is a window function over the rows the window stage sees:
@@ -109,8 +109,8 @@ func (ws *windowState) finish(width int) {
 
 // window binds a window function call: its arguments, partition, order and
 // frame are bound over the window stage's rows by b without windows.
-func (b *binder) window(e *sqlparser.FuncExpr) (Expr, error) {
-	w := b.sel.WindowOf(e)
+func (b *binder) window(e *ast.FuncExpr) (Expr, error) {
+	w := e.Over
 	if w == nil {
 		return nil, binderError("window call without OVER clause")
 	}
@@ -135,14 +135,14 @@ func (b *binder) window(e *sqlparser.FuncExpr) (Expr, error) {
 			}
 			return nil, fmt.Errorf("%w: Function with name %s does not exist!", ErrCatalog, name)
 		}
-		if e.Distinct || b.filterOf(e) != nil {
+		if e.Distinct || e.Filter != nil {
 			return nil, binderError("DISTINCT and FILTER are not supported for %s", name)
 		}
 		if len(e.Exprs) < n[0] || len(e.Exprs) > n[1] {
 			return nil, binderError("No function matches the given name and argument types '%s' with %d arguments", name, len(e.Exprs))
 		}
 		for _, se := range e.Exprs {
-			ae, ok := se.(*sqlparser.AliasedExpr)
+			ae, ok := se.(*ast.AliasedExpr)
 			if !ok {
 				return nil, binderError("%s(*) is not allowed", name)
 			}
@@ -244,7 +244,7 @@ func (wc *WindowCall) typeRanking() error {
 // windowAggregate binds an aggregate used as a window function, its
 // argument over the window stage's rows (which may hold aggregates of the
 // query's own GROUP BY).
-func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
+func (b *binder) windowAggregate(e *ast.FuncExpr) (*AggCall, error) {
 	name := aggregateFuncs[e.Name.Lowered()].Name
 	if name == "grouping" {
 		return nil, binderError("GROUPING function is not supported here")
@@ -254,7 +254,7 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 	// a query's aggregates (ordered.go); one whose value does not depend
 	// on the order ignores them, as DuckDB does.
 	var keys []argKey
-	for _, o := range b.argOrderOf(e) {
+	for _, o := range e.OrderBy {
 		x, err := b.bind(o.Expr)
 		if err != nil {
 			return nil, err
@@ -277,7 +277,7 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 	if err := a.bindArgs(e, name, fn, b.bind); err != nil {
 		return nil, err
 	}
-	if f := b.filterOf(e); f != nil {
+	if f := e.Filter; f != nil {
 		x, err := b.boolean(f)
 		if err != nil {
 			return nil, err
@@ -295,7 +295,7 @@ func (b *binder) windowAggregate(e *sqlparser.FuncExpr) (*AggCall, error) {
 }
 
 // windowFrame binds a frame, or DuckDB's default one.
-func (b *binder) windowFrame(wc *WindowCall, f *sql.Frame) error {
+func (b *binder) windowFrame(wc *WindowCall, f *ast.Frame) error {
 	if f == nil {
 		wc.Frame = WindowFrame{Start: WindowBound{Kind: sql.UnboundedPreceding}, End: WindowBound{Kind: sql.CurrentRow}}
 		if len(wc.Order) == 0 {
@@ -316,7 +316,7 @@ func (b *binder) windowFrame(wc *WindowCall, f *sql.Frame) error {
 	if rank(f.Start.Kind) > rank(f.End.Kind) && !(f.Start.Kind == sql.Following && f.End.Kind == sql.Following) {
 		return binderError("frame starting from %s cannot end with %s", strings.ToUpper(f.Start.Kind), strings.ToUpper(f.End.Kind))
 	}
-	for i, fb := range []sql.FrameBound{f.Start, f.End} {
+	for i, fb := range []ast.FrameBound{f.Start, f.End} {
 		wb := WindowBound{Kind: fb.Kind}
 		if fb.Offset != nil {
 			x, err := b.bind(fb.Offset)
@@ -420,7 +420,7 @@ func windowLabel(wc *WindowCall) string {
 // qualify binds a SELECT's QUALIFY condition (nil: none).
 // A bare name that is no input column but a select item's alias stands
 // for that item, as in DuckDB.
-func (ws *windowState) qualify(p *Plan, q sqlparser.Expr, post *binder, in *binder, alias func(string) sqlparser.Expr) error {
+func (ws *windowState) qualify(p *Plan, q ast.Expr, post *binder, in *binder, alias func(string) ast.Expr) error {
 	if q == nil {
 		return nil
 	}
@@ -459,11 +459,11 @@ func (p *Plan) WindowWidth() int {
 // windowCall names a window function call as DuckDB prints it: the call,
 // then the OVER clause with upper-case keywords and default directions
 // left out.
-func (n namer) windowCall(e *sqlparser.FuncExpr) string {
+func (n namer) windowCall(e *ast.FuncExpr) string {
 	c := *e
-	c.Qualifier = sqlparser.TableIdent{}
+	c.Qualifier = ast.TableIdent{}
 	s := n.call(&c) + " OVER ("
-	w := n.sel.WindowOf(e)
+	w := e.Over
 	if w == nil {
 		return s + ")"
 	}
@@ -497,7 +497,7 @@ func (n namer) windowCall(e *sqlparser.FuncExpr) string {
 		if f.Rows {
 			unit = "ROWS"
 		}
-		bound := func(b sql.FrameBound) string {
+		bound := func(b ast.FrameBound) string {
 			if b.Offset != nil {
 				return n.expr(b.Offset) + " " + strings.ToUpper(b.Kind)
 			}
@@ -511,7 +511,7 @@ func (n namer) windowCall(e *sqlparser.FuncExpr) string {
 // distinctOn plans SELECT DISTINCT ON (keys) as the first row of each key
 // in ORDER BY order: row_number() OVER (PARTITION BY keys ORDER BY the
 // query's ORDER BY) = 1, added to QUALIFY.
-func (ws *windowState) distinctOn(p *Plan, keys []sqlparser.Expr, post *binder) error {
+func (ws *windowState) distinctOn(p *Plan, keys []ast.Expr, post *binder) error {
 	in := *post
 	in.win = nil
 	wc := &WindowCall{Func: "row_number", T: tBigInt}

@@ -286,7 +286,7 @@ func lowerTryCast(out []otok) []otok {
 		}
 		o := out[i].orig
 		out = splice(out, closing, closing+1, out[closing], invented(")", out[closing].orig))
-		out = splice(out, i, i+1, marker(TryFunc, o), invented("(", o), invented("cast", o))
+		out = splice(out, i, i+1, marker(tryFunc, o), invented("(", o), invented("cast", o))
 	}
 	return out
 }

@@ -73,7 +73,7 @@ func TestLongConjunctionIsBalanced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	where := st.(*Select).AST.(*sqlparser.Select).Where.Expr
+	where := st.(*Select).raw.AST.(*sqlparser.Select).Where.Expr
 	var terms []string
 	var walk func(e sqlparser.Expr, d int) int
 	walk = func(e sqlparser.Expr, d int) int {

@@ -3,9 +3,13 @@
 //
 // Queries are parsed by github.com/xwb1989/sqlparser, a MySQL grammar. This
 // package lexes the text itself, by DuckDB's rules, and lowers the
-// DuckDB-isms onto forms sqlparser parses; the planner then reads a
-// sqlparser AST plus the side tables of a Select. sql imports only
-// sqlparser, errclass and the standard library.
+// DuckDB-isms onto forms sqlparser parses, marking what MySQL cannot say;
+// fixAST reads the marks back into side tables keyed by sqlparser's nodes,
+// and convert.go then turns that tree and its side tables, at once, into
+// pqsql's own tree (package sql/ast), in which every node carries its
+// position and DuckDB's constructs are fields and nodes. Select.AST is that
+// tree: nothing outside this package sees sqlparser. sql imports only
+// sqlparser, sql/ast, errclass and the standard library.
 //
 // # Entry points
 //
@@ -36,8 +40,8 @@
 //
 // Every data source of every FROM clause, subqueries and joins included, is
 // replaced in the AST by a placeholder table name SourcePrefix+"0",
-// SourcePrefix+"1", ... in text order. Select.Sources (or Select.SourceOf on
-// a sqlparser.TableName) maps a placeholder back to its *Source:
+// SourcePrefix+"1", ... in text order, whose ast.TableName.Source is the
+// *Source it stands for (Select.Sources maps the names too):
 //
 //	FROM 'f.parquet'                        SourceFiles, Paths ["f.parquet"]
 //	FROM 'dir/*.parquet', 'a/**/*.parquet'  SourceFiles, globs kept as written
@@ -54,7 +58,7 @@
 //
 // Table aliases (FROM 'f.parquet' AS o, FROM 'f.parquet' o) stay in the AST
 // (AliasedTableExpr.As) and are copied to Source.Alias. Joins, comma joins
-// and subqueries are kept as sqlparser parses them; the planner decides what
+// and subqueries are kept as parsed; the planner decides what
 // it supports; FULL [OUTER] JOIN ... ON, which the grammar lacks, is a
 // JoinTableExpr whose Join is FullJoinStr (with ON or USING), and NATURAL
 // FULL [OUTER] JOIN one whose Join is NaturalFullJoinStr (no condition);
@@ -63,7 +67,8 @@
 //
 // # What the AST means
 //
-// The AST is sqlparser's, with these DuckDB meanings:
+// The AST is package ast's, with these DuckDB meanings (node and field
+// names follow sqlparser's, the MySQL grammar's):
 //
 //   - Identifiers: "My Col" (DuckDB) reaches the AST as the identifier My Col;
 //     names keep their case (DuckDB matches them case-insensitively). Words
@@ -73,74 +78,70 @@
 //     character, as in DuckDB. SQLVal holds the decoded bytes.
 //   - Casts: x::T, CAST(x AS T) and the typed literals DATE '...',
 //     TIME '...', TIMESTAMP '...', TIMESTAMPTZ '...' and INTERVAL '...' are
-//     all *sqlparser.ConvertExpr whose Type.Type is a canonical DuckDB type
+//     all *ast.ConvertExpr whose Type.Type is a canonical DuckDB type
 //     name (the Type* constants; INT is INTEGER, TEXT is VARCHAR, ...). A
 //     typed literal is the cast of its string, exactly as in DuckDB. DECIMAL
 //     always carries Length (width) and Scale, with DuckDB's defaults (18,3)
-//     and (p,0) filled in.
+//     and (p,0) filled in. TRY_CAST(x AS T) is the cast with Try set.
 //   - INTERVAL <value> <unit> (INTERVAL 1 DAY, INTERVAL '2' HOURS, units
-//     singular or plural) is sqlparser's *IntervalExpr; the ranged form
+//     singular or plural) is an *ast.IntervalExpr; the ranged form
 //     INTERVAL '1-2' YEAR TO MONTH is refused, as DuckDB refuses it.
 //   - ILIKE / NOT ILIKE: ComparisonExpr with Operator ILikeStr / NotILikeStr.
 //   - a || b: BinaryExpr with Operator ConcatStr (string concatenation).
 //     DuckDB's bitwise | is rejected as unsupported.
 //   - ^ and ** are BinaryExpr "^", which means power (DuckDB), not XOR;
 //     // is BinaryExpr "div" (integer division); == is "=".
-//   - ORDER BY ... NULLS FIRST|LAST: the clause is removed from the AST and
-//     recorded in Select.Nulls, keyed by the *sqlparser.Order (see NullsOf).
-//     Order.Direction is sqlparser's ("asc" when none was written).
-//   - LIMIT n OFFSET m: sqlparser's Limit{Rowcount: n, Offset: m}. OFFSET m
+//   - ORDER BY ... NULLS FIRST|LAST: Order.Nulls. Order.Direction is
+//     "asc" when none was written.
+//   - LIMIT n OFFSET m: Limit{Rowcount: n, Offset: m}. OFFSET m
 //     LIMIT n is the same. LIMIT ALL is LIMIT NULL (DuckDB's own "no
-//     limit"), and a lone OFFSET m is LIMIT NULL OFFSET m: Rowcount is a
-//     *sqlparser.NullVal.
+//     limit"), and a lone OFFSET m is LIMIT NULL OFFSET m: Rowcount is an
+//     *ast.NullVal.
 //   - EXTRACT(part FROM x) is FuncExpr main.date_part('part', x) (Qualifier
 //     main, as DuckDB names the column), part a word or a string.
-//   - substr(...) and substring(...) are plain FuncExprs (never sqlparser's
-//     SubstrExpr), with any first argument; substring(s FROM a FOR b) is
+//   - substr(...) and substring(...) are plain FuncExprs, with any first
+//     argument; substring(s FROM a FOR b) is
 //     substring(s, a, b) and substring(s FOR b) is substring(s, 1, b).
 //   - agg(...) FILTER (WHERE cond) (WHERE may be left out): the call's
-//     FuncExpr as written, without the condition, which Select.Filters
-//     holds (see FilterOf). FILTER after anything but a function call is a
-//     syntax error; the planner rejects it on scalar functions.
+//     FuncExpr with the condition in Filter. FILTER after anything but a
+//     function call is a syntax error; the planner rejects it on scalar
+//     functions.
 //   - agg(args ORDER BY k [ASC|DESC] [NULLS FIRST|LAST], ...): the call's
-//     FuncExpr without the ORDER BY, whose keys Select.ArgOrderOf holds.
-//     group_concat is an ordinary call (never sqlparser's GroupConcatExpr).
+//     FuncExpr with the keys in OrderBy. group_concat is an ordinary call.
 //   - A FROM subquery without an alias (DuckDB allows it) has an empty
 //     AliasedTableExpr.As.
-//   - INTERSECT [ALL|DISTINCT] and EXCEPT [ALL|DISTINCT] are a *sqlparser.Union
+//   - INTERSECT [ALL|DISTINCT] and EXCEPT [ALL|DISTINCT] are an *ast.Union
 //     whose Type is IntersectStr, IntersectAllStr, ExceptStr or ExceptAllStr
-//     (UNION keeps sqlparser's own types). INTERSECT binds tighter than UNION
+//     (UNION has ast's UnionStr, UnionAllStr, UnionDistinctStr). INTERSECT binds tighter than UNION
 //     and EXCEPT in DuckDB while sqlparser reads every chain left to right,
 //     so mixing them without parentheses is unsupported. UNION [ALL] BY
 //     NAME is a Union whose Type is UnionByNameStr or UnionAllByNameStr.
 //   - Casts keep how their type was written for column names:
-//     Select.CastTypeText gives "DOUBLE" (quoted), DECIMAL(10, 2), DECIMAL,
+//     ConvertExpr.TypeText is "DOUBLE" (quoted), DECIMAL(10, 2), DECIMAL,
 //     VARCHAR(1) for CHAR, ... as DuckDB prints them.
 //   - FROM-first queries: "FROM src" is SELECT * FROM src and
 //     "FROM src SELECT list ..." is SELECT list FROM src ....
 //   - f(args) OVER (PARTITION BY ... ORDER BY ... frame) and OVER name: the
-//     call's FuncExpr, its Qualifier set to WindowQualifier, with the OVER
-//     clause in Select.Windows (see WindowOf); named WINDOW clauses are
-//     substituted and removed. ROWS/RANGE/GROUPS name columns unless a
-//     frame follows them.
-//   - QUALIFY cond: Select.Qualify, keyed by the *sqlparser.Select (see
-//     QualifyOf); the condition is not in the select list.
-//   - USING SAMPLE spec: Select.Samples, keyed by the *sqlparser.Select
-//     (see SampleOf). TABLESAMPLE is refused.
+//     call's FuncExpr with the clause in Over (*ast.Window); named WINDOW
+//     clauses are substituted and removed. ROWS/RANGE/GROUPS name columns
+//     unless a frame follows them.
+//   - QUALIFY cond: ast.Select.Qualify; the condition is not in the select
+//     list.
+//   - USING SAMPLE spec: ast.Select.Sample. TABLESAMPLE is refused.
 //   - GROUP BY ALL and ORDER BY ALL: a single item, the column AllMarker.
 //   - GROUP BY with GROUPING SETS, ROLLUP, CUBE, () or a parenthesized
-//     list: GroupBy holds each expression once and Select.GroupingSetsOf
+//     list: GroupBy holds each expression once and ast.Select.GroupingSets
 //     the sets, by position in GroupBy, expanded as DuckDB does (a cross
 //     product of the items' sets; at most 65535).
-//   - * EXCLUDE (cols) REPLACE (expr AS col): the star, with its lists in
-//     Select.Stars (see StarOptionsOf).
-//   - SELECT DISTINCT ON (keys): keys in Select.DistinctOn, no DISTINCT.
+//   - * EXCLUDE (cols) REPLACE (expr AS col): the StarExpr, with its lists
+//     in Exclude and Replace.
+//   - SELECT DISTINCT ON (keys): keys in ast.Select.DistinctOn, no DISTINCT.
 //   - a IS [NOT] DISTINCT FROM b: ComparisonExpr with Operator
 //     IsDistinctFromStr or IsNotDistinctFromStr.
 //   - x op ANY (subquery), x op SOME (subquery) and x op ALL (subquery):
 //     ComparisonExpr with Operator op+AnySuffix or op+AllSuffix ("> any",
 //     "!= all"; see Quantified) and the Subquery as Right.
-//   - LIMIT n% and LIMIT n PERCENT: LIMIT n, with Select.IsLimitPercent.
+//   - LIMIT n% and LIMIT n PERCENT: LIMIT n, with ast.Select.LimitPercent.
 //   - A trailing comma before a clause or the end of a select list is
 //     dropped.
 //   - VALUES (...), (...) at the start of a query or as a FROM subquery
@@ -148,44 +149,45 @@
 //     or those of the alias's column list (FROM (VALUES ...) t(x, y)).
 //   - FROM range(...) and generate_series(...) with one to three integer
 //     literals are SourceFunction sources with Args.
-//   - Nested values (nested.go) become calls the planner binds by type:
-//     x[i] is ExtractFunc(x, i) and x[a:b] SliceFunc(x, a, b), a bound
-//     left out being the column SliceOpen; (expr).f and x[1].f are
-//     ExtractFunc(x, 'f'); [a, b] and ARRAY[a, b] are list_value(a, b);
-//     {'k': v} and {k: v} and struct_pack(k := v) are StructFunc('k', v);
-//     MAP {k: v} is MapFunc(k, v); T[] in a cast is the type name "T[]".
+//   - Nested values (nested.go) are nodes the planner binds by type: x[i]
+//     is an ast.Subscript and x[a:b] an ast.Slice (a bound left out is
+//     nil); (expr).f and x[1].f are an ast.FieldAccess; [a, b] and
+//     ARRAY[a, b] an ast.ListLiteral (a call of list_value stays a
+//     FuncExpr); {'k': v}, {k: v} and struct_pack(k := v) an
+//     ast.StructLiteral whose names are string literals; MAP {k: v} an
+//     ast.MapLiteral; T[] in a cast is the type name "T[]".
 //   - Lambdas x -> body, (x, y) -> body and lambda x, y: body, allowed only
-//     as function arguments, are LambdaFunc(x, [y,] body).
+//     as function arguments, are an ast.Lambda.
 //   - a && b is a ComparisonExpr with Operator BBoxOverlapStr.
 //   - FROM unnest(list) [alias] is the subquery
 //     (SELECT unnest(list) AS unnest) [alias].
 //
 // # Positions
 //
-// Select.PosOf gives where a node of the AST starts in the original text:
-// column references, function calls, literals, stars, casts (CAST at
-// CAST, x::T at "::"), operators, CASE and subqueries, as DuckDB locates
-// its binder errors. sqlparser keeps no positions; they are recovered by
-// matching the tree, in the order it was written, against the lowered
-// tokens, which remember the original token each came from
-// (positions.go).
+// Every node of the AST carries where it starts in the original text
+// (ast.PosOf): column references, function calls, literals, stars, casts
+// (CAST at CAST, x::T at "::"), operators, CASE, subqueries and the nested
+// syntax, as DuckDB locates its binder errors. sqlparser keeps no
+// positions; they are recovered by matching its tree, in the order it was
+// written, against the lowered tokens, which remember the original token
+// each came from (positions.go), and turned into lines and columns in one
+// sweep of the text when the tree is converted (convert.go).
 //
-// A SELECT without FROM gets sqlparser's FROM dual (a plain TableName
-// "dual", not a placeholder). Beware: sqlparser.Walk does not visit a
-// Union's OrderBy and Limit.
+// A SELECT without FROM has FROM dual (a plain TableName "dual", not a
+// placeholder).
 //
 // # Common table expressions
 //
 // "WITH [RECURSIVE] name [(col, ...)] AS [[NOT] MATERIALIZED] (query), ...
-// query" parses each CTE's query on its own (its own Sources, Nulls and
-// Filters) into Select.With, in the order written; the main query's FROM
+// query" parses each CTE's query on its own (its own Sources and tree)
+// into Select.With, in the order written; the main query's FROM
 // names a CTE as a SourceView, and the planner resolves it (CTEs before
 // views). Select.Text covers the WITH clause. A CTE's query may start with
 // its own WITH; a WITH inside a FROM or expression subquery is unsupported.
 //
 // # Statements
 //
-//	[WITH ...] SELECT ...         *Select (UNION, INTERSECT, EXCEPT give AST *sqlparser.Union)
+//	[WITH ...] SELECT ...         *Select (UNION, INTERSECT, EXCEPT give AST *ast.Union)
 //	EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(FORMAT JSON|TEXT|MAP, ANALYZE, ...)] query
 //	DESCRIBE source | DESCRIBE query
 //	SUMMARIZE source | SUMMARIZE query

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"github.com/pqsql/pqsql/sql/ast"
 	"strings"
 
 	"github.com/pqsql/pqsql/errclass"
@@ -32,20 +33,8 @@ var (
 	ErrInvalidUTF8 = errclass.Sub(errclass.InvalidInput, "Invalid Input Error")
 )
 
-// A Position locates a byte in the original SQL text. Line and Column are
-// 1-based; Column counts characters (runes), not bytes. Offset is the 0-based
-// byte offset. Positions of statements parsed through Piece.Parse are relative
-// to the whole script.
-type Position struct {
-	Offset int
-	Line   int
-	Column int
-}
-
-// String formats the position as "line L, column C".
-func (p Position) String() string {
-	return fmt.Sprintf("line %d, column %d", p.Line, p.Column)
-}
+// A Position locates a byte in the original SQL text (see ast.Position).
+type Position = ast.Position
 
 // An Error is a parse error located in the original text (not in the text
 // handed to the MySQL parser after lowering).

@@ -24,8 +24,8 @@ const (
 	IsNotDistinctFromStr = "is not distinct from"
 )
 
-// A StarOptions is what * EXCLUDE (...) and * REPLACE (...) add to a star.
-type StarOptions struct {
+// A rawStarOptions is what * EXCLUDE (...) and * REPLACE (...) add to a star.
+type rawStarOptions struct {
 	// Exclude are the names of the columns left out, as written.
 	Exclude []string
 	// Replace are the expressions standing for columns, each with the
@@ -35,7 +35,7 @@ type StarOptions struct {
 
 // StarOptionsOf returns the EXCLUDE and REPLACE lists of a star of the AST,
 // or nil.
-func (s *Select) StarOptionsOf(st *sqlparser.StarExpr) *StarOptions {
+func (s *parsed) StarOptionsOf(st *sqlparser.StarExpr) *rawStarOptions {
 	return s.Stars[st]
 }
 
@@ -168,7 +168,7 @@ var operandStop = map[string]bool{
 
 // fixDistinctOn moves the DISTINCT ON marker, the first select item, into
 // sel.DistinctOn; walk visits its keys.
-func fixDistinctOn(sel *Select, n *sqlparser.Select, walk func(sqlparser.Expr) error) error {
+func fixDistinctOn(sel *parsed, n *sqlparser.Select, walk func(sqlparser.Expr) error) error {
 	if len(n.SelectExprs) < 2 {
 		return nil
 	}
@@ -197,13 +197,13 @@ func fixDistinctOn(sel *Select, n *sqlparser.Select, walk func(sqlparser.Expr) e
 }
 
 // DistinctOnOf returns the keys of SELECT DISTINCT ON (keys), or nil.
-func (s *Select) DistinctOnOf(n *sqlparser.Select) []sqlparser.Expr {
+func (s *parsed) DistinctOnOf(n *sqlparser.Select) []sqlparser.Expr {
 	return s.DistinctOn[n]
 }
 
 // fixStar moves the EXCLUDE or REPLACE markers following a star into
 // sel.Stars; walk visits the REPLACE expressions taken out of the list.
-func fixStar(sel *Select, n *sqlparser.Select, walk func(sqlparser.Expr) error) bool {
+func fixStar(sel *parsed, n *sqlparser.Select, walk func(sqlparser.Expr) error) bool {
 	for i := 0; i+1 < len(n.SelectExprs); i++ {
 		st, ok := n.SelectExprs[i].(*sqlparser.StarExpr)
 		if !ok {
@@ -216,7 +216,7 @@ func fixStar(sel *Select, n *sqlparser.Select, walk func(sqlparser.Expr) error) 
 		}
 		opts := sel.Stars[st]
 		if opts == nil {
-			opts = &StarOptions{}
+			opts = &rawStarOptions{}
 		}
 		for _, a := range f.Exprs {
 			x, ok := a.(*sqlparser.AliasedExpr)
@@ -240,7 +240,7 @@ func fixStar(sel *Select, n *sqlparser.Select, walk func(sqlparser.Expr) error) 
 			opts.Replace = append(opts.Replace, x)
 		}
 		if sel.Stars == nil {
-			sel.Stars = map[*sqlparser.StarExpr]*StarOptions{}
+			sel.Stars = map[*sqlparser.StarExpr]*rawStarOptions{}
 		}
 		sel.Stars[st] = opts
 		n.SelectExprs = append(n.SelectExprs[:i+1], n.SelectExprs[i+2:]...)
@@ -281,7 +281,7 @@ func fixDistinctFrom(n *sqlparser.ComparisonExpr) {
 
 // fixPercent records LIMIT __pqsql_percent(n) of a SELECT in sel.Percent,
 // leaving LIMIT n in the AST.
-func fixPercent(sel *Select, n *sqlparser.Select) {
+func fixPercent(sel *parsed, n *sqlparser.Select) {
 	if n.Limit == nil {
 		return
 	}
@@ -302,6 +302,6 @@ func fixPercent(sel *Select, n *sqlparser.Select) {
 
 // IsLimitPercent reports whether the LIMIT of a SELECT of the AST was
 // written as a percentage (LIMIT n% or LIMIT n PERCENT).
-func (s *Select) IsLimitPercent(n *sqlparser.Select) bool {
+func (s *parsed) IsLimitPercent(n *sqlparser.Select) bool {
 	return s.Percent[n]
 }

@@ -27,10 +27,10 @@ func TestFriendlyParse(t *testing.T) {
 			continue
 		}
 		s := st.(*Select)
-		got := sqlparser.String(s.AST)
+		got := sqlparser.String(s.raw.AST)
 		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 			if x, ok := n.(*sqlparser.StarExpr); ok {
-				if o := s.StarOptionsOf(x); o != nil {
+				if o := s.raw.StarOptionsOf(x); o != nil {
 					if len(o.Exclude) > 0 {
 						got += " [exclude " + strings.Join(o.Exclude, " ") + "]"
 					}
@@ -40,7 +40,7 @@ func TestFriendlyParse(t *testing.T) {
 				}
 			}
 			return true, nil
-		}, s.AST)
+		}, s.raw.AST)
 		if got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
 		}
@@ -58,7 +58,7 @@ func TestValuesParse(t *testing.T) {
 			t.Errorf("%s: %v", tc.in, err)
 			continue
 		}
-		if got := sqlparser.String(st.(*Select).AST); got != tc.want {
+		if got := sqlparser.String(st.(*Select).raw.AST); got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
 		}
 	}

@@ -35,7 +35,7 @@ func TestFullJoinUsing(t *testing.T) {
 				}
 			}
 			return true, nil
-		}, st.(*Select).AST)
+		}, st.(*Select).raw.AST)
 		if !found || len(got) != len(tc.using) {
 			t.Errorf("%s: USING %v, want %v", tc.in, got, tc.using)
 			continue

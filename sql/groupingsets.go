@@ -20,7 +20,7 @@ const maxGroupingSets = 65535
 // GROUPING SETS, ROLLUP, CUBE, () or a parenthesized list: each set lists
 // positions in the SELECT's GroupBy, which holds every expression once. It
 // is nil for a plain GROUP BY (one set of every expression).
-func (s *Select) GroupingSetsOf(n *sqlparser.Select) [][]int {
+func (s *parsed) GroupingSetsOf(n *sqlparser.Select) [][]int {
 	return s.groupingSets[n]
 }
 
@@ -254,7 +254,7 @@ func union(a, b []int) []int {
 
 // fixGroupingSets takes the __pqsql_gsets marker off the end of n's GROUP
 // BY into sel's grouping sets.
-func fixGroupingSets(sel *Select, n *sqlparser.Select) bool {
+func fixGroupingSets(sel *parsed, n *sqlparser.Select) bool {
 	k := len(n.GroupBy) - 1
 	if k < 0 {
 		return true

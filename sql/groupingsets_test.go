@@ -33,12 +33,12 @@ func TestGroupingSets(t *testing.T) {
 			continue
 		}
 		s := st.(*Select)
-		n := s.AST.(*sqlparser.Select)
+		n := s.raw.AST.(*sqlparser.Select)
 		keys := sqlparser.String(n.GroupBy)
 		if len(keys) > 0 {
 			keys = keys[len(" group by "):]
 		}
-		if sets := fmt.Sprint(s.GroupingSetsOf(n)); keys != tt.keys || sets != tt.sets {
+		if sets := fmt.Sprint(s.raw.GroupingSetsOf(n)); keys != tt.keys || sets != tt.sets {
 			t.Errorf("%s: keys %q sets %s, want %q %s", tt.in, keys, sets, tt.keys, tt.sets)
 		}
 	}

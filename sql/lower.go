@@ -158,18 +158,22 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return nil, p.errAt(lo, ErrExpressionDepth, depthMessage)
 	}
 	last := p.toks[hi-1]
-	sel := &Select{
+	raw := &parsed{
 		AST:     ast,
 		Sources: sources,
 		Nulls:   map[*sqlparser.Order]NullsOrder{},
-		Text:    p.text[p.toks[lo].off:last.end],
-		Pos:     p.pos(p.toks[lo].off),
 	}
-	p.positions(sel, out)
-	if err := p.fixAST(sel, out); err != nil {
+	p.positions(raw, out)
+	if err := p.fixAST(raw, out); err != nil {
 		return nil, err
 	}
-	return sel, nil
+	return &Select{
+		AST:     toAST(raw),
+		Sources: sources,
+		Text:    p.text[p.toks[lo].off:last.end],
+		Pos:     p.pos(p.toks[lo].off),
+		raw:     raw,
+	}, nil
 }
 
 // convert turns tokens lo..hi into their sqlparser spelling: double-quoted

@@ -37,7 +37,7 @@ func TestNaturalJoinKinds(t *testing.T) {
 				}
 			}
 			return true, nil
-		}, st.(*Select).AST)
+		}, st.(*Select).raw.AST)
 		if len(got) != len(tc.joins) {
 			t.Errorf("%s: joins %q, want %q", tc.in, got, tc.joins)
 			continue

@@ -5,27 +5,27 @@ import (
 )
 
 // Functions the lowering writes for DuckDB's nested-value syntax, which the
-// MySQL grammar lacks. They reach the AST as plain FuncExprs; the planner
-// binds each by its first argument's type.
+// MySQL grammar lacks. sqlparser reads them as plain FuncExprs; the
+// conversion to the ast makes each its node (ast.Subscript, ast.Slice, ...).
 const (
-	// ExtractFunc is x[i]: a list element, a struct field, a map value, a
+	// extractFunc is x[i]: a list element, a struct field, a map value, a
 	// VARIANT member or a character of a string.
-	ExtractFunc = reservedPrefix + "extract"
-	// SliceFunc is x[a:b]; a bound left out is the column SliceOpen.
-	SliceFunc = reservedPrefix + "slice"
-	// SliceOpen stands for a slice bound that was left out (x[:b], x[a:]).
-	SliceOpen = reservedPrefix + "open"
-	// StructFunc is {'k': v, ...}, {k: v} and struct_pack(k := v, ...):
+	extractFunc = reservedPrefix + "extract"
+	// sliceFunc is x[a:b]; a bound left out is the column sliceOpen.
+	sliceFunc = reservedPrefix + "slice"
+	// sliceOpen stands for a slice bound that was left out (x[:b], x[a:]).
+	sliceOpen = reservedPrefix + "open"
+	// structFunc is {'k': v, ...}, {k: v} and struct_pack(k := v, ...):
 	// alternating field names (string literals) and values.
-	StructFunc = reservedPrefix + "struct"
-	// MapFunc is MAP {k: v, ...}: alternating keys and values.
-	MapFunc = reservedPrefix + "map"
-	// LambdaFunc is x -> body, (x, y) -> body and lambda x, y: body: the
+	structFunc = reservedPrefix + "struct"
+	// mapFunc is MAP {k: v, ...}: alternating keys and values.
+	mapFunc = reservedPrefix + "map"
+	// lambdaFunc is x -> body, (x, y) -> body and lambda x, y: body: the
 	// parameters as column names, then the body.
-	LambdaFunc = reservedPrefix + "lambda"
-	// TryFunc is TRY_CAST(x AS T): TryFunc(CAST(x AS T)), NULL where the
+	lambdaFunc = reservedPrefix + "lambda"
+	// tryFunc is TRY_CAST(x AS T): tryFunc(CAST(x AS T)), NULL where the
 	// cast fails.
-	TryFunc = reservedPrefix + "try"
+	tryFunc = reservedPrefix + "try"
 	// bboxMarker wraps the right operand of a && b (see BBoxOverlapStr).
 	bboxMarker = reservedPrefix + "bbox_overlap"
 	// The markers of GLOB and [NOT] SIMILAR TO, likewise.
@@ -46,11 +46,11 @@ const (
 const BBoxOverlapStr = "&&"
 
 // nestedFuncs are the lowering's functions that stay in the AST.
-var nestedFuncs = map[string]bool{ExtractFunc: true, SliceFunc: true, StructFunc: true, MapFunc: true, LambdaFunc: true, TryFunc: true}
+var nestedFuncs = map[string]bool{extractFunc: true, sliceFunc: true, structFunc: true, mapFunc: true, lambdaFunc: true, tryFunc: true}
 
-// IsNestedFunc reports whether name is one of the functions the lowering
+// isNestedFunc reports whether name is one of the functions the lowering
 // writes for nested-value syntax.
-func IsNestedFunc(name string) bool { return nestedFuncs[strings.ToLower(name)] }
+func isNestedFunc(name string) bool { return nestedFuncs[strings.ToLower(name)] }
 
 // marker is an invented function name of the lowering, callable like a
 // word of the input so primaryStart sees "marker ( ... )" as one primary.
@@ -86,9 +86,9 @@ func (p *parser) lowerNested(out []otok) ([]otok, error) {
 			if end < 0 {
 				return nil, p.errOut(out, i, ErrSyntax, `expected "}"`)
 			}
-			fn := StructFunc
+			fn := structFunc
 			if len(res) > 0 && res[len(res)-1].kw == "map" {
-				fn = MapFunc
+				fn = mapFunc
 				res = res[:len(res)-1]
 			}
 			rep, err := p.entries(out, i, end, fn)
@@ -102,7 +102,7 @@ func (p *parser) lowerNested(out []otok) ([]otok, error) {
 			if end < 0 {
 				return nil, p.errOut(out, i+1, ErrSyntax, `expected ")"`)
 			}
-			rep, err := p.entries(out, i+1, end, StructFunc)
+			rep, err := p.entries(out, i+1, end, structFunc)
 			if err != nil {
 				return nil, err
 			}
@@ -124,7 +124,7 @@ func (p *parser) lowerNested(out []otok) ([]otok, error) {
 				continue
 			}
 			f := out[i+1]
-			rep := []otok{marker(ExtractFunc, o.orig), invented("(", o.orig)}
+			rep := []otok{marker(extractFunc, o.orig), invented("(", o.orig)}
 			rep = append(rep, res[start:]...)
 			rep = append(rep, invented(",", o.orig), otok{text: mysqlString(f.val), kind: tkString, val: f.val, orig: f.orig}, invented(")", o.orig))
 			res = append(res[:start], rep...)
@@ -178,7 +178,7 @@ func (p *parser) bracket(res, out []otok, i, end int, inner []otok) ([]otok, []o
 	var rep []otok
 	switch len(colons) {
 	case 0:
-		rep = []otok{marker(ExtractFunc, o.orig), invented("(", o.orig)}
+		rep = []otok{marker(extractFunc, o.orig), invented("(", o.orig)}
 		rep = append(rep, operand...)
 		rep = append(rep, invented(",", o.orig))
 		rep = append(rep, inner...)
@@ -191,7 +191,7 @@ func (p *parser) bracket(res, out []otok, i, end int, inner []otok) ([]otok, []o
 				return nil, nil, p.errOut(inner, colons[1], ErrSyntax, "expected a slice step after the second \":\"")
 			}
 		}
-		rep = []otok{marker(SliceFunc, o.orig), invented("(", o.orig)}
+		rep = []otok{marker(sliceFunc, o.orig), invented("(", o.orig)}
 		rep = append(rep, operand...)
 		for k, part := range parts {
 			orig := o.orig
@@ -200,7 +200,7 @@ func (p *parser) bracket(res, out []otok, i, end int, inner []otok) ([]otok, []o
 			}
 			rep = append(rep, invented(",", orig))
 			if len(part) == 0 {
-				part = []otok{marker(SliceOpen, orig)}
+				part = []otok{marker(sliceOpen, orig)}
 			}
 			rep = append(rep, part...)
 		}
@@ -242,7 +242,7 @@ func (p *parser) entries(out []otok, open, end int, fn string) ([]otok, error) {
 		if len(rep) > 2 {
 			rep = append(rep, invented(",", item[0].orig))
 		}
-		if fn == StructFunc {
+		if fn == structFunc {
 			if len(key) != 1 || key[0].kind != tkWord && key[0].kind != tkQIdent && key[0].kind != tkString {
 				return nil, p.errOut(item, 0, ErrSyntax, "expected a field name")
 			}
@@ -323,7 +323,7 @@ func (p *parser) lambda(res, out []otok, i int) ([]otok, int, int, error) {
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	rep := []otok{marker(LambdaFunc, out[i].orig), invented("(", out[i].orig)}
+	rep := []otok{marker(lambdaFunc, out[i].orig), invented("(", out[i].orig)}
 	for _, t := range params {
 		rep = append(rep, t, invented(",", t.orig))
 	}

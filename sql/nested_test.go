@@ -24,7 +24,7 @@ func TestNestedSyntax(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tc.src, err)
 			continue
 		}
-		if got := sqlparser.String(s.(*Select).AST); got != tc.want {
+		if got := sqlparser.String(s.(*Select).raw.AST); got != tc.want {
 			t.Errorf("Parse(%q)\n got %s\nwant %s", tc.src, got, tc.want)
 		}
 	}

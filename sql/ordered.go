@@ -12,9 +12,9 @@ const (
 	argKeyMarker   = reservedPrefix + "akey"
 )
 
-// An ArgOrder is one key of an ORDER BY written inside an aggregate call:
+// A rawArgOrder is one key of an ORDER BY written inside an aggregate call:
 // string_agg(x, ',' ORDER BY y DESC NULLS FIRST).
-type ArgOrder struct {
+type rawArgOrder struct {
 	Expr sqlparser.Expr
 	Desc bool
 	// Asc says ASC was written (DuckDB's column names keep it).
@@ -24,7 +24,7 @@ type ArgOrder struct {
 
 // ArgOrderOf returns the ORDER BY keys written inside a function call of
 // the AST, or nil.
-func (s *Select) ArgOrderOf(f *sqlparser.FuncExpr) []ArgOrder {
+func (s *parsed) ArgOrderOf(f *sqlparser.FuncExpr) []rawArgOrder {
 	return s.argOrders[f]
 }
 
@@ -138,7 +138,7 @@ func isMarker(o otok) bool {
 // fixArgOrder takes the __pqsql_aorder marker, the last argument of call
 // n, into sel's argument orders; walk visits the keys taken out of the
 // call.
-func fixArgOrder(sel *Select, n *sqlparser.FuncExpr, walk func(sqlparser.Expr) error) (bool, error) {
+func fixArgOrder(sel *parsed, n *sqlparser.FuncExpr, walk func(sqlparser.Expr) error) (bool, error) {
 	k := len(n.Exprs) - 1
 	if k < 0 {
 		return true, nil
@@ -148,7 +148,7 @@ func fixArgOrder(sel *Select, n *sqlparser.FuncExpr, walk func(sqlparser.Expr) e
 	if !isF || f.Name.Lowered() != argOrderMarker {
 		return true, nil
 	}
-	var keys []ArgOrder
+	var keys []rawArgOrder
 	for _, se := range f.Exprs {
 		ka, ok := se.(*sqlparser.AliasedExpr)
 		kf, isF := funcOf(ka, ok)
@@ -169,14 +169,14 @@ func fixArgOrder(sel *Select, n *sqlparser.FuncExpr, walk func(sqlparser.Expr) e
 			return false, nil
 		}
 		nv, _ := strconv.Atoi(string(nulls.Val))
-		keys = append(keys, ArgOrder{Expr: parts[0], Desc: string(desc.Val) == "1", Asc: string(desc.Val) == "2", Nulls: NullsOrder(nv)})
+		keys = append(keys, rawArgOrder{Expr: parts[0], Desc: string(desc.Val) == "1", Asc: string(desc.Val) == "2", Nulls: NullsOrder(nv)})
 		if err := walk(parts[0]); err != nil {
 			return false, err
 		}
 	}
 	n.Exprs = n.Exprs[:k]
 	if sel.argOrders == nil {
-		sel.argOrders = map[*sqlparser.FuncExpr][]ArgOrder{}
+		sel.argOrders = map[*sqlparser.FuncExpr][]rawArgOrder{}
 	}
 	sel.argOrders[n] = keys
 	return true, nil

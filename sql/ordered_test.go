@@ -16,7 +16,7 @@ func argOrdersOf(s *Select) string {
 		if !ok {
 			return true, nil
 		}
-		for _, k := range s.ArgOrderOf(f) {
+		for _, k := range s.raw.ArgOrderOf(f) {
 			t := f.Name.String() + ":" + sqlparser.String(k.Expr)
 			switch {
 			case k.Desc:
@@ -30,7 +30,7 @@ func argOrdersOf(s *Select) string {
 			parts = append(parts, t)
 		}
 		return true, nil
-	}, s.AST)
+	}, s.raw.AST)
 	return strings.Join(parts, "; ")
 }
 
@@ -54,7 +54,7 @@ func TestArgOrders(t *testing.T) {
 			continue
 		}
 		s := st.(*Select)
-		if ast, orders := sqlparser.String(s.AST), argOrdersOf(s); ast != tt.ast || orders != tt.orders {
+		if ast, orders := sqlparser.String(s.raw.AST), argOrdersOf(s); ast != tt.ast || orders != tt.orders {
 			t.Errorf("%s:\n got %s | %s\nwant %s | %s", tt.in, ast, orders, tt.ast, tt.orders)
 		}
 	}

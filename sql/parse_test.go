@@ -27,18 +27,18 @@ func dump(st Statement) string {
 			}
 			fmt.Fprintf(&b, " AS [%s] ", dump(c.Query))
 		}
-		b.WriteString(sqlparser.String(s.AST))
+		b.WriteString(sqlparser.String(s.raw.AST))
 		for _, src := range s.SourceList() {
 			fmt.Fprintf(&b, " | %s = %s", src.Placeholder, dumpSource(src))
 		}
 		var nulls []string
-		for o, n := range s.Nulls {
+		for o, n := range s.raw.Nulls {
 			nulls = append(nulls, fmt.Sprintf(" | %s %s", sqlparser.String(o), n))
 		}
 		sort.Strings(nulls)
 		b.WriteString(strings.Join(nulls, ""))
 		var filters []string
-		for f, c := range s.Filters {
+		for f, c := range s.raw.Filters {
 			filters = append(filters, fmt.Sprintf(" | %s FILTER %s", sqlparser.String(f), sqlparser.String(c)))
 		}
 		sort.Strings(filters)
@@ -450,7 +450,7 @@ func TestDetails(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel := st.(*Select)
-	exprs := sel.AST.(*sqlparser.Select).SelectExprs
+	exprs := sel.raw.AST.(*sqlparser.Select).SelectExprs
 	conv, ok := exprs[0].(*sqlparser.AliasedExpr).Expr.(*sqlparser.ConvertExpr)
 	if !ok {
 		t.Fatalf("first expression is %T, want *sqlparser.ConvertExpr", exprs[0].(*sqlparser.AliasedExpr).Expr)
@@ -469,11 +469,11 @@ func TestDetails(t *testing.T) {
 	if src.Pos != wantPos || src.Text != "read_parquet('x.parquet')" || src.Alias != "r" {
 		t.Errorf("source = %+v, want Pos %v, Text read_parquet('x.parquet'), Alias r", *src, wantPos)
 	}
-	from := sel.AST.(*sqlparser.Select).From[0].(*sqlparser.AliasedTableExpr).Expr.(sqlparser.TableName)
-	if sel.SourceOf(from) != src {
+	from := sel.raw.AST.(*sqlparser.Select).From[0].(*sqlparser.AliasedTableExpr).Expr.(sqlparser.TableName)
+	if sel.raw.SourceOf(from) != src {
 		t.Errorf("SourceOf(%v) is not the source", from)
 	}
-	if sel.SourceOf(sqlparser.TableName{Name: sqlparser.NewTableIdent("other")}) != nil {
+	if sel.raw.SourceOf(sqlparser.TableName{Name: sqlparser.NewTableIdent("other")}) != nil {
 		t.Errorf("SourceOf(other) should be nil")
 	}
 	if sel.Pos != (Position{Offset: 0, Line: 1, Column: 1}) {
@@ -485,9 +485,9 @@ func TestDetails(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel = st.(*Select)
-	order := sel.AST.(*sqlparser.Select).OrderBy
-	if sel.NullsOf(order[0]) != NullsFirst || sel.NullsOf(order[1]) != NullsDefault {
-		t.Errorf("nulls = %v, %v; want NULLS FIRST, default", sel.NullsOf(order[0]), sel.NullsOf(order[1]))
+	order := sel.raw.AST.(*sqlparser.Select).OrderBy
+	if sel.raw.NullsOf(order[0]) != NullsFirst || sel.raw.NullsOf(order[1]) != NullsDefault {
+		t.Errorf("nulls = %v, %v; want NULLS FIRST, default", sel.raw.NullsOf(order[0]), sel.raw.NullsOf(order[1]))
 	}
 	if order[0].Direction != sqlparser.DescScr {
 		t.Errorf("direction = %q, want desc", order[0].Direction)
@@ -497,7 +497,7 @@ func TestDetails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	and := st.(*Select).AST.(*sqlparser.Select).Where.Expr.(*sqlparser.AndExpr)
+	and := st.(*Select).raw.AST.(*sqlparser.Select).Where.Expr.(*sqlparser.AndExpr)
 	if op := and.Left.(*sqlparser.ComparisonExpr).Operator; op != ILikeStr {
 		t.Errorf("ILIKE operator = %q, want %q", op, ILikeStr)
 	}
@@ -579,20 +579,20 @@ func TestClauseDetails(t *testing.T) {
 		sel.With[0].Query.Text != "SELECT 1" || sel.Pos.Offset != 0 || !strings.HasPrefix(sel.Text, "WITH a(x)") {
 		t.Errorf("CTEs: %+v %+v, text %q", sel.With[0], sel.With[1], sel.Text)
 	}
-	s := sel.AST.(*sqlparser.Select)
+	s := sel.raw.AST.(*sqlparser.Select)
 	exprs := s.SelectExprs
 	count := exprs[0].(*sqlparser.AliasedExpr).Expr.(*sqlparser.FuncExpr)
-	if f := sel.FilterOf(count); f == nil || sqlparser.String(f) != "y > 1" || len(count.Exprs) != 1 {
+	if f := sel.raw.FilterOf(count); f == nil || sqlparser.String(f) != "y > 1" || len(count.Exprs) != 1 {
 		t.Errorf("FILTER of %s = %v", sqlparser.String(count), f)
 	}
 	want := []string{`"DOUBLE"`, "DECIMAL", "DECIMAL(5)", "VARCHAR(1)", `"DATE"`, "BIGINT"}
 	for i, w := range want {
 		c := exprs[i+1].(*sqlparser.AliasedExpr).Expr.(*sqlparser.ConvertExpr)
-		if got := sel.CastTypeText(c); got != w {
+		if got := sel.raw.CastTypeText(c); got != w {
 			t.Errorf("CastTypeText(%s) = %s, want %s", sqlparser.String(c), got, w)
 		}
 	}
-	if got := sel.CastTypeText(&sqlparser.ConvertExpr{Type: &sqlparser.ConvertType{Type: TypeDate}}); got != TypeDate {
+	if got := sel.raw.CastTypeText(&sqlparser.ConvertExpr{Type: &sqlparser.ConvertType{Type: TypeDate}}); got != TypeDate {
 		t.Errorf("CastTypeText of a foreign cast = %s", got)
 	}
 	if _, ok := s.Limit.Rowcount.(*sqlparser.NullVal); !ok || sqlparser.String(s.Limit.Offset) != "2" {

@@ -33,7 +33,7 @@ type posWalker struct {
 // exactly as sqlparser built it from out. Byte offsets are kept and
 // turned into lines and columns only when asked (PosOf): counting them for
 // every node would cost time quadratic in a long line.
-func (p *parser) positions(sel *Select, out []otok) {
+func (p *parser) positions(sel *parsed, out []otok) {
 	w := &posWalker{p: p, out: out, pos: map[sqlparser.SQLNode]int{}}
 	w.walk(sel.AST)
 	sel.pos, sel.posText, sel.posBase = w.pos, p.text, p.base
@@ -122,8 +122,10 @@ func (w *posWalker) visit(node sqlparser.SQLNode) (bool, error) {
 		if !n.Qualifier.IsEmpty() {
 			name = n.Qualifier.String()
 		}
-		// The lowering's markers (FILTER, NULLS FIRST, OVER) leave the tree.
-		if i := w.ident(name); i >= 0 && !strings.HasPrefix(strings.ToLower(name), reservedPrefix) {
+		// The lowering's markers (FILTER, NULLS FIRST, OVER) leave the tree;
+		// those of nested syntax become nodes, located where the syntax is
+		// ("[", ".", "{", "->").
+		if i := w.ident(name); i >= 0 && (!strings.HasPrefix(strings.ToLower(name), reservedPrefix) || nestedFuncs[strings.ToLower(name)]) {
 			w.record(n, i)
 		}
 		w.walk(n.Exprs)
@@ -291,18 +293,13 @@ func isOpText(o *otok, op string) bool { return o.kind == tkOp && o.val == op &&
 // at CASE and a subquery at its "(". The second result is false for nodes
 // without one: nodes the planner built, typed literals, and nodes of
 // another statement.
-func (s *Select) PosOf(node sqlparser.SQLNode) (Position, bool) {
+func (s *parsed) PosOf(node sqlparser.SQLNode) (Position, bool) {
 	if s == nil || node == nil || !reflect.TypeOf(node).Comparable() {
 		// A tuple (a slice) is no map key, and has no recorded position.
 		return Position{}, false
 	}
 	if off, ok := s.pos[node]; ok {
 		return positionAt(s.posText, off, s.posBase), true
-	}
-	for _, c := range s.With {
-		if p, ok := c.Query.PosOf(node); ok {
-			return p, true
-		}
 	}
 	return Position{}, false
 }

@@ -17,8 +17,8 @@ func dumpPositions(s *Select) string {
 		text string
 	}
 	var es []entry
-	for n := range s.pos {
-		p, _ := s.PosOf(n)
+	for n := range s.raw.pos {
+		p, _ := s.raw.PosOf(n)
 		es = append(es, entry{p, fmt.Sprintf("%d:%d %s", p.Line, p.Column, sqlparser.String(n))})
 	}
 	sort.Slice(es, func(i, j int) bool {
@@ -56,7 +56,7 @@ func TestPositions(t *testing.T) {
 		{"SELECT CASE WHEN a BETWEEN 1 AND 2 THEN 'x' END FROM t",
 			"1:8 case when a between 1 and 2 then 'x' end; 1:18 a; 1:20 a between 1 and 2; 1:28 1; 1:34 2; 1:41 'x'"},
 		{"SELECT row_number() OVER (PARTITION BY p ORDER BY q) FROM t QUALIFY r > 1",
-			"1:8 " + WindowQualifier + ".row_number(); 1:40 p; 1:51 q; 1:69 r; 1:71 r > 1; 1:73 1"},
+			"1:8 " + windowQualifier + ".row_number(); 1:40 p; 1:51 q; 1:69 r; 1:71 r > 1; 1:73 1"},
 	} {
 		st, err := Parse(tc.q)
 		if err != nil {
@@ -92,11 +92,11 @@ func TestPositionsInScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel := st.(*Explain).Query
-	bar := sel.With[0].Query.AST.(*sqlparser.Select).SelectExprs[0].(*sqlparser.AliasedExpr).Expr
-	if p, ok := sel.PosOf(bar); !ok || p.Line != 5 || p.Column != 27 {
+	bar := sel.With[0].Query.raw.AST.(*sqlparser.Select).SelectExprs[0].(*sqlparser.AliasedExpr).Expr
+	if p, ok := sel.With[0].Query.raw.PosOf(bar); !ok || p.Line != 5 || p.Column != 27 {
 		t.Errorf("CTE column at %v (%v), want line 5, column 27", p, ok)
 	}
-	if _, ok := sel.PosOf(&sqlparser.ColName{}); ok {
+	if _, ok := sel.raw.PosOf(&sqlparser.ColName{}); ok {
 		t.Error("a node of no statement has a position")
 	}
 }

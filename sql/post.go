@@ -10,7 +10,7 @@ import (
 // fixAST turns the markers of the lowering back into DuckDB meaning: cast
 // types, ILIKE, ||, NULLS FIRST/LAST and source aliases. It also rejects the
 // MySQL-only constructs sqlparser accepted.
-func (p *parser) fixAST(sel *Select, out []otok) error {
+func (p *parser) fixAST(sel *parsed, out []otok) error {
 	found := map[string]bool{}
 	var ferr error
 	fail := func(kw string, kind error, msg string) (bool, error) {

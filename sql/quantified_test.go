@@ -22,7 +22,7 @@ func TestQuantifiedParse(t *testing.T) {
 			t.Errorf("%s: %v", tc.in, err)
 			continue
 		}
-		if got := sqlparser.String(st.(*Select).AST); got != tc.want {
+		if got := sqlparser.String(st.(*Select).raw.AST); got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
 		}
 	}

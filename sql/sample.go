@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"github.com/pqsql/pqsql/sql/ast"
 	"strconv"
 	"strings"
 
@@ -12,38 +13,11 @@ import (
 // clause until fixAST records it in Select.Samples.
 const sampleMarker = reservedPrefix + "sample"
 
-// A Sample is a SELECT's USING SAMPLE clause: which of the rows of its
-// FROM clause, before the WHERE, the SELECT reads.
-type Sample struct {
-	// Rows is the sample's size in rows, or when Percent its size in
-	// percent of the rows (0 to 100).
-	Rows    int64
-	Size    float64
-	Percent bool
-	// Method is "reservoir", "bernoulli" or "system": reservoir by
-	// default for a count of rows, system for a percentage.
-	Method string
-	// Seed, when HasSeed (REPEATABLE or the method's second argument),
-	// makes the sample the same on every run.
-	Seed    int64
-	HasSeed bool
-}
-
-// String writes the clause as DuckDB's EXPLAIN names it.
-func (s *Sample) String() string {
-	size := strconv.FormatInt(s.Rows, 10) + " ROWS"
-	if s.Percent {
-		size = strconv.FormatFloat(s.Size, 'g', -1, 64) + "%"
-	}
-	out := size + " (" + s.Method
-	if s.HasSeed {
-		out += ", " + strconv.FormatInt(s.Seed, 10)
-	}
-	return out + ")"
-}
+// A Sample is a SELECT's USING SAMPLE clause (see ast.Sample).
+type Sample = ast.Sample
 
 // SampleOf returns the USING SAMPLE clause of a SELECT of the AST, or nil.
-func (s *Select) SampleOf(n *sqlparser.Select) *Sample {
+func (s *parsed) SampleOf(n *sqlparser.Select) *Sample {
 	return s.Samples[n]
 }
 
@@ -177,7 +151,7 @@ func sampleSeed(out []otok, i int) (int64, bool) {
 }
 
 // takeSample records the clause a sample marker f stands for as n's.
-func (p *parser) takeSample(sel *Select, n *sqlparser.Select, f *sqlparser.FuncExpr) bool {
+func (p *parser) takeSample(sel *parsed, n *sqlparser.Select, f *sqlparser.FuncExpr) bool {
 	if len(f.Exprs) != 1 {
 		return false
 	}

@@ -3,6 +3,7 @@ package sql
 import (
 	"sort"
 
+	"github.com/pqsql/pqsql/sql/ast"
 	"github.com/xwb1989/sqlparser"
 )
 
@@ -32,37 +33,16 @@ func (*DropView) stmt()   {}
 func (*Set) stmt()        {}
 func (*Reset) stmt()      {}
 
-// A Select is a query: a sqlparser AST in which every data source of every
-// FROM clause (subqueries included) has been replaced by a placeholder table
-// name, plus what the MySQL AST cannot say.
+// A Select is a query: pqsql's syntax tree (package ast), in which every
+// data source of every FROM clause (subqueries included) is a placeholder
+// table name whose TableName.Source says what it reads.
 type Select struct {
-	// AST is *sqlparser.Select or *sqlparser.Union, rewritten as doc.go
-	// describes (casts, ILIKE, ||, NULLS FIRST/LAST).
-	AST sqlparser.SelectStatement
+	// AST is *ast.Select, *ast.Union or *ast.ParenSelect, with DuckDB's
+	// meanings as doc.go describes.
+	AST ast.SelectStatement
 	// Sources maps each placeholder table name (SourcePrefix + "0", ...) to
 	// the source it stands for.
 	Sources map[string]*Source
-	// Nulls holds the NULLS FIRST/LAST written after ORDER BY items, keyed by
-	// the item's node in AST. Items without one are absent (NullsDefault).
-	Nulls map[*sqlparser.Order]NullsOrder
-	// Filters holds the FILTER (WHERE cond) written after a function call,
-	// keyed by the call's node in AST (see FilterOf). The condition is not
-	// part of the call's Exprs.
-	Filters map[*sqlparser.FuncExpr]sqlparser.Expr
-	// Windows holds the OVER clause of each window function call, keyed by
-	// the call's node in AST, whose Qualifier is WindowQualifier (see
-	// WindowOf).
-	Windows map[*sqlparser.FuncExpr]*Window
-	// DistinctOn holds the keys of SELECT DISTINCT ON (keys).
-	DistinctOn map[*sqlparser.Select][]sqlparser.Expr
-	// Percent marks the SELECTs whose LIMIT is a percentage.
-	Percent map[*sqlparser.Select]bool
-	// Stars holds the EXCLUDE and REPLACE lists written after a *.
-	Stars map[*sqlparser.StarExpr]*StarOptions
-	// Qualify holds the QUALIFY condition of each SELECT that has one.
-	Qualify map[*sqlparser.Select]sqlparser.Expr
-	// Samples holds the USING SAMPLE clause of each SELECT that has one.
-	Samples map[*sqlparser.Select]*Sample
 	// With lists the common table expressions of a leading WITH clause, in
 	// the order written. FROM refers to them by name, as SourceView sources.
 	With []*CTE
@@ -74,12 +54,44 @@ type Select struct {
 	// Pos is where the query starts.
 	Pos Position
 
+	// raw is the sqlparser tree the AST was converted from.
+	raw *parsed
+}
+
+// parsed is a query as sqlparser parsed it, plus what the MySQL tree cannot
+// say in side tables keyed by its nodes; convert turns it into the ast.
+type parsed struct {
+	AST sqlparser.SelectStatement
+	// Sources maps each placeholder table name to the source it stands for.
+	Sources map[string]*Source
+	// Nulls holds the NULLS FIRST/LAST written after ORDER BY items, keyed by
+	// the item's node in AST. Items without one are absent (NullsDefault).
+	Nulls map[*sqlparser.Order]NullsOrder
+	// Filters holds the FILTER (WHERE cond) written after a function call,
+	// keyed by the call's node in AST (see FilterOf). The condition is not
+	// part of the call's Exprs.
+	Filters map[*sqlparser.FuncExpr]sqlparser.Expr
+	// Windows holds the OVER clause of each window function call, keyed by
+	// the call's node in AST, whose Qualifier is WindowQualifier (see
+	// WindowOf).
+	Windows map[*sqlparser.FuncExpr]*rawWindow
+	// DistinctOn holds the keys of SELECT DISTINCT ON (keys).
+	DistinctOn map[*sqlparser.Select][]sqlparser.Expr
+	// Percent marks the SELECTs whose LIMIT is a percentage.
+	Percent map[*sqlparser.Select]bool
+	// Stars holds the EXCLUDE and REPLACE lists written after a *.
+	Stars map[*sqlparser.StarExpr]*rawStarOptions
+	// Qualify holds the QUALIFY condition of each SELECT that has one.
+	Qualify map[*sqlparser.Select]sqlparser.Expr
+	// Samples holds the USING SAMPLE clause of each SELECT that has one.
+	Samples map[*sqlparser.Select]*Sample
+
 	castText map[*sqlparser.ConvertExpr]string
 	// groupingSets holds the grouping sets of each SELECT whose GROUP BY
 	// has them (GroupingSetsOf).
 	groupingSets map[*sqlparser.Select][][]int
 	// argOrders holds the ORDER BY written inside calls (ArgOrderOf).
-	argOrders map[*sqlparser.FuncExpr][]ArgOrder
+	argOrders map[*sqlparser.FuncExpr][]rawArgOrder
 	// pos holds the byte offsets in posText of the AST's nodes (PosOf),
 	// posBase where posText starts in its script.
 	pos     map[sqlparser.SQLNode]int
@@ -105,7 +117,7 @@ type CTE struct {
 
 // FilterOf returns the FILTER condition written after a function call of
 // the AST, or nil.
-func (s *Select) FilterOf(f *sqlparser.FuncExpr) sqlparser.Expr {
+func (s *parsed) FilterOf(f *sqlparser.FuncExpr) sqlparser.Expr {
 	return s.Filters[f]
 }
 
@@ -113,7 +125,7 @@ func (s *Select) FilterOf(f *sqlparser.FuncExpr) sqlparser.Expr {
 // name: as written up to aliases, some names double-quoted (CAST(x AS
 // "DOUBLE"), CAST(x AS DECIMAL(10, 2)), CAST(x AS DECIMAL)). It falls back to
 // the canonical Type for a cast the parser did not make.
-func (s *Select) CastTypeText(c *sqlparser.ConvertExpr) string {
+func (s *parsed) CastTypeText(c *sqlparser.ConvertExpr) string {
 	if t, ok := s.castText[c]; ok {
 		return t
 	}
@@ -125,7 +137,7 @@ func (s *Select) CastTypeText(c *sqlparser.ConvertExpr) string {
 
 // SourceOf returns the source a table name of the AST stands for, or nil when
 // the name is not one of this query's placeholders.
-func (s *Select) SourceOf(t sqlparser.TableName) *Source {
+func (s *parsed) SourceOf(t sqlparser.TableName) *Source {
 	if !t.Qualifier.IsEmpty() {
 		return nil
 	}
@@ -143,99 +155,32 @@ func (s *Select) SourceList() []*Source {
 }
 
 // NullsOf returns the NULLS FIRST/LAST written after an ORDER BY item.
-func (s *Select) NullsOf(o *sqlparser.Order) NullsOrder {
+func (s *parsed) NullsOf(o *sqlparser.Order) NullsOrder {
 	return s.Nulls[o]
 }
 
 // NullsOrder is the NULLS FIRST/LAST clause of an ORDER BY item.
-type NullsOrder int
+type NullsOrder = ast.NullsOrder
 
+// NULLS FIRST/LAST of an ORDER BY item.
 const (
-	// NullsDefault means no clause was written; DuckDB's default_null_order
-	// setting (nulls_last unless changed) decides.
-	NullsDefault NullsOrder = iota
-	// NullsFirst is NULLS FIRST.
-	NullsFirst
-	// NullsLast is NULLS LAST.
-	NullsLast
+	NullsDefault = ast.NullsDefault
+	NullsFirst   = ast.NullsFirst
+	NullsLast    = ast.NullsLast
 )
-
-// String returns "", "NULLS FIRST" or "NULLS LAST".
-func (n NullsOrder) String() string {
-	switch n {
-	case NullsFirst:
-		return "NULLS FIRST"
-	case NullsLast:
-		return "NULLS LAST"
-	}
-	return ""
-}
 
 // SourceKind says what a Source reads.
-type SourceKind int
+type SourceKind = ast.SourceKind
 
+// Source kinds.
 const (
-	// SourceFiles reads Parquet files: a quoted path or glob in FROM, or
-	// read_parquet / parquet_scan.
-	SourceFiles SourceKind = iota + 1
-	// SourceFunction is a metadata table function (parquet_metadata,
-	// parquet_schema) over the files in Paths.
-	SourceFunction
-	// SourceView names a view (or, when none exists, whatever DuckDB would
-	// resolve the name to; the planner decides).
-	SourceView
+	SourceFiles    = ast.SourceFiles
+	SourceFunction = ast.SourceFunction
+	SourceView     = ast.SourceView
 )
 
-// String returns "files", "function" or "view".
-func (k SourceKind) String() string {
-	switch k {
-	case SourceFiles:
-		return "files"
-	case SourceFunction:
-		return "function"
-	case SourceView:
-		return "view"
-	}
-	return "unknown"
-}
-
 // A Source is one data source of a FROM clause (or of DESCRIBE).
-type Source struct {
-	Kind SourceKind
-	// Placeholder is the table name standing for the source in Select.AST;
-	// empty for the source of a Describe.
-	Placeholder string
-	// Paths are the paths or globs ('*', '**', '?', '[...]') as written, for
-	// SourceFiles and SourceFunction; at least one, none empty.
-	Paths []string
-	// HivePartitioning is read_parquet's hive_partitioning option, and
-	// HivePartitioningSet says it was written (DuckDB detects partitions
-	// when it is not).
-	HivePartitioning, HivePartitioningSet bool
-	// Filename is the name of the column read_parquet's filename option
-	// adds (filename = true names it "filename"); "" when not asked for.
-	Filename string
-	// FileRowNumber is read_parquet's file_row_number option: a BIGINT
-	// column "file_row_number" holds each row's 0-based position in its file.
-	FileRowNumber bool
-	// UnionByName is read_parquet's union_by_name option: the files'
-	// columns are unified by name rather than taken from the first file.
-	UnionByName bool
-	// Function is "parquet_metadata", "parquet_schema", "range" or
-	// "generate_series" for SourceFunction.
-	Function string
-	// Args are the integer arguments of range and generate_series.
-	Args []int64
-	// Name is the view name for SourceView, as written (DuckDB matches names
-	// case-insensitively).
-	Name string
-	// Alias is the table alias given in FROM ("" if none); it is also in the AST.
-	Alias string
-	// Text is the source as written.
-	Text string
-	// Pos is where the source starts.
-	Pos Position
-}
+type Source = ast.Source
 
 // An Explain is EXPLAIN [ANALYZE] [VERBOSE] [VERIFY] [(options)] query.
 type Explain struct {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"errors"
+	"github.com/pqsql/pqsql/sql/ast"
 	"strconv"
 
 	"github.com/xwb1989/sqlparser"
@@ -16,61 +17,61 @@ const (
 	qualifyMarker   = reservedPrefix + "qualify"
 )
 
-// WindowQualifier is the Qualifier fixAST gives a window function call's
+// windowQualifier is the Qualifier fixAST gives a window function call's
 // FuncExpr, so that no reader of the AST takes sum(x) OVER (...) for an
-// aggregate of the query; Select.WindowOf gives its OVER clause.
-const WindowQualifier = reservedPrefix + "window"
+// aggregate of the query; parsed.WindowOf gives its OVER clause.
+const windowQualifier = reservedPrefix + "window"
 
-// A Window is the OVER clause of a window function call, named windows
+// A rawWindow is the OVER clause of a window function call, named windows
 // already substituted.
-type Window struct {
+type rawWindow struct {
 	PartitionBy []sqlparser.Expr
-	OrderBy     []WindowOrder
+	OrderBy     []rawWindowOrder
 	// Frame is nil when none was written: DuckDB's default, RANGE BETWEEN
 	// UNBOUNDED PRECEDING AND CURRENT ROW with ORDER BY, the whole
 	// partition without.
-	Frame *Frame
+	Frame *rawFrame
 	// Text is the OVER clause as written, for column names.
 	Text string
 }
 
-// A WindowOrder is one ORDER BY item of an OVER clause.
-type WindowOrder struct {
+// A rawWindowOrder is one ORDER BY item of an OVER clause.
+type rawWindowOrder struct {
 	Expr  sqlparser.Expr
 	Desc  bool
 	Nulls NullsOrder
 }
 
-// A Frame is ROWS or RANGE BETWEEN Start AND End.
-type Frame struct {
+// A rawFrame is ROWS or RANGE BETWEEN Start AND End.
+type rawFrame struct {
 	Rows       bool // ROWS; RANGE otherwise
-	Start, End FrameBound
+	Start, End rawFrameBound
 }
 
 // FrameBound kinds.
 const (
-	UnboundedPreceding = "unbounded preceding"
-	Preceding          = "preceding"
-	CurrentRow         = "current row"
-	Following          = "following"
-	UnboundedFollowing = "unbounded following"
+	UnboundedPreceding = ast.UnboundedPreceding
+	Preceding          = ast.Preceding
+	CurrentRow         = ast.CurrentRow
+	Following          = ast.Following
+	UnboundedFollowing = ast.UnboundedFollowing
 )
 
-// A FrameBound is one end of a frame: Kind is one of the constants above,
+// A rawFrameBound is one end of a frame: Kind is one of the constants above,
 // Offset the expression before PRECEDING or FOLLOWING (else nil).
-type FrameBound struct {
+type rawFrameBound struct {
 	Kind   string
 	Offset sqlparser.Expr
 }
 
 // WindowOf returns the OVER clause of a window function call of the AST, or
 // nil for any other call.
-func (s *Select) WindowOf(f *sqlparser.FuncExpr) *Window {
+func (s *parsed) WindowOf(f *sqlparser.FuncExpr) *rawWindow {
 	return s.Windows[f]
 }
 
 // QualifyOf returns the QUALIFY condition of a SELECT of the AST, or nil.
-func (s *Select) QualifyOf(n *sqlparser.Select) sqlparser.Expr {
+func (s *parsed) QualifyOf(n *sqlparser.Select) sqlparser.Expr {
 	return s.Qualify[n]
 }
 
@@ -481,10 +482,10 @@ func splitCommas(out []otok, lo, hi int) [][]otok {
 
 // fixWindow turns the __pqsql_over marker, the last argument of call n,
 // into sel.Windows[n]; walk visits the expressions taken out of the call.
-func (p *parser) fixWindow(sel *Select, n *sqlparser.FuncExpr, marker *sqlparser.FuncExpr, walk func(sqlparser.Expr) error) error {
+func (p *parser) fixWindow(sel *parsed, n *sqlparser.FuncExpr, marker *sqlparser.FuncExpr, walk func(sqlparser.Expr) error) error {
 	n.Exprs = n.Exprs[:len(n.Exprs)-1]
-	n.Qualifier = sqlparser.NewTableIdent(WindowQualifier)
-	w := &Window{}
+	n.Qualifier = sqlparser.NewTableIdent(windowQualifier)
+	w := &rawWindow{}
 	for ai, se := range marker.Exprs {
 		ae, ok := se.(*sqlparser.AliasedExpr)
 		if !ok {
@@ -522,7 +523,7 @@ func (p *parser) fixWindow(sel *Select, n *sqlparser.FuncExpr, marker *sqlparser
 		case name == partitionMarker && len(xs) == 1:
 			w.PartitionBy = append(w.PartitionBy, xs[0])
 		case len(name) == len(orderMarkerPre)+2 && name[:len(orderMarkerPre)] == orderMarkerPre && len(xs) == 1:
-			o := WindowOrder{Expr: xs[0], Desc: name[len(orderMarkerPre)] == 'd'}
+			o := rawWindowOrder{Expr: xs[0], Desc: name[len(orderMarkerPre)] == 'd'}
 			switch name[len(orderMarkerPre)+1] {
 			case 'f':
 				o.Nulls = NullsFirst
@@ -543,15 +544,15 @@ func (p *parser) fixWindow(sel *Select, n *sqlparser.FuncExpr, marker *sqlparser
 				}
 				return e
 			}
-			w.Frame = &Frame{Rows: str(xs[0]) == "rows",
-				Start: FrameBound{Kind: str(xs[1]), Offset: off(xs[2])},
-				End:   FrameBound{Kind: str(xs[3]), Offset: off(xs[4])}}
+			w.Frame = &rawFrame{Rows: str(xs[0]) == "rows",
+				Start: rawFrameBound{Kind: str(xs[1]), Offset: off(xs[2])},
+				End:   rawFrameBound{Kind: str(xs[3]), Offset: off(xs[4])}}
 		default:
 			return errInternalWindow
 		}
 	}
 	if sel.Windows == nil {
-		sel.Windows = map[*sqlparser.FuncExpr]*Window{}
+		sel.Windows = map[*sqlparser.FuncExpr]*rawWindow{}
 	}
 	sel.Windows[n] = w
 	return nil

@@ -14,7 +14,7 @@ func windowsOf(s *Select) string {
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch n := n.(type) {
 		case *sqlparser.FuncExpr:
-			w := s.WindowOf(n)
+			w := s.raw.WindowOf(n)
 			if w == nil {
 				break
 			}
@@ -38,7 +38,7 @@ func windowsOf(s *Select) string {
 				} else {
 					t += "range"
 				}
-				for _, b := range []FrameBound{f.Start, f.End} {
+				for _, b := range []rawFrameBound{f.Start, f.End} {
 					t += " " + b.Kind
 					if b.Offset != nil {
 						t += "(" + sqlparser.String(b.Offset) + ")"
@@ -47,12 +47,12 @@ func windowsOf(s *Select) string {
 			}
 			parts = append(parts, t+" ["+w.Text+"]")
 		case *sqlparser.Select:
-			if q := s.QualifyOf(n); q != nil {
+			if q := s.raw.QualifyOf(n); q != nil {
 				parts = append(parts, "qualify "+sqlparser.String(q))
 			}
 		}
 		return true, nil
-	}, s.AST)
+	}, s.raw.AST)
 	return strings.Join(parts, "; ")
 }
 
@@ -82,7 +82,7 @@ func TestWindowParse(t *testing.T) {
 			continue
 		}
 		got := windowsOf(st.(*Select))
-		got = strings.ReplaceAll(got, WindowQualifier+".", "")
+		got = strings.ReplaceAll(got, windowQualifier+".", "")
 		if got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
 		}
