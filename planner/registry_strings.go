@@ -48,7 +48,7 @@ func init() {
 		&ScalarFunc{Name: "right", Bind: fixed(2, 2, tVarchar, tVarchar, tBigInt), Eval: evalLeftRight},
 		&ScalarFunc{Name: "repeat", Bind: fixed(2, 2, tVarchar, tVarchar, tBigInt), Eval: evalRepeat},
 		&ScalarFunc{Name: "reverse", Bind: fixed(1, 1, tVarchar, tVarchar), Eval: evalReverse},
-		&ScalarFunc{Name: "strpos", Aliases: []string{"instr"}, Bind: fixed(2, 2, tBigInt, tVarchar), Eval: evalStrpos},
+		&ScalarFunc{Name: "strpos", Aliases: []string{"instr", "position"}, Bind: fixed(2, 2, tBigInt, tVarchar), Eval: evalStrpos},
 		&ScalarFunc{Name: "lpad", Bind: fixed(3, 3, tVarchar, tVarchar, tInteger, tVarchar), Eval: evalPad},
 		&ScalarFunc{Name: "rpad", Bind: fixed(3, 3, tVarchar, tVarchar, tInteger, tVarchar), Eval: evalPad},
 		&ScalarFunc{Name: "ascii", Bind: fixed(1, 1, tInteger, tVarchar), Eval: evalASCII},

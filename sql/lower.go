@@ -105,6 +105,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	out = fromFirst(out)
 	out = lowerExtract(out)
 	out = lowerSubstr(out)
+	if out, err = p.lowerPosition(out); err != nil {
+		return nil, err
+	}
 	if out, err = p.lowerFilter(out); err != nil {
 		return nil, err
 	}
