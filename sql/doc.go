@@ -102,6 +102,8 @@
 //   - substr(...) and substring(...) are plain FuncExprs, with any first
 //     argument; substring(s FROM a FOR b) is
 //     substring(s, a, b) and substring(s FOR b) is substring(s, 1, b).
+//   - POSITION(needle IN haystack) is the FuncExpr position(haystack,
+//     needle); position with a comma is a syntax error, as in DuckDB.
 //   - agg(...) FILTER (WHERE cond) (WHERE may be left out): the call's
 //     FuncExpr with the condition in Filter. FILTER after anything but a
 //     function call is a syntax error; the planner rejects it on scalar
