@@ -1170,6 +1170,9 @@ func (b *binder) aggregate(e *ast.FuncExpr) (Expr, error) {
 	if name == "grouping" {
 		return b.grouping(e)
 	}
+	if q := orderedSetCall(e, name); q != nil {
+		e = q
+	}
 	if b.agg == nil {
 		return nil, binderError("aggregate function calls cannot be nested or used here")
 	}

@@ -108,6 +108,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if out, err = p.lowerPosition(out); err != nil {
 		return nil, err
 	}
+	if out, err = p.lowerWithinGroup(out); err != nil {
+		return nil, err
+	}
 	if out, err = p.lowerFilter(out); err != nil {
 		return nil, err
 	}
