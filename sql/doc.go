@@ -104,6 +104,9 @@
 //     substring(s, a, b) and substring(s FOR b) is substring(s, 1, b).
 //   - POSITION(needle IN haystack) is the FuncExpr position(haystack,
 //     needle); position with a comma is a syntax error, as in DuckDB.
+//   - percentile_cont(f) WITHIN GROUP (ORDER BY x) and percentile_disc are
+//     quantile_cont(f ORDER BY x) and quantile_disc(f ORDER BY x), as
+//     DuckDB rewrites them.
 //   - agg(...) FILTER (WHERE cond) (WHERE may be left out): the call's
 //     FuncExpr with the condition in Filter. FILTER after anything but a
 //     function call is a syntax error; the planner rejects it on scalar
