@@ -554,7 +554,7 @@ func (fr *framer) bound(b planner.WindowBound, offs []planner.Datum, pos int, en
 		return int(s.peerStart[pos]), nil
 	}
 	off := offs[pos]
-	if off.Null {
+	if off.Null && !(b.Target && fr.rangeKey[pos].Null) {
 		return 0, fmt.Errorf("%w: window frame offset must not be NULL", planner.ErrInvalidInput)
 	}
 	if fr.f.Rows {
@@ -571,7 +571,7 @@ func (fr *framer) bound(b planner.WindowBound, offs []planner.Datum, pos int, en
 		}
 		return int(max(min(p, int64(pe)), int64(ps))), nil
 	}
-	if off.F < 0 || math.IsNaN(off.F) {
+	if !b.Target && (off.F < 0 || math.IsNaN(off.F)) {
 		return 0, fmt.Errorf("%w: window frame offset must not be negative", planner.ErrInvalidInput)
 	}
 	v := fr.rangeKey[pos]
@@ -584,9 +584,12 @@ func (fr *framer) bound(b planner.WindowBound, offs []planner.Datum, pos int, en
 	}
 	// The target key value, in the direction of the order.
 	target := v.F
-	if (b.Kind == sql.Preceding) != fr.desc {
+	switch {
+	case b.Target:
+		target = off.F // the key already moved by an INTERVAL
+	case (b.Kind == sql.Preceding) != fr.desc:
 		target -= off.F
-	} else {
+	default:
 		target += off.F
 	}
 	// Positions whose key sorts before target (start) or not after it

@@ -70,6 +70,9 @@ type WindowFrame struct {
 type WindowBound struct {
 	Kind   string
 	Offset Expr
+	// Target says Offset is not a distance but the bound itself, per row:
+	// the key moved by an INTERVAL, as RangeKey (window_temporal.go).
+	Target bool
 }
 
 func (w *WindowCall) String() string { return w.label }
@@ -331,6 +334,26 @@ func (b *binder) windowFrame(wc *WindowCall, f *ast.Frame) error {
 				// 2^53 (exec refuses larger keys) and DuckDB's own
 				// arithmetic for floats; a DECIMAL bound would round.
 				kt := wc.Order[0].X.Type()
+				if isTemporalRange(kt, x.Type()) {
+					// PRECEDING moves toward smaller keys in ascending
+					// order, toward larger ones in descending order.
+					back := (fb.Kind == sql.Preceding) != wc.Order[0].Desc
+					if x, err = temporalTarget(wc.Order[0].X, x, back); err != nil {
+						return err
+					}
+					if wc.RangeKey == nil {
+						if wc.RangeKey, err = epochMicros(wc.Order[0].X); err != nil {
+							return err
+						}
+					}
+					wb.Offset, wb.Target = x, true
+					if i == 0 {
+						wc.Frame.Start = wb
+					} else {
+						wc.Frame.End = wb
+					}
+					continue
+				}
 				if !(kt.IsInteger() || kt.ID == TypeFloat || kt.ID == TypeDouble) || !(x.Type().IsInteger() || x.Type().ID == TypeFloat || x.Type().ID == TypeDouble) {
 					return fmt.Errorf("%w: RANGE frames with an offset over %s", ErrNotImplemented, kt)
 				}

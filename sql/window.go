@@ -181,7 +181,7 @@ func (p *parser) expandBase(spec []otok, named map[string][]otok) ([]otok, error
 // rather than naming a column.
 func frameStarts(out []otok, j int) bool {
 	switch kwAt(out, j+1) {
-	case "between", "unbounded", "current":
+	case "between", "unbounded", "current", "interval":
 		return true
 	}
 	return j+1 < len(out) && (out[j+1].kind == tkNumber || isOpTok(out, j+1, "("))
