@@ -118,10 +118,22 @@ func (r *flatReader) dictFor(d *format.Values, t Type) *dictVector {
 	return dv
 }
 
+// sparseDictRows: rows fewer than a dictionary's entries over this many
+// convert their entries one by one.
+const sparseDictRows = 64
+
 // appendDict appends the dictionary entries idx to dst.
 func (r *flatReader) appendDict(dst *Vector, d *format.Values, idx []int32) {
 	n := len(idx)
 	if n == 0 {
+		return
+	}
+	if r.lg.Kind != format.KindString && (r.dv == nil || r.dv.src != d) && n*sparseDictRows < d.Len() {
+		// A few rows of a large dictionary (a sorted limit's survivors)
+		// convert their entries alone, not the whole dictionary.
+		for _, i := range idx {
+			appendValues(dst, r.lg, d, int(i), int(i)+1, &r.strs)
+		}
 		return
 	}
 	dv := r.dictFor(d, dst.Type)

@@ -805,7 +805,7 @@ type inNode struct {
 	kind     cmpKind
 	not      bool
 	hasNull  bool
-	ints     map[int64]bool
+	ints     intGroups
 	strs     map[string]bool
 	bytes    [][]byte
 }
@@ -855,10 +855,7 @@ func compileIn(e *planner.InList, width int) pnode {
 }
 
 func (n *inNode) addInt(v int64) {
-	if n.ints == nil {
-		n.ints = map[int64]bool{}
-	}
-	n.ints[v] = true
+	n.ints.findOrPut(v, 0)
 }
 
 func (n *inNode) eval(b *batch, sel []int32, res []uint8) error {
@@ -874,11 +871,11 @@ func (n *inNode) eval(b *batch, sel []int32, res []uint8) error {
 		var found bool
 		switch n.kind {
 		case cmpInt, cmpUint:
-			found = n.ints[v.Int[i]]
+			found = n.ints.find(v.Int[i]) >= 0
 		case cmpFloat:
-			found = n.ints[int64(floatKey(v.Float[i]))]
+			found = n.ints.find(int64(floatKey(v.Float[i]))) >= 0
 		case cmpBool:
-			found = n.ints[int64(boolKey(v.Bool[i]))]
+			found = n.ints.find(int64(boolKey(v.Bool[i]))) >= 0
 		case cmpString:
 			found = n.strs[v.Str[i]]
 		case cmpBytes:

@@ -113,9 +113,10 @@ type joiner struct {
 	// buildLeft: the hash table holds the left side's rows.
 	buildLeft bool
 	// The hash table: ints when the one key is held as integers (all
-	// integer, date, time, timestamp and narrow decimal types), keys
-	// (planner.AppendKey bytes) otherwise.
+	// integer, date, time, timestamp and narrow decimal types), strs when
+	// it is a VARCHAR, keys (planner.AppendKey bytes) otherwise.
 	ints *intJoinTable
+	strs *strJoinTable
 	keys map[string][]int32
 	// keyer computes a probe batch's keys.
 	keyer *projector
@@ -204,10 +205,17 @@ func (jn *joiner) probeBatch(pb *batch) (stop bool, err error) {
 		}
 	}
 	var ints []int64
-	if jn.ints != nil {
+	var strs []string
+	switch {
+	case jn.ints != nil:
 		v := kb.cols[0]
 		if ints = v.Int; ints == nil && v.Nulls == nil {
 			return false, fmt.Errorf("exec: join key of type %s without integers", v.Type)
+		}
+	case jn.strs != nil:
+		v := kb.cols[0]
+		if strs = v.Str; strs == nil && v.Nulls == nil {
+			return false, fmt.Errorf("exec: join key of type %s without strings", v.Type)
 		}
 	}
 	// Pairs are gathered probe row by probe row and flushed in batches; a
@@ -221,6 +229,10 @@ func (jn *joiner) probeBatch(pb *batch) (stop bool, err error) {
 		case jn.ints != nil:
 			if v := kb.cols[0]; !v.IsNull(i) {
 				probeRows, buildRows = jn.ints.appendMatches(probeRows, buildRows, int32(i), ints[i])
+			}
+		case jn.strs != nil:
+			if v := kb.cols[0]; !v.IsNull(i) {
+				probeRows, buildRows = jn.strs.appendMatches(probeRows, buildRows, int32(i), strs[i])
 			}
 		case jn.keys != nil:
 			k, ok := appendJoinKey(jn.key[:0], kb, i, jn.j.Keys)
@@ -346,6 +358,10 @@ func (jn *joiner) buildTable(kb *batch) error {
 	if len(kb.cols) == 1 && kb.cols[0].Int != nil {
 		jn.ints = newIntJoinTable(kb.cols[0])
 		return jn.account(used + jn.ints.bytes())
+	}
+	if len(kb.cols) == 1 && kb.cols[0].Str != nil && kb.cols[0].Type.ID == TypeVarchar {
+		jn.strs = newStrJoinTable(kb.cols[0])
+		return jn.account(used + jn.strs.bytes())
 	}
 	jn.keys = make(map[string][]int32)
 	var key []byte

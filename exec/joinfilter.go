@@ -10,9 +10,15 @@ import (
 
 // joinFilterValues is the most distinct build keys a join filter lists as
 // an IN list, which statistics, the page index, Bloom filters and
-// dictionaries can all judge; with more, it is their range (BETWEEN).
-// DuckDB's threshold.
+// dictionaries can all judge; with more, pushdown judges their range
+// (BETWEEN). DuckDB's threshold.
 const joinFilterValues = 50
+
+// joinFilterKeys is the most distinct build keys a join filter tests probe
+// rows against: a set of up to this many costs one lookup a row in the
+// scan, which then reads the probe side's other columns only where a key
+// matched. Beyond it the filter is the keys' range alone.
+const joinFilterKeys = 1 << 16
 
 // joinFilter returns the condition on the probe side's keys that the build
 // side's keys imply: every probe row failing it matches no build row, so
@@ -51,53 +57,94 @@ func (jn *joiner) joinFilter() planner.Expr {
 	var conds []planner.Expr
 	for i, p := range pexprs {
 		t := p.Type()
-		var lo, hi planner.Datum
-		seen := map[string]bool{}
-		var distinct []planner.Datum
-		any := false
-		var key []byte
-		for r := range kb.n {
-			d := datumAt(kb.cols[i], r)
-			if d.Null {
-				continue
-			}
-			if !any {
-				lo, hi, any = d, d, true
-			} else {
-				if planner.Compare(d, lo, t) < 0 {
-					lo = d
-				}
-				if planner.Compare(d, hi, t) > 0 {
-					hi = d
-				}
-			}
-			if len(distinct) <= joinFilterValues {
-				key = planner.AppendKey(key[:0], d, t)
-				if !seen[string(key)] {
-					seen[string(key)] = true
-					distinct = append(distinct, d)
-				}
-			}
-		}
+		v := kb.cols[i]
+		distinct, all := distinctKeys(v, kb.n, t, joinFilterKeys)
+		lo, hi, any := keyRange(v, kb.n, t, distinct, all)
 		if !any {
 			// No build row has a non-NULL key: nothing can match.
 			return &planner.Const{Value: planner.Datum{B: false}, T: planner.Type{ID: planner.TypeBoolean}}
 		}
-		if len(distinct) <= joinFilterValues {
-			sort.Slice(distinct, func(a, b int) bool { return planner.Compare(distinct[a], distinct[b], t) < 0 })
-			list := make([]planner.Expr, len(distinct))
-			for k, d := range distinct {
-				list[k] = &planner.Const{Value: d, T: t}
-			}
-			conds = append(conds, &planner.InList{X: p, List: list})
+		if !all {
+			conds = append(conds, &planner.Between{X: p, Lo: &planner.Const{Value: lo, T: t}, Hi: &planner.Const{Value: hi, T: t}})
 			continue
 		}
-		conds = append(conds, &planner.Between{X: p, Lo: &planner.Const{Value: lo, T: t}, Hi: &planner.Const{Value: hi, T: t}})
+		sort.Slice(distinct, func(a, b int) bool { return planner.Compare(distinct[a], distinct[b], t) < 0 })
+		list := make([]planner.Expr, len(distinct))
+		for k, d := range distinct {
+			list[k] = &planner.Const{Value: d, T: t}
+		}
+		conds = append(conds, &planner.InList{X: p, List: list, JoinKeys: len(distinct) > joinFilterValues})
 	}
 	if len(conds) == 1 {
 		return conds[0]
 	}
 	return &planner.Logic{And: true, Xs: conds}
+}
+
+// distinctKeys returns the distinct non-NULL values among the n rows of v,
+// of type t, and all: false when there are more than limit of them.
+// Integer keys are told apart as integers, the others by their
+// planner.AppendKey bytes.
+func distinctKeys(v *Vector, n int, t Type, limit int) (distinct []planner.Datum, all bool) {
+	if v.Int != nil {
+		var seen intGroups
+		for r := range n {
+			if v.IsNull(r) {
+				continue
+			}
+			if _, added := seen.findOrPut(v.Int[r], 0); added {
+				if seen.len() > limit {
+					return nil, false
+				}
+				distinct = append(distinct, datumAt(v, r))
+			}
+		}
+		return distinct, true
+	}
+	seen := map[string]bool{}
+	var key []byte
+	for r := range n {
+		d := datumAt(v, r)
+		if d.Null {
+			continue
+		}
+		key = planner.AppendKey(key[:0], d, t)
+		if !seen[string(key)] {
+			if len(seen) == limit {
+				return nil, false
+			}
+			seen[string(key)] = true
+			distinct = append(distinct, d)
+		}
+	}
+	return distinct, true
+}
+
+// keyRange is the least and the greatest non-NULL value among the n rows
+// of v: among distinct when all holds them, else found row by row; any is
+// false when there is none.
+func keyRange(v *Vector, n int, t Type, distinct []planner.Datum, all bool) (lo, hi planner.Datum, any bool) {
+	consider := func(d planner.Datum) {
+		switch {
+		case d.Null:
+		case !any:
+			lo, hi, any = d, d, true
+		case planner.Compare(d, lo, t) < 0:
+			lo = d
+		case planner.Compare(d, hi, t) > 0:
+			hi = d
+		}
+	}
+	if all {
+		for _, d := range distinct {
+			consider(d)
+		}
+		return lo, hi, any
+	}
+	for r := range n {
+		consider(datumAt(v, r))
+	}
+	return lo, hi, any
 }
 
 // filterable reports whether a join filter on keys of type t is exact:

@@ -264,3 +264,47 @@ func TestJoinFilterCreditsPagesOfWholeRowGroups(t *testing.T) {
 		}
 	}
 }
+
+// More build keys than an IN list holds for pushdown still filter the
+// probe scan: its range prunes as BETWEEN would, and the scan tests each
+// row's key against the set, so the probe side's other columns are not
+// read where no key matched. The build side holds order_ids 100-179 and
+// 15001-15040 of the sorted fixture (4,000 order_ids a row group): the
+// range rules out the last row group, the set leaves the second and third
+// without a row, and the answer is that of the join without the filter.
+func TestJoinFilterKeySetDropsProbeRows(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	s := NewSession()
+	q := "SELECT count(*), sum(b.amount), min(b.note) FROM (SELECT order_id FROM 'fixtures/orders_sorted.parquet' WHERE order_id BETWEEN 100 AND 179 OR order_id BETWEEN 15001 AND 15040) a JOIN 'fixtures/orders_sorted.parquet' b ON a.order_id = b.order_id"
+	on := explainJSON(t, s, "EXPLAIN (FORMAT JSON, ANALYZE) "+q)
+	if !strings.Contains(planLines(on.Plan), "JOIN_FILTER (order_id IN (120 values))") {
+		t.Errorf("plan without the join filter of 120 keys:\n%s", planLines(on.Plan))
+	}
+	notRead := func(j ExplainJSON) int64 {
+		for _, io := range j.Analyze.IO {
+			if io.Purpose == "data" {
+				return io.NotReadAfterFilter
+			}
+		}
+		return 0
+	}
+	// Both sides read the fixture; the build side keeps two row groups.
+	kept := func(j ExplainJSON) int {
+		n := 0
+		for _, f := range j.Files {
+			n = max(n, f.RowGroupsKept)
+		}
+		return n
+	}
+	if got := kept(on); got != 4 {
+		t.Errorf("the probe side keeps %d row groups, want 4 (the range skips the last)", got)
+	}
+	if notRead(on) == 0 {
+		t.Errorf("the probe side read every page of its other columns: the key set dropped no row before them")
+	}
+	want := resultText(t, s, q)
+	s.Settings.JoinFilters = false
+	if got := resultText(t, s, q); got != want || !strings.HasPrefix(want, "120\t") {
+		t.Errorf("with the join filter %q, without %q, want 120 rows", want, got)
+	}
+}

@@ -25,8 +25,11 @@ type runStats struct {
 	RowsDecoded, RowsReturned int64
 	// RowGroupsJudged had their WHERE judged by dictionary (dictfilter.go).
 	RowGroupsJudged int
-	IO              format.IOStats
-	Plans           []*pushdown.FilePlan
+	// RowGroupsDistinct passed on one row per dictionary entry
+	// (scandistinct.go).
+	RowGroupsDistinct int
+	IO                format.IOStats
+	Plans             []*pushdown.FilePlan
 	// Meters are the files opened, in order, with their reads by purpose
 	// (iometer.go); Scans are the scans' start and end times, and
 	// ConsumeTime the part of them spent consuming their results.
@@ -133,6 +136,9 @@ type scanQuery struct {
 	judges   []colJudge
 	residual *filter
 	after    []int
+	// distinct is the one column the plan needs the distinct values of,
+	// or -1 (scandistinct.go).
+	distinct int
 }
 
 func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
@@ -177,6 +183,7 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	if q.topk == nil && len(q.whereCols) > 0 {
 		q.judgeWhere()
 	}
+	q.distinct = distinctColumn(p, q.needCols)
 	return q
 }
 
@@ -301,6 +308,7 @@ type scanner struct {
 	rowGroups   atomic.Int64
 	rowsDecoded atomic.Int64
 	judged      atomic.Int64
+	distinct    atomic.Int64
 	// partialOff turns the workers' partial aggregation off for the row
 	// groups not yet started: the groups turned out too many.
 	partialOff atomic.Bool
@@ -421,6 +429,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	}
 	x.stats.RowsDecoded += s.rowsDecoded.Load()
 	x.stats.RowGroupsJudged += int(s.judged.Load())
+	x.stats.RowGroupsDistinct += int(s.distinct.Load())
 	x.stats.IO.Bytes += s.io.Bytes
 	x.stats.IO.Requests += s.io.Requests
 	return err
@@ -669,6 +678,9 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	readers := make([]colReader, q.width)
 	if q.judges != nil && rows == nil && s.judgeable(t) {
 		return s.scanJudged(ctx, t, kept, readers, send)
+	}
+	if q.distinct >= 0 && rows == nil && judgeable(t.file.f, t.rg.Index, t.file.fields[q.distinct]) {
+		return s.scanDistinct(ctx, t, kept, readers, send)
 	}
 	// A sorted limit cuts its key first even when it reads nothing else:
 	// the workers then drop, in parallel and into reused vectors, the rows

@@ -920,7 +920,7 @@ func pushExpr(x Expr, fields []*format.Field, rowNumber int) pushdown.Expr {
 		if !ok {
 			break
 		}
-		if len(e.List) > maxPushList {
+		if len(e.List) > maxPushList || e.JoinKeys {
 			return pushRange(e, col, fields)
 		}
 		var lits []pushdown.Literal
