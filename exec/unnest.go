@@ -62,37 +62,78 @@ func (u *unnester) apply(b *batch) (*batch, error) {
 		out.cols[i] = newResultVector(t, b.n)
 	}
 	rb := &rowBuffer{row: make([]planner.Datum, u.width), cols: u.cols}
-	elems := make([][]planner.Datum, len(u.lists))
-	row := make([]planner.Datum, u.width+len(u.lists))
+	x := u.expander()
 	for r := range b.n {
-		copy(row, rb.load(b, r))
-		n := 0
-		for k, l := range u.lists {
-			d, err := planner.Eval(l, row[:u.width])
-			if err != nil {
-				return out.head(out.n), err
-			}
-			if elems[k], err = planner.ListElems(d, l.Type()); err != nil {
-				return out.head(out.n), err
-			}
-			n = max(n, len(elems[k]))
-		}
-		for j := range n {
-			for k := range u.lists {
-				row[u.width+k] = planner.NullDatum
-				if j < len(elems[k]) {
-					row[u.width+k] = elems[k][j]
-				}
-			}
+		err := x.expand(rb.load(b, r), func(row []planner.Datum) error {
 			for i, e := range u.exprs {
 				d, err := planner.Eval(e, row)
 				if err != nil {
-					return out.head(out.n), err
+					return err
 				}
 				out.cols[i].appendDatum(d)
 			}
 			out.n++
+			return nil
+		})
+		if err != nil {
+			return out.head(out.n), err
 		}
 	}
 	return out, nil
+}
+
+// rows projects one row of datums into the rows its unnests make.
+func (u *unnester) rows(in []planner.Datum, x *expander, emit func([]planner.Datum)) error {
+	return x.expand(in, func(row []planner.Datum) error {
+		o := make([]planner.Datum, len(u.exprs))
+		for i, e := range u.exprs {
+			d, err := planner.Eval(e, row)
+			if err != nil {
+				return err
+			}
+			o[i] = d
+		}
+		emit(o)
+		return nil
+	})
+}
+
+// An expander turns an input row into one row per element of its longest
+// unnested list, each element appended after the input's columns.
+type expander struct {
+	u     *unnester
+	elems [][]planner.Datum
+	row   []planner.Datum
+}
+
+func (u *unnester) expander() *expander {
+	return &expander{u: u, elems: make([][]planner.Datum, len(u.lists)), row: make([]planner.Datum, u.width+len(u.lists))}
+}
+
+func (x *expander) expand(in []planner.Datum, f func([]planner.Datum) error) error {
+	u := x.u
+	copy(x.row, in[:u.width])
+	n := 0
+	for k, l := range u.lists {
+		d, err := planner.Eval(l, x.row[:u.width])
+		if err != nil {
+			return err
+		}
+		if x.elems[k], err = planner.ListElems(d, l.Type()); err != nil {
+			return err
+		}
+		n = max(n, len(x.elems[k]))
+	}
+	for j := range n {
+		for k := range u.lists {
+			x.row[u.width+k] = planner.NullDatum
+			if j < len(x.elems[k]) {
+				x.row[u.width+k] = x.elems[k][j]
+			}
+		}
+		if err := f(x.row); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -68,6 +68,13 @@ func (x *executor) runWindows(ctx context.Context, p *planner.Plan) ([]*batch, e
 		}
 	}
 	out := make([][]planner.Datum, 0, len(rows))
+	// unnest in the SELECT list expands the rows after the windows are
+	// computed, as DuckDB's does.
+	un := newUnnester(p.Project, all)
+	var ux *expander
+	if un != nil {
+		ux = un.expander()
+	}
 	for _, r := range rows {
 		if p.Qualify != nil {
 			d, err := planner.Eval(p.Qualify, r)
@@ -77,6 +84,12 @@ func (x *executor) runWindows(ctx context.Context, p *planner.Plan) ([]*batch, e
 			if !planner.IsTrue(d) {
 				continue
 			}
+		}
+		if un != nil {
+			if err := un.rows(r, ux, func(o []planner.Datum) { out = append(out, o) }); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		o := make([]planner.Datum, len(p.Project))
 		for i, e := range p.Project {

@@ -1173,6 +1173,9 @@ func (b *binder) aggregate(e *ast.FuncExpr) (Expr, error) {
 	if q := orderedSetCall(e, name); q != nil {
 		e = q
 	}
+	if hasUnnest(e.Exprs) {
+		return nil, binderError("UNNEST not supported here")
+	}
 	if b.agg == nil {
 		return nil, binderError("aggregate function calls cannot be nested or used here")
 	}

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"fmt"
+
+	"github.com/pqsql/pqsql/sql/ast"
 )
 
 // unnest(list) in a SELECT list makes one row per element, the other
@@ -51,4 +53,19 @@ func ListElems(d Datum, t Type) ([]Datum, error) {
 		return nil, fmt.Errorf("%w: unnest of %s", ErrConversion, t)
 	}
 	return listDatums(d, et)
+}
+
+// hasUnnest reports whether an aggregate's arguments call unnest, which
+// DuckDB refuses: a row's elements are not rows of the group.
+func hasUnnest(args ast.SelectExprs) bool {
+	found := false
+	for _, a := range args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			if f, ok := n.(*ast.FuncExpr); ok && f.Name.Lowered() == "unnest" {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
