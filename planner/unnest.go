@@ -30,7 +30,7 @@ func bindUnnest(f *ScalarFunc, args []Expr) (Expr, error) {
 }
 
 func evalUnnest(*Call, []Datum) (Datum, error) {
-	return Datum{}, fmt.Errorf("%w: unnest other than as a whole expression of a SELECT list without aggregates or window functions", ErrNotImplemented)
+	return Datum{}, fmt.Errorf("%w: unnest in a query with aggregates, or outside the SELECT list", ErrNotImplemented)
 }
 
 // IsUnnest reports whether e is unnest(list), and returns the list.
