@@ -11,9 +11,23 @@ const maxCachedKeys = 4
 // and most rows find their group without encoding or hashing their keys.
 // A slot holds its strings, so that their bytes cannot be freed and their
 // addresses reused for other bytes while it names them.
-type strKeysCache [512]struct {
+type strKeysCache [1 << strKeysBits]struct {
 	s [maxCachedKeys]string
 	g int32
+}
+
+const strKeysBits = 10
+
+// lookup returns the group slot j holds for row i's keys, if it does.
+func (c *strKeysCache) lookup(j uint64, keys []source, i int) (int32, bool) {
+	slot := &c[j]
+	for k := range keys {
+		x, y := keys[k].vec.Str[i], slot.s[k]
+		if len(x) != len(y) || unsafe.StringData(x) != unsafe.StringData(y) {
+			return 0, false
+		}
+	}
+	return slot.g, true
 }
 
 // cachedStrKeys reports whether groupIDsStrKeys finds the groups of keys:
@@ -50,19 +64,19 @@ rows:
 			}
 			h = (h ^ uint64(uintptr(unsafe.Pointer(unsafe.StringData(x))))) * 0x9E3779B97F4A7C15
 		}
-		slot := &cache[h>>(64-9)]
-		hit := true
-		for k := range nk {
-			x, c := keys[k].vec.Str[i], slot.s[k]
-			if len(x) != len(c) || unsafe.StringData(x) != unsafe.StringData(c) {
-				hit = false
-				break
-			}
-		}
-		if hit {
-			gids[i] = slot.g
+		// Two ways: the home slot and its pair, so that two combinations
+		// of one slot do not keep turning each other out.
+		home := h >> (64 - strKeysBits)
+		if g, ok := cache.lookup(home, keys, i); ok {
+			gids[i] = g
 			continue
 		}
+		if g, ok := cache.lookup(home^1, keys, i); ok {
+			gids[i] = g
+			continue
+		}
+		cache[home^1] = cache[home]
+		slot := &cache[home]
 		g := ag.encodedGroup(keys, i)
 		for k := range nk {
 			slot.s[k] = keys[k].vec.Str[i]
