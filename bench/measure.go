@@ -119,8 +119,10 @@ func parseMemStatus(b []byte) (memStatus, error) {
 }
 
 // A heapSampler records the largest Go heap in use (live and not yet swept
-// objects) seen while it runs, sampling every interval. Only pqsql's memory
-// is on the Go heap; DuckDB allocates outside it.
+// objects) seen while it runs, sampling every interval, less the heap in
+// use when it started: the answers the runner keeps of earlier runs (a
+// million rows of text, for the largest results) are not the query's.
+// Only pqsql's memory is on the Go heap; DuckDB allocates outside it.
 type heapSampler struct {
 	done chan struct{}
 	peak chan uint64
@@ -134,19 +136,20 @@ func startHeapSampler() *heapSampler {
 	started.Add(1)
 	go func() {
 		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		var peak uint64
+		var peak, base uint64
 		t := time.NewTicker(heapSampleInterval)
 		defer t.Stop()
 		for first := true; ; first = false {
 			metrics.Read(sample)
 			peak = max(peak, sample[0].Value.Uint64())
 			if first {
+				base = peak
 				started.Done()
 			}
 			select {
 			case <-h.done:
 				metrics.Read(sample)
-				h.peak <- max(peak, sample[0].Value.Uint64())
+				h.peak <- max(peak, sample[0].Value.Uint64()) - base
 				return
 			case <-t.C:
 			}
@@ -156,7 +159,8 @@ func startHeapSampler() *heapSampler {
 	return h
 }
 
-// stop ends the sampling and returns the peak in bytes.
+// stop ends the sampling and returns the peak in bytes above the heap at
+// the start.
 func (h *heapSampler) stop() int64 {
 	close(h.done)
 	return int64(<-h.peak)

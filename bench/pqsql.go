@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -28,15 +27,22 @@ func (e *pqEngine) name() string { return "pqsql" }
 func (e *pqEngine) close() error { return nil }
 
 func (e *pqEngine) exec(ctx context.Context, q boundQuery) (func() ([]string, error), error) {
-	res, err := e.s.Execute(ctx, q.sql)
-	if err != nil {
-		return nil, err
-	}
 	if q.csvOut != "" {
+		// As the shell's COPY and csv mode do: the rows stream from the
+		// query to the file, a batch at a time.
+		res, err := e.s.Stream(ctx, q.sql)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Close()
 		if err := writeCSV(q.csvOut, res); err != nil {
 			return nil, err
 		}
 		return func() ([]string, error) { return fileAnswer(q.csvOut) }, nil
+	}
+	res, err := e.s.Execute(ctx, q.sql)
+	if err != nil {
+		return nil, err
 	}
 	return func() ([]string, error) { return resultText(res), nil }, nil
 }
@@ -64,73 +70,34 @@ func resultText(res *exec.Result) []string {
 
 // writeCSV writes a result as DuckDB's COPY ... TO (HEADER) writes it: a
 // header, NULL as nothing, the empty string as "", other fields quoted
-// (RFC 4180) only when they hold a comma, a quote or a line break.
+// (RFC 4180) only when they hold a comma, a quote or a line break. It takes
+// the batches as Next hands them out, so the result is never held whole.
 func writeCSV(path string, res *exec.Result) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
-	for c, name := range res.Columns {
-		if c > 0 {
-			w.WriteByte(',')
+	csv := exec.CSVFormat{Sep: ",", QuoteNull: true}
+	buf := csv.AppendHeader(nil, res.Columns)
+	w.Write(buf)
+	for {
+		b, err := res.Next()
+		if err != nil {
+			f.Close()
+			return err
 		}
-		writeCSVField(w, []byte(name))
-	}
-	w.WriteByte('\n')
-	var buf []byte
-	for _, b := range res.Batches {
-		for r := range b.Len {
-			for c, v := range b.Vectors {
-				if c > 0 {
-					w.WriteByte(',')
-				}
-				if !v.IsNull(r) {
-					buf = exec.AppendText(buf[:0], v, r)
-					writeCSVField(w, buf)
-				}
-			}
-			w.WriteByte('\n')
+		if b == nil {
+			break
 		}
+		buf = csv.AppendRows(buf[:0], b.Vectors, b.Len)
+		w.Write(buf)
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
-}
-
-// writeCSVField writes one non-NULL field: as is, or in double quotes
-// (doubled inside) when it is empty or holds a comma, a quote or a line
-// break. It works on the bytes AppendText made, so a field costs no string.
-func writeCSVField(w *bufio.Writer, s []byte) {
-	if len(s) > 0 && !needsQuotes(s) {
-		w.Write(s)
-		return
-	}
-	w.WriteByte('"')
-	for {
-		i := bytes.IndexByte(s, '"')
-		if i < 0 {
-			break
-		}
-		w.Write(s[:i+1])
-		w.WriteByte('"')
-		s = s[i+1:]
-	}
-	w.Write(s)
-	w.WriteByte('"')
-}
-
-// needsQuotes reports whether s holds a comma, a quote or a line break.
-func needsQuotes(s []byte) bool {
-	for _, c := range s {
-		switch c {
-		case ',', '"', '\r', '\n':
-			return true
-		}
-	}
-	return false
 }
 
 // readerBytes runs q under EXPLAIN ANALYZE and returns what pqsql's reader

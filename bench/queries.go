@@ -45,6 +45,8 @@ var queries = concat(
 		{name: "group_by_customer", sql: "SELECT customer_id, count(*), sum(amount) FROM {shuffled} GROUP BY customer_id"},
 		{name: "count_distinct_city", sql: "SELECT count(DISTINCT city) FROM {shuffled}", ordered: true},
 		{name: "distinct_city", sql: "SELECT DISTINCT city FROM {shuffled}"},
+		// Two string keys: the groups of composite keys.
+		{name: "group_by_status_city", sql: "SELECT status, city, count(*), sum(amount) FROM {shuffled} GROUP BY status, city"},
 	},
 	// Sorting and output.
 	[]query{

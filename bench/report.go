@@ -28,8 +28,8 @@ type engineStats struct {
 	// PeakRSSDelta is the largest, over the runs, of the peak resident set
 	// size during a run less the resident set size before it.
 	PeakRSSDelta int64 `json:"peak_rss_delta_bytes"`
-	// PeakGoHeap is the largest Go heap in use sampled during a run; only
-	// pqsql's memory lives there.
+	// PeakGoHeap is the largest Go heap in use sampled during a run, less
+	// the heap in use before it; only pqsql's memory lives there.
 	PeakGoHeap int64 `json:"peak_go_heap_bytes"`
 	Rows       int   `json:"rows"`
 }
@@ -267,7 +267,8 @@ const methodNotes = `How the numbers are measured:
   may keep memory from an earlier query, which then does not count again,
   so DuckDB's RSS Δ can understate its peak. *Go heap peak* samples
   pqsql's heap in use (live and unswept objects, runtime/metrics) every
-  millisecond; it includes the result being built.
+  millisecond, less the heap in use before the run (the answers the
+  benchmark keeps of earlier runs); it includes the result being built.
 - **Answers**: each engine's first run, rendered as DuckDB's
   CAST(v AS VARCHAR) text (pqsql's exec.AppendText; DuckDB's own cast in a
   wrapping SELECT), compared row by row, in order where the query has a

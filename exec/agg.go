@@ -361,6 +361,9 @@ type aggregator struct {
 	stBuf []*aggState
 	zeros []int32
 	// strCache maps a string key's address to its group (groupIDs).
+	// strKeys maps the addresses of several string keys to their group
+	// (groupstrkeys.go), made at the first batch that needs it.
+	strKeys  *strKeysCache
 	strCache [256]struct {
 		s string
 		g int32
@@ -652,20 +655,29 @@ func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
 		}
 		return gids
 	}
+	if cachedStrKeys(keys) {
+		ag.groupIDsStrKeys(keys, gids) // groupstrkeys.go
+		return gids
+	}
 	for i := range gids {
-		ag.keyBuf = ag.keyBuf[:0]
-		for k, src := range keys {
-			ag.keyBuf = planner.AppendKey(ag.keyBuf, src.datum(i), ag.p.GroupBy[k].Type())
-		}
-		g, ok := ag.byKey[string(ag.keyBuf)]
-		if !ok {
-			ag.groups = append(ag.groups, ag.newGroup(keys, i))
-			g = int32(len(ag.groups) - 1)
-			ag.byKey[string(ag.keyBuf)] = g
-		}
-		gids[i] = g
+		gids[i] = ag.encodedGroup(keys, i)
 	}
 	return gids
+}
+
+// encodedGroup finds (or makes) the group of row i by its encoded keys.
+func (ag *aggregator) encodedGroup(keys []source, i int) int32 {
+	ag.keyBuf = ag.keyBuf[:0]
+	for k, src := range keys {
+		ag.keyBuf = planner.AppendKey(ag.keyBuf, src.datum(i), ag.p.GroupBy[k].Type())
+	}
+	g, ok := ag.byKey[string(ag.keyBuf)]
+	if !ok {
+		ag.groups = append(ag.groups, ag.newGroup(keys, i))
+		g = int32(len(ag.groups) - 1)
+		ag.byKey[string(ag.keyBuf)] = g
+	}
+	return g
 }
 
 // groupOf finds (or makes) the group of row i of a single-key aggregate.
@@ -976,6 +988,7 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 	groups := ag.finalGroups()
 	ag.groups, ag.byInt, ag.byStr, ag.byKey = nil, intGroups{}, nil, nil
 	clear(ag.strCache[:])
+	ag.strKeys = nil
 	if cols, ok := ag.plainColumns(n); ok {
 		// Each column is a key or an aggregate as is: they are finished
 		// straight into the columns, without rows or expressions.

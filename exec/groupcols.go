@@ -10,32 +10,56 @@ import (
 )
 
 // A colPart is the state of a GROUP BY on one integer key whose aggregates
-// are counts and sums (or averages) of numbers, held in columns: each
-// group is an id, its key one entry of keys, each aggregate's state one
-// entry of that aggregate's typed slices. A group holds no pointer, so a
-// GROUP BY of a group per row costs the garbage collector nothing to scan
-// and some 60 bytes a group where a *group with its states costs 200.
+// are counts and sums (or averages) of numbers. Each group is an id and a
+// row of words in rows: its key, the number of its rows, then a word per
+// sum or average. A group holds no pointer, so a GROUP BY of a group per
+// row costs the garbage collector nothing to scan; and the row is one
+// cache line, so that a batch's update of a group it has just found costs
+// no further miss.
 type colPart struct {
-	p         *planner.Plan
-	table     intGroups
-	keys      []int64
+	p *planner.Plan
+	// slots index the groups by key (groupslots.go); used counts the
+	// occupied slots.
+	slots []uint64
+	shift uint
+	mask  uint64
+	used  int
+	// rows holds width words a group, in blocks of rowBlockMask+1 groups:
+	// a block is never copied to grow, and holds no slack past the last.
+	rows      [][]int64
+	width     int
 	nullGroup int32
 	n         int
 	aggs      []colState
 	gids      []int32
 }
 
-// A colState is one aggregate's state of every group, indexed by group id.
+// rowBlockBits sets the groups of a block of rows.
+const (
+	rowBlockBits = 13
+	rowBlockMask = 1<<rowBlockBits - 1
+)
+
+// The words of a group's row before those of the sums.
+const (
+	keyWord   = 0
+	countWord = 1
+)
+
+// A colState is one aggregate's state of every group.
 type colState struct {
 	a *planner.AggCall
-	// n counts the rows (count_star) or the non-NULL values.
-	n []int64
-	// float sums in fsums; integer sums (unscaled decimals) in sums, or
-	// in wide once some group's sum has left int64's range.
+	// float sums are float64 bits in their word.
 	float bool
-	sums  []int64
-	wide  []int128
-	fsums []float64
+	// sum is the word of the group's sum in its row (sum and avg).
+	sum int
+	// nulls counts each group's NULL arguments, made at the first NULL:
+	// a group's values are its rows less those. Most columns have none, and
+	// then no aggregate keeps a count of its own.
+	nulls []int64
+	// wide holds every group's integer sum (unscaled decimal) once some
+	// group's sum has left int64's range; the words are then unused.
+	wide []int128
 }
 
 // colKeyType reports whether t is a key groupCols holds: an integer type
@@ -88,7 +112,7 @@ func newColPart(p *planner.Plan) *colPart {
 	if len(p.GroupBy) != 1 || !colKeyType(p.GroupBy[0].Type()) || len(p.Aggs) == 0 {
 		return nil
 	}
-	c := &colPart{p: p, nullGroup: -1, aggs: make([]colState, len(p.Aggs))}
+	c := &colPart{p: p, nullGroup: -1, width: countWord + 1, aggs: make([]colState, len(p.Aggs))}
 	for i, a := range p.Aggs {
 		if !colAggOK(a) {
 			return nil
@@ -97,22 +121,26 @@ func newColPart(p *planner.Plan) *colPart {
 		if a.Arg != nil && (a.Func == "sum" || a.Func == "avg") {
 			t := a.Arg.Type()
 			c.aggs[i].float = t.ID == TypeFloat || t.ID == TypeDouble
+			c.aggs[i].sum = c.width
+			c.width++
 		}
 	}
 	return c
 }
 
-// groupBytes estimates the memory of one group: its key, its share of a
-// table at most half full that doubles, and the states.
+// groupBytes estimates the memory of one group: its row, and its share of
+// a table at most three quarters full that doubles.
 func (c *colPart) groupBytes() int64 {
-	n := int64(8 + 4*12)
-	for i := range c.aggs {
-		n += 8
-		if s := &c.aggs[i]; s.a.Func == "sum" || s.a.Func == "avg" {
-			n += 16
-		}
+	return int64(8*c.width + 16)
+}
+
+// releaseRows lets go of the blocks of rows of groups below g, finished
+// into rows of the result, so that a result of many groups is not held
+// beside their states.
+func (c *colPart) releaseRows(g int) {
+	for b := range min(g>>rowBlockBits, len(c.rows)) {
+		c.rows[b] = nil
 	}
-	return n
 }
 
 // colKeyAt reads row i's key: null, or the integer.
@@ -129,50 +157,66 @@ func colKeyAt(src source, i int) (int64, bool) {
 	return d.I, d.Null
 }
 
+// key is group g's key (0 for the NULL group).
+func (c *colPart) key(g int) int64 { return *c.word(int32(g), keyWord) }
+
+// word is word w of group g's row.
+func (c *colPart) word(g int32, w int) *int64 {
+	return &c.rows[g>>rowBlockBits][int(g&rowBlockMask)*c.width+w]
+}
+
 // find returns the group of a key, or -1.
 func (c *colPart) find(k int64, null bool) int32 {
 	if null {
 		return c.nullGroup
 	}
-	return c.table.find(k)
+	return c.findKey(k)
 }
 
-// findOrAdd returns the group of a key, made when new. The states of a new
-// group are made by extend.
+// findOrAdd returns the group of a key, made when new. The NULL and zero
+// states of a new group are made by extend.
 func (c *colPart) findOrAdd(k int64, null bool) int32 {
 	if null {
 		if c.nullGroup < 0 {
 			c.nullGroup = int32(c.n)
-			c.keys = append(c.keys, 0)
-			c.n++
+			c.addRow(0)
 		}
 		return c.nullGroup
 	}
-	g, added := c.table.findOrPut(k, int32(c.n))
-	if added {
-		c.keys = append(c.keys, k)
-		c.n++
-	}
-	return g
+	return c.groupOf(k)
 }
 
-// extend gives each group made since the last call its empty states.
+// addRow appends a group's row: its key and zero states.
+func (c *colPart) addRow(k int64) {
+	if c.n&rowBlockMask == 0 {
+		// The first block grows as the groups come, so that a GROUP BY of
+		// a few groups stays small; the others are made whole.
+		size := rowBlockMask + 1
+		if c.n == 0 {
+			size = 64
+		}
+		c.rows = append(c.rows, make([]int64, 0, size*c.width))
+	}
+	b := &c.rows[len(c.rows)-1]
+	if len(*b)+c.width > cap(*b) {
+		*b = slices.Grow(*b, len(*b))
+	}
+	// Past its length a block is zero: made so, and never written there.
+	*b = (*b)[:len(*b)+c.width]
+	(*b)[len(*b)-c.width+keyWord] = k
+	c.n++
+}
+
+// extend gives each group made since the last call its NULL counts and
+// wide sums, for the aggregates that keep them.
 func (c *colPart) extend() {
 	for i := range c.aggs {
 		s := &c.aggs[i]
-		add := c.n - len(s.n)
-		if add <= 0 {
-			continue
+		if s.nulls != nil && len(s.nulls) < c.n {
+			s.nulls = growZero(s.nulls, c.n-len(s.nulls))
 		}
-		s.n = growZero(s.n, add)
-		switch {
-		case s.a.Func != "sum" && s.a.Func != "avg":
-		case s.float:
-			s.fsums = growZero(s.fsums, add)
-		case s.wide != nil:
-			s.wide = growZero(s.wide, add)
-		default:
-			s.sums = growZero(s.sums, add)
+		if s.wide != nil && len(s.wide) < c.n {
+			s.wide = growZero(s.wide, c.n-len(s.wide))
 		}
 	}
 }
@@ -195,126 +239,225 @@ func (c *colPart) consume(srcs []source, n int) {
 		c.gids = make([]int32, n)
 	}
 	gids := c.gids[:n]
-	if len(c.keys)+n > cap(c.keys) {
-		c.keys = slices.Grow(c.keys, max(len(c.keys), n))
-	}
 	if v := srcs[0].vec; v != nil && v.Int != nil && v.Nulls == nil {
 		for i, x := range v.Int[:n] {
-			g, added := c.table.findOrPut(x, int32(c.n))
-			if added {
-				c.keys = append(c.keys, x)
-				c.n++
-			}
+			g := c.groupOf(x)
 			gids[i] = g
+			// The row was just read to compare its key.
+			*c.word(g, countWord)++
 		}
 	} else {
 		for i := range n {
-			gids[i] = c.findOrAdd(colKeyAt(srcs[0], i))
+			g := c.findOrAdd(colKeyAt(srcs[0], i))
+			gids[i] = g
+			*c.word(g, countWord)++
 		}
 	}
 	c.extend()
 	for i := range c.aggs {
-		c.aggs[i].update(srcs[1+i], n, gids)
+		c.update(&c.aggs[i], srcs[1+i], n, gids)
 	}
 }
 
-// update adds a batch's values to each row's group, gids.
-func (s *colState) update(src source, n int, gids []int32) {
-	if s.a.Arg == nil {
-		for _, g := range gids {
-			s.n[g]++
-		}
+// consumeRows adds the rows sel of a batch whose keys and arguments are
+// srcs: a part's share of a batch, read in place where the keys and
+// arguments are plain integers and floats without NULLs, copied out
+// otherwise.
+func (c *colPart) consumeRows(srcs []source, sel []int32) {
+	if !c.plainSources(srcs) {
+		c.consume(takeSources(srcs, sel), len(sel))
 		return
+	}
+	if cap(c.gids) < len(sel) {
+		c.gids = make([]int32, len(sel))
+	}
+	gids := c.gids[:len(sel)]
+	keys := srcs[0].vec.Int
+	for j, i := range sel {
+		g := c.groupOf(keys[i])
+		gids[j] = g
+		*c.word(g, countWord)++
+	}
+	c.extend()
+	for ai := range c.aggs {
+		s := &c.aggs[ai]
+		v := srcs[1+ai].vec
+		switch {
+		case s.a.Func != "sum" && s.a.Func != "avg":
+		case s.float:
+			for j, g := range gids {
+				p := c.word(g, s.sum)
+				*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + v.Float[sel[j]]))
+			}
+		default:
+			for j, g := range gids {
+				c.addInt(s, g, v.Int[sel[j]])
+			}
+		}
+	}
+}
+
+// plainSources reports whether consumeRows reads srcs in place: an integer
+// key and arguments without NULLs, in the slices their sums take.
+func (c *colPart) plainSources(srcs []source) bool {
+	if v := srcs[0].vec; v == nil || v.Int == nil || v.Nulls != nil {
+		return false
+	}
+	for ai := range c.aggs {
+		s := &c.aggs[ai]
+		if s.a.Arg == nil {
+			continue
+		}
+		v := srcs[1+ai].vec
+		switch {
+		case v == nil || v.Nulls != nil:
+			return false
+		case s.a.Func == "count":
+		case s.float && v.Float == nil, !s.float && v.Int == nil:
+			return false
+		}
+	}
+	return true
+}
+
+// update adds a batch's values to each row's group, gids.
+func (c *colPart) update(s *colState, src source, n int, gids []int32) {
+	if s.a.Arg == nil {
+		return // count(*): the row count
 	}
 	v := src.vec
 	if v == nil {
-		s.updateDatums(src.ds[:n], gids)
+		for i, g := range gids {
+			c.updateDatum(s, src.ds[i], g)
+		}
 		return
 	}
-	switch {
-	case s.a.Func == "count":
+	if v.Nulls != nil {
 		for i, g := range gids {
-			if !v.IsNull(i) {
-				s.n[g]++
+			if v.Nulls[i] {
+				c.addNull(s, g)
 			}
 		}
+	}
+	w := c.width
+	switch {
+	case s.a.Func == "count":
 	case s.float && v.Float != nil:
 		for i, g := range gids {
 			if !v.IsNull(i) {
-				s.n[g]++
-				s.fsums[g] += v.Float[i]
+				p := c.word(g, s.sum)
+				*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + v.Float[i]))
 			}
+		}
+	case !s.float && v.Int != nil && s.wide == nil && v.Nulls == nil:
+		for i, g := range gids {
+			x := v.Int[i]
+			p := &c.rows[g>>rowBlockBits][int(g&rowBlockMask)*w+s.sum]
+			a := *p
+			r := a + x
+			if (a^r)&(x^r) < 0 {
+				// The sums widen; the rest of the batch adds to them.
+				for j := i; j < len(gids); j++ {
+					c.addInt(s, gids[j], v.Int[j])
+				}
+				break
+			}
+			*p = r
 		}
 	case !s.float && v.Int != nil:
 		for i, g := range gids {
 			if !v.IsNull(i) {
-				s.n[g]++
-				s.addInt(g, v.Int[i])
+				c.addInt(s, g, v.Int[i])
 			}
 		}
 	default:
 		for i, g := range gids {
-			s.updateDatum(datumAt(v, i), g)
+			if !v.IsNull(i) {
+				c.addValue(s, datumAt(v, i), g)
+			}
 		}
 	}
 }
 
-// updateDatums adds values computed row by row.
-func (s *colState) updateDatums(ds []planner.Datum, gids []int32) {
-	for i, g := range gids {
-		s.updateDatum(ds[i], g)
-	}
-}
-
-func (s *colState) updateDatum(d planner.Datum, g int32) {
+// updateDatum adds a value computed row by row.
+func (c *colPart) updateDatum(s *colState, d planner.Datum, g int32) {
 	if d.Null {
+		c.addNull(s, g)
 		return
 	}
-	s.n[g]++
+	c.addValue(s, d, g)
+}
+
+// addValue adds a non-NULL value to group g's sum.
+func (c *colPart) addValue(s *colState, d planner.Datum, g int32) {
 	switch {
 	case s.a.Func == "count":
 	case s.float:
-		s.fsums[g] += d.F
+		p := c.word(g, s.sum)
+		*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + d.F))
 	case d.Big != nil:
 		// A decimal of up to 18 digits fits an int64.
-		s.addInt(g, d.Big.Int64())
+		c.addInt(s, g, d.Big.Int64())
 	default:
-		s.addInt(g, d.I)
+		c.addInt(s, g, d.I)
 	}
+}
+
+// addNull counts a NULL argument of group g.
+func (c *colPart) addNull(s *colState, g int32) {
+	if s.nulls == nil {
+		s.nulls = make([]int64, c.n)
+	}
+	s.nulls[g]++
 }
 
 // addInt adds x to group g's sum, in int64 while every sum fits.
-func (s *colState) addInt(g int32, x int64) {
+func (c *colPart) addInt(s *colState, g int32, x int64) {
 	if s.wide != nil {
 		s.wide[g] = s.wide[g].addInt(x)
 		return
 	}
-	a := s.sums[g]
+	p := c.word(g, s.sum)
+	a := *p
 	r := a + x
 	if (a^r)&(x^r) < 0 {
-		// Overflow: the column widens for good.
-		s.widen()
+		// Overflow: the sums widen for good.
+		c.widen(s)
 		s.wide[g] = s.wide[g].addInt(x)
 		return
 	}
-	s.sums[g] = r
+	*p = r
 }
 
-// widen moves the sums to int128.
-func (s *colState) widen() {
-	s.wide = make([]int128, len(s.sums), cap(s.sums))
-	for i, x := range s.sums {
-		s.wide[i] = int128{}.addInt(x)
+// widen moves s's sums to int128.
+func (c *colPart) widen(s *colState) {
+	s.wide = make([]int128, c.n)
+	for g := range s.wide {
+		s.wide[g] = int128{}.addInt(*c.word(int32(g), s.sum))
 	}
-	s.sums = nil
+}
+
+// values is the number of group g's non-NULL arguments of s (its rows for
+// count(*)).
+func (c *colPart) values(s *colState, g int) int64 {
+	n := *c.word(int32(g), countWord)
+	if s.nulls != nil {
+		n -= s.nulls[g]
+	}
+	return n
 }
 
 // sum128 is group g's integer sum.
-func (s *colState) sum128(g int) int128 {
+func (c *colPart) sum128(s *colState, g int) int128 {
 	if s.wide != nil {
 		return s.wide[g]
 	}
-	return int128{}.addInt(s.sums[g])
+	return int128{}.addInt(*c.word(int32(g), s.sum))
+}
+
+// fsum is group g's float sum.
+func (c *colPart) fsum(s *colState, g int) float64 {
+	return math.Float64frombits(uint64(*c.word(int32(g), s.sum)))
 }
 
 // merge adds o, the state of later rows: its groups (those listed, or
@@ -329,26 +472,36 @@ func (c *colPart) merge(o *colPart, groups []int32) {
 	}
 	ids := make([]int32, len(groups))
 	for i, g := range groups {
-		ids[i] = c.findOrAdd(o.keys[g], g == o.nullGroup)
+		ids[i] = c.findOrAdd(o.key(int(g)), g == o.nullGroup)
+		*c.word(ids[i], countWord) += *o.word(g, countWord)
 	}
 	c.extend()
 	for i := range c.aggs {
 		dst, src := &c.aggs[i], &o.aggs[i]
-		for j, id := range ids {
-			g := groups[j]
-			dst.n[id] += src.n[g]
-			switch {
-			case dst.a.Func != "sum" && dst.a.Func != "avg":
-			case dst.float:
-				dst.fsums[id] += src.fsums[g]
-			default:
-				t := src.sum128(int(g))
+		if src.nulls != nil {
+			if dst.nulls == nil {
+				dst.nulls = make([]int64, c.n)
+			}
+			for j, id := range ids {
+				dst.nulls[id] += src.nulls[groups[j]]
+			}
+		}
+		switch {
+		case dst.a.Func != "sum" && dst.a.Func != "avg":
+		case dst.float:
+			for j, id := range ids {
+				p := c.word(id, dst.sum)
+				*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + o.fsum(src, int(groups[j]))))
+			}
+		default:
+			for j, id := range ids {
+				t := o.sum128(src, int(groups[j]))
 				if dst.wide == nil && t.hi == int64(t.lo)>>63 {
-					dst.addInt(id, int64(t.lo))
+					c.addInt(dst, id, int64(t.lo))
 					continue
 				}
 				if dst.wide == nil {
-					dst.widen()
+					c.widen(dst)
 				}
 				dst.wide[id] = dst.wide[id].add(t)
 			}
@@ -361,13 +514,13 @@ func (c *colPart) keyDatum(g int) planner.Datum {
 	if int32(g) == c.nullGroup {
 		return planner.NullDatum
 	}
-	return planner.Datum{I: c.keys[g]}
+	return planner.Datum{I: c.key(g)}
 }
 
 // finish is aggregate ai's value of group g, as finishBuiltin makes it.
 func (c *colPart) finish(ai, g int) planner.Datum {
 	s := &c.aggs[ai]
-	n := s.n[g]
+	n := c.values(s, g)
 	switch s.a.Func {
 	case "count", "count_star":
 		return planner.Datum{I: n}
@@ -377,11 +530,11 @@ func (c *colPart) finish(ai, g int) planner.Datum {
 	}
 	if s.float {
 		if s.a.Func == "sum" {
-			return planner.Datum{F: s.fsums[g]}
+			return planner.Datum{F: c.fsum(s, g)}
 		}
-		return planner.Datum{F: s.fsums[g] / float64(n)}
+		return planner.Datum{F: c.fsum(s, g) / float64(n)}
 	}
-	sum := s.sum128(g)
+	sum := c.sum128(s, g)
 	if s.a.Func == "sum" {
 		return planner.Datum{Big: sum.big()}
 	}
@@ -417,7 +570,7 @@ func (c *colPart) finishColumn(v *Vector, src, lo, hi int) {
 				v.appendNull()
 				continue
 			}
-			v.Int = append(v.Int, c.keys[g])
+			v.Int = append(v.Int, c.key(g))
 			v.markNotNull()
 		}
 		return
@@ -426,7 +579,9 @@ func (c *colPart) finishColumn(v *Vector, src, lo, hi int) {
 	s := &c.aggs[ai]
 	switch {
 	case (s.a.Func == "count" || s.a.Func == "count_star") && v.Type.ID == TypeBigInt:
-		v.Int = append(v.Int, s.n[lo:hi]...)
+		for g := lo; g < hi; g++ {
+			v.Int = append(v.Int, c.values(s, g))
+		}
 		if v.Nulls != nil {
 			v.Nulls = extendZero(v.Nulls, hi-lo)
 		}
@@ -437,12 +592,12 @@ func (c *colPart) finishColumn(v *Vector, src, lo, hi int) {
 		ints := make([]big.Int, hi-lo)
 		words := make([]big.Word, hi-lo)
 		for g := lo; g < hi; g++ {
-			if s.n[g] == 0 {
+			if c.values(s, g) == 0 {
 				v.appendNull()
 				continue
 			}
 			b := &ints[g-lo]
-			t := s.sum128(g)
+			t := c.sum128(s, g)
 			if x := int64(t.lo); t.hi == x>>63 && x != math.MinInt64 && bits.UintSize == 64 {
 				neg := x < 0
 				if neg {

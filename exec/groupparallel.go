@@ -16,10 +16,10 @@ type groupCols struct {
 	p       *planner.Plan
 	parts   []*colPart
 	workers int
-	// shift takes a key's hash to its part: the top bits, where each
-	// part's table probes by the low ones.
-	shift uint
-	sels  [][]int32
+	// partMask takes a key's hash to its part: the low bits, where each
+	// part's table probes by the high ones.
+	partMask uint64
+	sels     [][]int32
 }
 
 // splitGroups is how many groups one part holds before the groups split
@@ -42,7 +42,7 @@ func (gc *groupCols) partOf(k int64, null bool) int {
 	if len(gc.parts) == 1 || null {
 		return 0
 	}
-	return int(hashInt(k) >> gc.shift)
+	return int(hashInt(k) & gc.partMask)
 }
 
 // groupBytes estimates the memory of one group.
@@ -80,7 +80,7 @@ func (gc *groupCols) split() {
 		bits++
 	}
 	one := gc.parts[0]
-	gc.shift = 64 - bits
+	gc.partMask = 1<<bits - 1
 	gc.parts = make([]*colPart, 1<<bits)
 	for i := range gc.parts {
 		gc.parts[i] = newColPart(gc.p)
@@ -105,7 +105,7 @@ func (gc *groupCols) consume(srcs []source, n int) {
 	}
 	if v := srcs[0].vec; v != nil && v.Int != nil && v.Nulls == nil {
 		for i, x := range v.Int[:n] {
-			p := hashInt(x) >> gc.shift
+			p := hashInt(x) & gc.partMask
 			gc.sels[p] = append(gc.sels[p], int32(i))
 		}
 	} else {
@@ -119,10 +119,10 @@ func (gc *groupCols) consume(srcs []source, n int) {
 		if len(gc.sels[p]) == 0 {
 			continue
 		}
-		wg.Go(func() { gc.parts[p].consume(takeSources(srcs, gc.sels[p]), len(gc.sels[p])) })
+		wg.Go(func() { gc.parts[p].consumeRows(srcs, gc.sels[p]) })
 	}
 	if len(gc.sels[0]) > 0 {
-		gc.parts[0].consume(takeSources(srcs, gc.sels[0]), len(gc.sels[0]))
+		gc.parts[0].consumeRows(srcs, gc.sels[0])
 	}
 	wg.Wait()
 }
@@ -160,7 +160,7 @@ func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop
 	gc := ag.cols
 	ag.cols = nil
 	for _, c := range gc.parts {
-		c.table = intGroups{}
+		c.slots = nil
 	}
 	if cols, ok := ag.plainColumns(n); ok {
 		for _, c := range gc.parts {
@@ -172,6 +172,7 @@ func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop
 					c.finishColumn(v, src, lo, hi)
 					b.cols[k] = v
 				}
+				c.releaseRows(hi)
 				if stop, err := fn(b); stop || err != nil {
 					return err
 				}
@@ -225,7 +226,7 @@ func (ag *aggregator) groupKeys(g int, dst []planner.Datum) []planner.Datum {
 func (gc *groupCols) route(src *colPart) {
 	lists := make([][]int32, len(gc.parts))
 	for g := range src.n {
-		p := gc.partOf(src.keys[g], int32(g) == src.nullGroup)
+		p := gc.partOf(src.key(g), int32(g) == src.nullGroup)
 		lists[p] = append(lists[p], int32(g))
 	}
 	for p, l := range lists {

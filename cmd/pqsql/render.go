@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -249,90 +248,24 @@ func (t *table) cell(row, col int) (text string, null bool) {
 func renderCSV(w *bufio.Writer, t *table, o renderOptions) {
 	null := o.nullText("NULL")
 	sep := o.sep(",")
+	f := exec.CSVFormat{Sep: sep, Null: null, QuoteNull: o.quoteNull}
 	if !o.noHeaders {
-		for c, name := range t.res.Columns {
-			if c > 0 {
-				w.WriteString(sep)
-			}
-			writeCSVField(w, name, sep)
-		}
-		w.WriteByte('\n')
+		t.buf = f.AppendHeader(t.buf[:0], t.res.Columns)
+		w.Write(t.buf)
 	}
-	// Batch by batch, each field appended to one reused buffer: a million
+	// Batch by batch, the rows appended to one reused buffer: a million
 	// rows must not cost a million strings.
-	nullText := []byte(null)
+	cols := make([]*exec.Vector, t.numCols())
 	for _, b := range t.res.Batches {
-		for r := range b.Len {
-			for c := range t.numCols() {
-				if c > 0 {
-					w.WriteString(sep)
-				}
-				var v *exec.Vector
-				if c < len(b.Vectors) {
-					v = b.Vectors[c]
-				}
-				if v == nil || v.IsNull(r) {
-					writeCSVBytes(w, nullText, sep)
-					continue
-				}
-				t.buf = exec.AppendText(t.buf[:0], v, r)
-				if o.quoteNull && bytes.Equal(t.buf, nullText) {
-					writeQuoted(w, t.buf)
-					continue
-				}
-				writeCSVBytes(w, t.buf, sep)
+		for c := range cols {
+			cols[c] = nil
+			if c < len(b.Vectors) {
+				cols[c] = b.Vectors[c]
 			}
-			w.WriteByte('\n')
 		}
+		t.buf = f.AppendRows(t.buf[:0], cols, b.Len)
+		w.Write(t.buf)
 	}
-}
-
-// writeCSVField writes s, in double quotes (doubled inside) when it holds
-// the separator, a quote or a line break.
-func writeCSVField(w *bufio.Writer, s, sep string) {
-	if !strings.ContainsAny(s, "\"\r\n") && !strings.Contains(s, sep) {
-		w.WriteString(s)
-		return
-	}
-	w.WriteByte('"')
-	w.WriteString(strings.ReplaceAll(s, `"`, `""`))
-	w.WriteByte('"')
-}
-
-// writeCSVBytes is writeCSVField on bytes.
-func writeCSVBytes(w *bufio.Writer, s []byte, sep string) {
-	if !csvNeedsQuotes(s, sep) {
-		w.Write(s)
-		return
-	}
-	writeQuoted(w, s)
-}
-
-// writeQuoted writes s in double quotes, doubling those inside.
-func writeQuoted(w *bufio.Writer, s []byte) {
-	w.WriteByte('"')
-	for {
-		i := bytes.IndexByte(s, '"')
-		if i < 0 {
-			break
-		}
-		w.Write(s[:i+1])
-		w.WriteByte('"')
-		s = s[i+1:]
-	}
-	w.Write(s)
-	w.WriteByte('"')
-}
-
-// csvNeedsQuotes reports whether s holds sep, a quote or a line break.
-func csvNeedsQuotes(s []byte, sep string) bool {
-	single := len(sep) == 1
-	for _, c := range s {
-		if c == '"' || c == '\r' || c == '\n' || single && c == sep[0] {
-			return true
-		}
-	}
-	return !single && bytes.Contains(s, []byte(sep))
 }
 
 // renderJSON prints rows as JSON objects: inside an array, one row a line
