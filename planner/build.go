@@ -750,8 +750,9 @@ func residual(x Expr, fields []*format.Field) pushdown.Expr {
 	return &pushdown.Residual{Text: x.String(), Columns: paths}
 }
 
-// column returns the pushdown column x reads, when x is a scalar column
-// (possibly under a cast that keeps its values apart and in order).
+// column returns the pushdown column x reads, when x is a scalar column or
+// a scalar field of a struct column at any depth (possibly under a cast that
+// keeps its values apart and in order).
 func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 	if c, ok := x.(*Cast); ok {
 		if !keepsOrder(c.X.Type(), c.T) {
@@ -759,11 +760,39 @@ func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 		}
 		x = c.X
 	}
-	r, ok := x.(*ColRef)
-	if !ok || r.Index >= len(fields) || fields[r.Index] == nil || fields[r.Index].Kind != format.ScalarField {
+	f := fieldOf(x, fields)
+	if f == nil || f.Kind != format.ScalarField || f.Leaf == nil {
 		return pushdown.Column{}, false
 	}
-	return pushdown.Column{Path: fields[r.Index].Leaf.Path}, true
+	return pushdown.Column{Path: f.Leaf.Path}, true
+}
+
+// fieldOf returns the field of the file x reads as it is: a column, or a
+// struct's field reached by struct_extract from one (s.f, s['f'], s.f.g).
+// Through a list or a map there is no such field: their elements are not
+// rows. The field's leaf is NULL exactly when the struct or the field is,
+// as struct_extract's value is.
+func fieldOf(x Expr, fields []*format.Field) *format.Field {
+	switch e := x.(type) {
+	case *ColRef:
+		if e.Index < 0 || e.Index >= len(fields) {
+			return nil
+		}
+		return fields[e.Index]
+	case *Call:
+		if e.Name != "struct_extract" || len(e.Args) != 2 {
+			return nil
+		}
+		k, ok := e.Args[1].(*Const)
+		s := fieldOf(e.Args[0], fields)
+		// Binding turned the key into the field's position.
+		if !ok || !k.T.IsInteger() || k.Value.Null || s == nil || s.Kind != format.StructField ||
+			k.Value.I < 0 || k.Value.I >= int64(len(s.Children)) {
+			return nil
+		}
+		return s.Children[k.Value.I]
+	}
+	return nil
 }
 
 // keepsOrder reports whether a cast from ft to tt maps the values it
