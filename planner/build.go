@@ -944,6 +944,11 @@ func pushExpr(x Expr, fields []*format.Field, rowNumber int) pushdown.Expr {
 		if col, ok := column(e.X, fields); ok {
 			return &pushdown.IsNull{Col: col, Not: e.Not}
 		}
+		if f := fieldOf(e.X, fields); f != nil && f.IsNested() {
+			r := residual(x, fields).(*pushdown.Residual)
+			r.Why = "the NULL of a struct, list or map itself is in no statistics: its leaves' null counts also count NULL fields and elements"
+			return r
+		}
 	case *InList:
 		col, ok := column(e.X, fields)
 		if !ok {

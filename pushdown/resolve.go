@@ -217,7 +217,7 @@ func (r *resolver) resolve(e Expr, negate bool) (Expr, error) {
 			if f != nil {
 				nf = func(row Row) Truth { return f(row).Not() }
 			}
-			return &Residual{Text: "NOT (" + n.Text + ")", Columns: n.Columns, Func: nf}, nil
+			return &Residual{Text: "NOT (" + n.Text + ")", Columns: n.Columns, Func: nf, Why: n.Why}, nil
 		}
 		return n, nil
 	case *Compare:
