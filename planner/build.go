@@ -608,6 +608,7 @@ func finishSelect(sel *sql.Select, s *sqlparser.Select, scan *Scan, cols []Colum
 	}
 	if scan.Subquery == nil && scan.SetOp == nil && scan.Function == nil {
 		copy(scan.Needed, needed)
+		scan.Parts = structParts(p.InputExprs(), scan.Fields)
 		if p.Where != nil {
 			if len(scan.Partitions) > 0 {
 				prunePartitions(scan, p.Where, len(cols))
@@ -662,6 +663,7 @@ func (p *Plan) PrepareScan() {
 		markNeeded(x, needed)
 	}
 	copy(scan.Needed, needed)
+	scan.Parts = structParts(p.InputExprs(), scan.Fields)
 	scan.Pushdown = nil
 	if p.Where != nil {
 		if len(scan.Partitions) > 0 {
@@ -736,15 +738,23 @@ func Pushdown(where Expr, fields []*format.Field) pushdown.Expr {
 	return pushExpr(where, fields, -1)
 }
 
+// residual is x as a condition pushdown does not judge; its columns are
+// the leaves x reads (of a struct read through its fields, theirs alone).
 func residual(x Expr, fields []*format.Field) pushdown.Expr {
 	set := map[int]bool{}
 	Columns(x, set)
+	parts := structParts([]Expr{x}, fields)
 	var paths []string
 	for i := range fields {
-		if set[i] && fields[i] != nil {
-			for _, l := range fields[i].Leaves {
-				paths = append(paths, l.Path)
-			}
+		if !set[i] || fields[i] == nil {
+			continue
+		}
+		if ps, ok := parts[i]; ok {
+			paths = append(paths, leafPathsUnder(fields[i], ps)...)
+			continue
+		}
+		for _, l := range fields[i].Leaves {
+			paths = append(paths, l.Path)
 		}
 	}
 	return &pushdown.Residual{Text: x.String(), Columns: paths}
