@@ -954,6 +954,9 @@ func pushExpr(x Expr, fields []*format.Field, rowNumber int) pushdown.Expr {
 		if col, ok := column(e.X, fields); ok {
 			return &pushdown.IsNull{Col: col, Not: e.Not}
 		}
+		if path, ok := structPath(e.X, fields); ok {
+			return &pushdown.StructIsNull{Path: path, Not: e.Not, Text: x.String()}
+		}
 		if f := fieldOf(e.X, fields); f != nil && f.IsNested() {
 			r := residual(x, fields).(*pushdown.Residual)
 			r.Why = "the NULL of a struct, list or map itself is in no statistics: its leaves' null counts also count NULL fields and elements"

@@ -114,3 +114,19 @@ func partNames(f *format.Field, parts [][]int) []string {
 	}
 	return out
 }
+
+// structPath is the dotted path of the struct x reads, when x is a struct
+// column or a struct field reached from one by field access.
+func structPath(x Expr, fields []*format.Field) (string, bool) {
+	col, path, ok := fieldPath(x, fields)
+	if !ok || col < 0 || col >= len(fields) || fields[col] == nil {
+		return "", false
+	}
+	f := fields[col]
+	name := f.Name
+	for _, k := range path {
+		f = f.Children[k]
+		name += "." + f.Name
+	}
+	return name, f.Kind == format.StructField
+}
