@@ -84,6 +84,9 @@ func fieldMap(scan *planner.Scan, f *format.File) ([]*format.Field, error) {
 			return nil, fmt.Errorf("%w: column %s is %s in %s but %s in %s", ErrSchemaMismatch, pf.Name,
 				planner.TypeOf(out[i]), f.Name, planner.TypeOf(pf), scan.Files[0])
 		}
+		if ps := scan.Parts[i]; ps != nil {
+			out[i] = prunedField(out[i], ps)
+		}
 	}
 	return out, nil
 }

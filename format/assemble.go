@@ -202,6 +202,11 @@ func (a *Assembler) read(f *Field) Value {
 		}
 		s := &Struct{Fields: f.Children, Values: make([]Value, len(f.Children))}
 		for i, ch := range f.Children {
+			if len(ch.Leaves) == 0 {
+				// A field a scan left out (it reads only some fields of
+				// the struct): NULL, never looked at.
+				continue
+			}
 			s.Values[i] = a.read(ch)
 		}
 		if f.Kind == VariantField && a.err == nil {

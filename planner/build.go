@@ -608,6 +608,7 @@ func finishSelect(sel *sql.Select, s *ast.Select, scan *Scan, cols []Column, c b
 	}
 	if scan.Subquery == nil && scan.SetOp == nil && scan.Function == nil {
 		copy(scan.Needed, needed)
+		scan.Parts = structParts(p.InputExprs(), scan.Fields)
 		if p.Where != nil {
 			if len(scan.Partitions) > 0 {
 				prunePartitions(scan, p.Where, len(cols))
@@ -662,6 +663,7 @@ func (p *Plan) PrepareScan() {
 		markNeeded(x, needed)
 	}
 	copy(scan.Needed, needed)
+	scan.Parts = structParts(p.InputExprs(), scan.Fields)
 	scan.Pushdown = nil
 	if p.Where != nil {
 		if len(scan.Partitions) > 0 {
@@ -736,22 +738,31 @@ func Pushdown(where Expr, fields []*format.Field) pushdown.Expr {
 	return pushExpr(where, fields, -1)
 }
 
+// residual is x as a condition pushdown does not judge; its columns are
+// the leaves x reads (of a struct read through its fields, theirs alone).
 func residual(x Expr, fields []*format.Field) pushdown.Expr {
 	set := map[int]bool{}
 	Columns(x, set)
+	parts := structParts([]Expr{x}, fields)
 	var paths []string
 	for i := range fields {
-		if set[i] && fields[i] != nil {
-			for _, l := range fields[i].Leaves {
-				paths = append(paths, l.Path)
-			}
+		if !set[i] || fields[i] == nil {
+			continue
+		}
+		if ps, ok := parts[i]; ok {
+			paths = append(paths, leafPathsUnder(fields[i], ps)...)
+			continue
+		}
+		for _, l := range fields[i].Leaves {
+			paths = append(paths, l.Path)
 		}
 	}
 	return &pushdown.Residual{Text: x.String(), Columns: paths}
 }
 
-// column returns the pushdown column x reads, when x is a scalar column
-// (possibly under a cast that keeps its values apart and in order).
+// column returns the pushdown column x reads, when x is a scalar column or
+// a scalar field of a struct column at any depth (possibly under a cast that
+// keeps its values apart and in order).
 func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 	if c, ok := x.(*Cast); ok {
 		if !keepsOrder(c.X.Type(), c.T) {
@@ -759,11 +770,39 @@ func column(x Expr, fields []*format.Field) (pushdown.Column, bool) {
 		}
 		x = c.X
 	}
-	r, ok := x.(*ColRef)
-	if !ok || r.Index >= len(fields) || fields[r.Index] == nil || fields[r.Index].Kind != format.ScalarField {
+	f := fieldOf(x, fields)
+	if f == nil || f.Kind != format.ScalarField || f.Leaf == nil {
 		return pushdown.Column{}, false
 	}
-	return pushdown.Column{Path: fields[r.Index].Leaf.Path}, true
+	return pushdown.Column{Path: f.Leaf.Path}, true
+}
+
+// fieldOf returns the field of the file x reads as it is: a column, or a
+// struct's field reached by struct_extract from one (s.f, s['f'], s.f.g).
+// Through a list or a map there is no such field: their elements are not
+// rows. The field's leaf is NULL exactly when the struct or the field is,
+// as struct_extract's value is.
+func fieldOf(x Expr, fields []*format.Field) *format.Field {
+	switch e := x.(type) {
+	case *ColRef:
+		if e.Index < 0 || e.Index >= len(fields) {
+			return nil
+		}
+		return fields[e.Index]
+	case *Call:
+		if e.Name != "struct_extract" || len(e.Args) != 2 {
+			return nil
+		}
+		k, ok := e.Args[1].(*Const)
+		s := fieldOf(e.Args[0], fields)
+		// Binding turned the key into the field's position.
+		if !ok || !k.T.IsInteger() || k.Value.Null || s == nil || s.Kind != format.StructField ||
+			k.Value.I < 0 || k.Value.I >= int64(len(s.Children)) {
+			return nil
+		}
+		return s.Children[k.Value.I]
+	}
+	return nil
 }
 
 // keepsOrder reports whether a cast from ft to tt maps the values it
@@ -914,6 +953,14 @@ func pushExpr(x Expr, fields []*format.Field, rowNumber int) pushdown.Expr {
 	case *IsNull:
 		if col, ok := column(e.X, fields); ok {
 			return &pushdown.IsNull{Col: col, Not: e.Not}
+		}
+		if path, ok := structPath(e.X, fields); ok {
+			return &pushdown.StructIsNull{Path: path, Not: e.Not, Text: x.String()}
+		}
+		if f := fieldOf(e.X, fields); f != nil && f.IsNested() {
+			r := residual(x, fields).(*pushdown.Residual)
+			r.Why = "the NULL of a struct, list or map itself is in no statistics: its leaves' null counts also count NULL fields and elements"
+			return r
 		}
 	case *InList:
 		col, ok := column(e.X, fields)

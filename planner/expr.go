@@ -228,7 +228,25 @@ func (e *Call) String() string {
 	for i, x := range e.Args {
 		parts[i] = x.String()
 	}
+	if name, ok := structKeyName(e); ok {
+		// Binding turned the key into a position; the name is what the
+		// user wrote and what a reader of EXPLAIN recognises.
+		parts[1] = "'" + strings.ReplaceAll(name, "'", "''") + "'"
+	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// structKeyName is the name of the field a bound struct_extract reads.
+func structKeyName(e *Call) (string, bool) {
+	if e.Name != "struct_extract" || len(e.Args) != 2 {
+		return "", false
+	}
+	k, ok := e.Args[1].(*Const)
+	fs, ok2 := structFields(e.Args[0].Type())
+	if !ok || !ok2 || !k.T.IsInteger() || k.Value.Null || k.Value.I < 0 || k.Value.I >= int64(len(fs)) || unnamedFields(fs) {
+		return "", false
+	}
+	return fs[k.Value.I].Name, true
 }
 
 // Children returns e's direct subexpressions.

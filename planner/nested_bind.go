@@ -120,7 +120,8 @@ func (b *binder) dottedAccess(e *ast.ColName, kind func(Type) bool, step func(x,
 	if q := e.Qualifier.Qualifier.String(); q != "" {
 		if i = b.lookup(q); i >= 0 && kind(b.cols[i].Type) {
 			keys = []string{col, e.Name.String()}
-		} else {
+		} else if i = b.names.findQualified(q, col); i < 0 || !kind(b.cols[i].Type) {
+			// Not t.s.f with s a column of table t either.
 			i = -1
 		}
 	}

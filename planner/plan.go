@@ -128,6 +128,10 @@ type Scan struct {
 	// CountOnly says only the row count is needed (count(*) without WHERE),
 	// so metadata answers it.
 	CountOnly bool
+	// Parts lists, for a struct column the plan reads only through field
+	// access (s.f, s.f.g), the fields it reads as paths of child positions:
+	// only their leaves need be read. A column not listed is read whole.
+	Parts map[int][][]int
 }
 
 // A SetOp is a set operation over the results of two queries. Both have
@@ -349,7 +353,7 @@ func (p *Plan) explain(b *strings.Builder, ind string) {
 	var cols, keys []string
 	for i, f := range s.Fields {
 		if s.Needed[i] && s.PartitionOf(i) == nil {
-			cols = append(cols, f.Name)
+			cols = append(cols, partNames(f, s.Parts[i])...)
 		}
 	}
 	for _, p := range s.Partitions {

@@ -19,8 +19,10 @@
 //     values), as data that cannot be read.
 //
 // A predicate is an [Expr] tree as the planner builds it from SQL:
-// comparisons between a column and a [Literal], IN lists, BETWEEN, IS NULL,
-// LIKE, starts_with and [Spatial] predicates between a geometry column and
+// comparisons between a column (a top-level column or a struct's field,
+// named by its leaf's dotted path) and a [Literal], IN lists, BETWEEN,
+// IS NULL, [StructIsNull] on a struct itself, LIKE, starts_with and
+// [Spatial] predicates between a geometry column and
 // a constant geometry, and [RowNumber] comparisons of a row's position in
 // its file (decided exactly by the row groups' row counts), under NOT, AND
 // and OR to any depth. Anything else is

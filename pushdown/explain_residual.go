@@ -46,7 +46,7 @@ func notPushedDown(e Expr, f *format.File, notes []string) []string {
 				noted = noted || strings.HasPrefix(note, "not pushed down: "+n.Text+": ")
 			}
 			if !noted && !partitionOnly(n, f) {
-				out = append(out, n.Text+": "+residualWhy(n))
+				out = append(out, n.Text+": "+residualWhy(n, f))
 			}
 		}
 	}
@@ -76,8 +76,9 @@ func partitionOnly(r *Residual, f *format.File) bool {
 }
 
 // residualWhy says why a residual cannot be pushed down, and how to write
-// it so that it can.
-func residualWhy(r *Residual) string {
+// it so that it can. With f, the columns it reads are counted by their
+// top-level column, so that the fields of one struct are one column.
+func residualWhy(r *Residual, f *format.File) string {
 	if r.Why != "" {
 		return r.Why
 	}
@@ -93,10 +94,25 @@ func residualWhy(r *Residual) string {
 			return fmt.Sprintf("a cast of a column, which no statistics bound; %s >= '%s' AND %s < '%s' would push down", m[1], m[2], m[1], next)
 		}
 	}
-	if len(r.Columns) >= 2 {
+	if len(topColumns(r.Columns, f)) >= 2 {
 		return "it compares columns with each other, which no statistics bound"
 	}
-	return "no mechanism judges it: statistics, page index, Bloom filters and dictionaries bound bare columns against constants"
+	return "no mechanism judges it: statistics, page index, Bloom filters and dictionaries bound bare columns and struct fields against constants"
+}
+
+// topColumns are the distinct top-level columns of leaf paths in f; without
+// f (or for a path f does not have) each path counts as its own.
+func topColumns(paths []string, f *format.File) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range paths {
+		if f != nil {
+			if l := f.Schema.LeafByPath(p); l != nil && len(l.PathInSchema) > 0 {
+				p = l.PathInSchema[0]
+			}
+		}
+		out[p] = true
+	}
+	return out
 }
 
 // shiftBound moves a constant across: col + k op c becomes col op c - k,

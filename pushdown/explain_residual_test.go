@@ -1,6 +1,9 @@
 package pushdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNotPushedDown(t *testing.T) {
 	tests := []struct {
@@ -16,13 +19,28 @@ func TestNotPushedDown(t *testing.T) {
 			"(CAST(shipped_at AS DATE) = CAST('2024-02-29' AS DATE)): a cast of a column, which no statistics bound; shipped_at >= '2024-02-29' AND shipped_at < '2024-03-01' would push down"},
 		{"(note != city)", []string{"note", "city"}, "(note != city): it compares columns with each other, which no statistics bound"},
 		{"(lower(city) = 'paris')", []string{"city"},
-			"(lower(city) = 'paris'): no mechanism judges it: statistics, page index, Bloom filters and dictionaries bound bare columns against constants"},
+			"(lower(city) = 'paris'): no mechanism judges it: statistics, page index, Bloom filters and dictionaries bound bare columns and struct fields against constants"},
 	}
 	for _, tc := range tests {
 		pred := &And{Xs: []Expr{&Const{True}, &Residual{Text: tc.text, Columns: tc.cols}}}
 		got := notPushedDown(pred, nil, nil)
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("notPushedDown(%s) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+	// Two fields of one struct are one column, not columns compared with
+	// each other.
+	f := openFixture(t, "structs.parquet")
+	for _, tc := range []struct {
+		cols []string
+		want string
+	}{
+		{[]string{"pt.x", "pt.y"}, "no mechanism judges it"},
+		{[]string{"pt.x", "address.zip"}, "it compares columns with each other"},
+	} {
+		pred := &Residual{Text: "(e)", Columns: tc.cols}
+		if got := notPushedDown(pred, f, nil); len(got) != 1 || !strings.HasPrefix(got[0], "(e): "+tc.want) {
+			t.Errorf("notPushedDown over %v = %q, want %q", tc.cols, got, tc.want)
 		}
 	}
 	partition := &Residual{Text: "(year = 2024)"}

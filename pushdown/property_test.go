@@ -43,6 +43,7 @@ func TestSoundnessProperty(t *testing.T) {
 		{"statistics", func(t *testing.T) *format.File { return openFixture(t, "statistics.parquet") }, n / 5},
 		{"types", func(t *testing.T) *format.File { return openFixture(t, "types.parquet") }, n / 5},
 		{"nested", func(t *testing.T) *format.File { return openFixture(t, "nested.parquet") }, n / 5},
+		{"structs", func(t *testing.T) *format.File { return openFixture(t, "structs.parquet") }, n / 2},
 	}
 	for i, f := range files {
 		t.Run(f.name, func(t *testing.T) { soundness(t, decodeFile(t, f.open(t)), f.trees, *flagSeed+int64(i)) })

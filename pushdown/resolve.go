@@ -66,6 +66,11 @@ func bind(s *format.Schema, e Expr) (Expr, error) {
 		return &c, err
 	case *RowNumber:
 		return n, nil
+	case *StructIsNull:
+		if _, _, ok := structLeaves(s, n.Path); !ok {
+			return nil, fmt.Errorf("%w: %q", ErrUnknownColumn, n.Path)
+		}
+		return n, nil
 	case *VariantCompare:
 		if variantField(s, n.Col) == nil {
 			return nil, fmt.Errorf("%w: %q", ErrUnknownColumn, n.Col)
@@ -217,7 +222,7 @@ func (r *resolver) resolve(e Expr, negate bool) (Expr, error) {
 			if f != nil {
 				nf = func(row Row) Truth { return f(row).Not() }
 			}
-			return &Residual{Text: "NOT (" + n.Text + ")", Columns: n.Columns, Func: nf}, nil
+			return &Residual{Text: "NOT (" + n.Text + ")", Columns: n.Columns, Func: nf, Why: n.Why}, nil
 		}
 		return n, nil
 	case *Compare:
@@ -293,6 +298,8 @@ func (r *resolver) resolve(e Expr, negate bool) (Expr, error) {
 		return r.resolveSpatial(n, negate)
 	case *VariantCompare:
 		return r.resolveVariant(n, negate)
+	case *StructIsNull:
+		return r.resolveStructNull(n, negate)
 	case *RowNumber:
 		if !n.Op.isComparison() {
 			return nil, fmt.Errorf("%w: %s is not a comparison", ErrBadPredicate, n.Op)
