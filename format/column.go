@@ -480,6 +480,10 @@ func (d *chunkDecoder) holdPage(c *pageCursor, size int64) error {
 	return d.fits(size, "the decompressed page")
 }
 
+// maxDictionaryRatio bounds the uncompressed size of a dictionary page, as
+// a multiple of its compressed size, that is given a buffer up front.
+const maxDictionaryRatio = 64
+
 // decompressDictionary is File.decompress for a dictionary page, into a
 // pooled buffer when one is free: a large dictionary of numbers, decoded
 // row group after row group, otherwise costs a fresh buffer each time.
@@ -487,7 +491,15 @@ func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, erro
 	if d.md.Codec == meta.Uncompressed || size == 0 || d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray {
 		return d.f.decompress(d.md.Codec, body, size)
 	}
-	out, err := compress.Decompress(d.md.Codec, pooledBuffer(int64(size)), body, size)
+	// A buffer of its size class, pooled or new, so that it serves the
+	// next dictionary of that size once released; a claimed size far
+	// beyond the body's is left for the codec to refuse before it
+	// allocates.
+	var buf []byte
+	if int64(size) <= maxDictionaryRatio*int64(len(body)) {
+		buf = fetchBuffer(int64(size))
+	}
+	out, err := compress.Decompress(d.md.Codec, buf, body, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.md.Codec, err)
 	}

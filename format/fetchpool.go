@@ -8,13 +8,23 @@ import (
 // Fetched bytes come from pools of buffers by size class, powers of two
 // from minPooled up to maxPooled: a scan reads chunk after chunk of about
 // the same size, and a fresh buffer for each costs its zeroing, its page
-// faults and, once collected, its return to the system.
+// faults and, once collected, its return to the system. Small chunks are
+// pooled too: it costs little, and a scan of small files reuses as much.
+//
+// The idle buffers outlive garbage collections (a sync.Pool would drop
+// them at every other one, which a session's next query then pays for),
+// up to maxIdleBytes in all.
 const (
-	minPooledBits = 16 // 64 KiB
+	minPooledBits = 12 // 4 KiB
 	maxPooledBits = 26 // 64 MiB
+	maxIdleBytes  = 32 << 20
 )
 
-var fetchPools [maxPooledBits + 1]sync.Pool
+var fetchPools struct {
+	mu   sync.Mutex
+	idle int64
+	free [maxPooledBits + 1][][]byte
+}
 
 // fetchBuffer returns a buffer of n bytes, from the pool of its size class
 // when it has one. Its bytes are not zeroed: the caller overwrites them all.
@@ -35,10 +45,18 @@ func pooledBuffer(n int64) []byte {
 	if c < 0 {
 		return nil
 	}
-	if p, ok := fetchPools[c].Get().(*[]byte); ok {
-		return (*p)[:n]
+	fp := &fetchPools
+	fp.mu.Lock()
+	defer fp.mu.Unlock()
+	free := fp.free[c]
+	if len(free) == 0 {
+		return nil
 	}
-	return nil
+	b := free[len(free)-1]
+	free[len(free)-1] = nil
+	fp.free[c] = free[:len(free)-1]
+	fp.idle -= int64(cap(b))
+	return b[:n]
 }
 
 // putFetchBuffer hands b back to the pool of the largest class it can
@@ -48,8 +66,14 @@ func putFetchBuffer(b []byte) {
 	if c < minPooledBits || c > maxPooledBits {
 		return
 	}
-	b = b[:cap(b)]
-	fetchPools[c].Put(&b)
+	fp := &fetchPools
+	fp.mu.Lock()
+	defer fp.mu.Unlock()
+	if fp.idle+int64(cap(b)) > maxIdleBytes {
+		return
+	}
+	fp.free[c] = append(fp.free[c], b[:cap(b)])
+	fp.idle += int64(cap(b))
 }
 
 // sizeClass is the class whose buffers serve n bytes, -1 when buffers of

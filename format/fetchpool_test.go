@@ -41,10 +41,32 @@ func TestFetchReusesReleasedBuffers(t *testing.T) {
 	if cap(b) != length {
 		t.Errorf("a served slice has capacity %d beyond its %d bytes", cap(b), length)
 	}
-	// sync.Pool may drop a buffer at any time; when it kept it, the second
-	// Fetch must have had it.
 	if &g.data[0][0] != &buf[0] {
-		t.Log("the pool dropped the released buffer")
+		t.Error("the second Fetch did not reuse the buffer the first released")
+	}
+}
+
+// The idle buffers are bounded: releasing more than maxIdleBytes keeps no
+// more than that.
+func TestIdleBuffersAreBounded(t *testing.T) {
+	const size = 8 << 20
+	var bufs [][]byte
+	for range 2 * maxIdleBytes / size {
+		bufs = append(bufs, fetchBuffer(size))
+	}
+	for _, b := range bufs {
+		putFetchBuffer(b)
+	}
+	fetchPools.mu.Lock()
+	idle := fetchPools.idle
+	fetchPools.mu.Unlock()
+	if idle > maxIdleBytes {
+		t.Errorf("%d bytes idle, above the bound of %d", idle, maxIdleBytes)
+	}
+	for range bufs {
+		if b := pooledBuffer(size); b == nil {
+			break
+		}
 	}
 }
 
@@ -63,7 +85,7 @@ func TestSizeClass(t *testing.T) {
 		n    int64
 		want int
 	}{
-		{0, -1}, {1, -1}, {64 << 10, 16}, {64<<10 + 1, 17}, {1 << 20, 20}, {64 << 20, 26}, {64<<20 + 1, -1},
+		{0, -1}, {1, -1}, {4 << 10, 12}, {64 << 10, 16}, {64<<10 + 1, 17}, {1 << 20, 20}, {64 << 20, 26}, {64<<20 + 1, -1},
 	} {
 		if got := sizeClass(tc.n); got != tc.want {
 			t.Errorf("sizeClass(%d) = %d, want %d", tc.n, got, tc.want)
