@@ -803,6 +803,16 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 		switch {
 		case a.Accumulates():
 			// avg of temporal values: the registry's accumulator, below.
+		case v.Float != nil && (t.ID == TypeFloat || t.ID == TypeDouble) && single && v.Nulls == nil:
+			// One group and no NULL: the sum stays in a register, in the
+			// same order.
+			s := &groups[0].aggs[ai]
+			sum := s.fsum
+			for _, x := range v.Float {
+				sum += x
+			}
+			s.fsum, s.n = sum, s.n+int64(len(v.Float))
+			return
 		case v.Float != nil && (t.ID == TypeFloat || t.ID == TypeDouble):
 			for i, x := range v.Float {
 				if !v.IsNull(i) {
@@ -811,6 +821,14 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 					s.fsum += x
 				}
 			}
+			return
+		case v.Int != nil && t.ID != TypeUBigInt && cmpKindOf(t) == cmpInt && single && v.Nulls == nil:
+			s := &groups[0].aggs[ai]
+			acc := s.acc
+			for _, x := range v.Int {
+				acc = acc.addInt(x)
+			}
+			s.acc, s.n = acc, s.n+int64(len(v.Int))
 			return
 		case v.Int != nil && t.ID != TypeUBigInt && cmpKindOf(t) == cmpInt:
 			for i, x := range v.Int {

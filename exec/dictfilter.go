@@ -108,9 +108,14 @@ func (r *flatReader) dictFor(d *format.Values, t Type) *dictVector {
 	}
 	dv := &dictVector{src: d}
 	n := d.Len()
-	if r.lg.Kind == format.KindString {
+	switch {
+	case r.lg.Kind == format.KindString:
 		dv.strs, dv.have = make([]string, n), make([]bool, n)
-	} else {
+	case sameInts(r.lg, d, t):
+		// Read as they are: a dictionary of a hundred thousand numbers
+		// is not copied to serve a page.
+		dv.vec = &Vector{Type: t, Int: d.Int64[:n:n]}
+	default:
 		dv.vec = newVector(t, n)
 		appendValues(dv.vec, r.lg, d, 0, n, &r.strs)
 	}
@@ -121,6 +126,23 @@ func (r *flatReader) dictFor(d *format.Values, t Type) *dictVector {
 // sparseDictRows: rows fewer than a dictionary's entries over this many
 // convert their entries one by one.
 const sparseDictRows = 64
+
+// sameInts reports whether appendValues would copy the int64 values of d
+// into a vector of type t unchanged.
+func sameInts(lg format.Logical, d *format.Values, t Type) bool {
+	if d.Type != meta.Int64 || d.Len() == 0 {
+		return false
+	}
+	switch lg.Kind {
+	case format.KindInt64, format.KindUint64:
+		return true
+	case format.KindDecimal:
+		return !wideDecimal(t)
+	case format.KindTimestamp, format.KindTimestampTZ:
+		return t.ID == TypeTimestampNS || lg.Unit == meta.Micros
+	}
+	return false
+}
 
 // appendDict appends the dictionary entries idx to dst.
 func (r *flatReader) appendDict(dst *Vector, d *format.Values, idx []int32) {

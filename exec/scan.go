@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/pushdown"
 )
@@ -292,6 +293,9 @@ type scanTask struct {
 	loaded int64
 	// topkBound is a sorted limit's bound when the task was dispatched.
 	topkBound loggedBound
+	// fetched are the task's fetched bytes that no value it passes on
+	// points into, released for later row groups when it ends.
+	fetched []*format.Fetched
 }
 
 // taskBuffer is how many batches a worker may get ahead of the consumer on
@@ -587,6 +591,11 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 func (s *scanner) work(ctx context.Context, t *scanTask) {
 	defer t.file.release()
 	defer close(t.out)
+	defer func() {
+		for _, f := range t.fetched {
+			f.Release()
+		}
+	}()
 	if ctx.Err() != nil {
 		return
 	}
@@ -989,6 +998,9 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 		if fetched, err = format.Fetch(f.Source, ranges, 0); err != nil {
 			return err
 		}
+		if noBytesKept(t.file.fields, cols) {
+			t.fetched = append(t.fetched, fetched)
+		}
 	}
 	var pages int64
 	defer func() { acct.end(pages) }()
@@ -1042,6 +1054,21 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 		s.rowsDecoded.Add(n)
 	}
 	return nil
+}
+
+// noBytesKept reports whether no value decoded from the leaves of cols can
+// point into the fetched bytes: byte arrays of an uncompressed page or
+// dictionary are slices of them, and a BLOB keeps its slice; numbers are
+// decoded into slices of their own.
+func noBytesKept(fields []*format.Field, cols []int) bool {
+	for _, c := range cols {
+		for _, l := range fields[c].Leaves {
+			if l.Type == meta.ByteArray || l.Type == meta.FixedLenByteArray {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // opener returns how a flat leaf's pages are read as lr says, from the

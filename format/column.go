@@ -260,12 +260,18 @@ func (d *chunkDecoder) page(p *rawPage) error {
 		return d.errorf(p.Offset, "%w", err)
 	}
 	d.dictHeld = d.held
-	data, err := d.f.decompress(d.md.Codec, p.Body, int(p.Header.UncompressedPageSize))
+	data, err := d.decompressDictionary(p.Body, int(p.Header.UncompressedPageSize))
 	if err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	dict := &Values{Type: d.leaf.Type}
-	if err := decodePlain(dict, data, int(h.NumValues), d.leaf.TypeLength); err != nil {
+	err = decodePlain(dict, data, int(h.NumValues), d.leaf.TypeLength)
+	if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray && d.md.Codec != meta.Uncompressed {
+		// Numbers are copied out of the page, which can serve the next
+		// dictionary of the scan.
+		putFetchBuffer(data)
+	}
+	if err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	if err := d.check.apply(dict, 0); err != nil {
@@ -472,6 +478,32 @@ func (d *chunkDecoder) holdPage(c *pageCursor, size int64) error {
 		return d.hold(size, "the decompressed page")
 	}
 	return d.fits(size, "the decompressed page")
+}
+
+// maxDictionaryRatio bounds the uncompressed size of a dictionary page, as
+// a multiple of its compressed size, that is given a buffer up front.
+const maxDictionaryRatio = 64
+
+// decompressDictionary is File.decompress for a dictionary page, into a
+// pooled buffer when one is free: a large dictionary of numbers, decoded
+// row group after row group, otherwise costs a fresh buffer each time.
+func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, error) {
+	if d.md.Codec == meta.Uncompressed || size == 0 || d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray {
+		return d.f.decompress(d.md.Codec, body, size)
+	}
+	// A buffer of its size class, pooled or new, so that it serves the
+	// next dictionary of that size once released; a claimed size far
+	// beyond the body's is left for the codec to refuse before it
+	// allocates.
+	var buf []byte
+	if int64(size) <= maxDictionaryRatio*int64(len(body)) {
+		buf = fetchBuffer(int64(size))
+	}
+	out, err := compress.Decompress(d.md.Codec, buf, body, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.md.Codec, err)
+	}
+	return out, nil
 }
 
 // decompressPage is File.decompress for data pages, into the scratch buffer

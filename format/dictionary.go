@@ -48,8 +48,16 @@ func (f *File) ReadDictionary(rg, col int, oi *meta.OffsetIndex) (*Values, Range
 	if err := f.checkHead(); err != nil {
 		return nil, r, err
 	}
-	b, err := readRange(f.Source, r)
-	if err != nil {
+	if err := checkRange(f.Source, r); err != nil {
+		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where, err)
+	}
+	b := fetchBuffer(r.Length)
+	if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray {
+		// Numbers are copied out of the page: its bytes can serve the
+		// next read.
+		defer putFetchBuffer(b)
+	}
+	if err := readFull(f.Source, b, r.Offset); err != nil {
 		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where, err)
 	}
 	p, err := f.readPage(b, r.Offset)

@@ -180,14 +180,22 @@ func (b BytesSource) Size() int64 { return int64(len(b)) }
 
 // readRange reads r fully from src, checking it lies inside the file.
 func readRange(src Source, r Range) ([]byte, error) {
-	if r.Offset < 0 || r.Length < 0 || r.End() > src.Size() || r.End() < r.Offset {
-		return nil, fmt.Errorf("%w: range [%d, %d) outside the file of %d bytes", ErrCorrupt, r.Offset, r.End(), src.Size())
+	if err := checkRange(src, r); err != nil {
+		return nil, err
 	}
 	buf := make([]byte, r.Length)
 	if err := readFull(src, buf, r.Offset); err != nil {
 		return nil, err
 	}
 	return buf, nil
+}
+
+// checkRange fails unless r lies inside the file.
+func checkRange(src Source, r Range) error {
+	if r.Offset < 0 || r.Length < 0 || r.End() > src.Size() || r.End() < r.Offset {
+		return fmt.Errorf("%w: range [%d, %d) outside the file of %d bytes", ErrCorrupt, r.Offset, r.End(), src.Size())
+	}
+	return nil
 }
 
 // readFull fills buf from src at off. The count ReadAt returns is what
@@ -234,6 +242,7 @@ func Coalesce(ranges []Range, maxGap int64) []Range {
 }
 
 // A Fetched holds the bytes of coalesced ranges and serves sub-ranges of them.
+// Its buffers may come from earlier Fetches released (fetchpool.go).
 type Fetched struct {
 	ranges []Range
 	data   [][]byte
@@ -245,11 +254,16 @@ func Fetch(src Source, ranges []Range, maxGap int64) (*Fetched, error) {
 	merged := Coalesce(ranges, maxGap)
 	f := &Fetched{ranges: merged, data: make([][]byte, len(merged))}
 	for i, r := range merged {
-		b, err := readRange(src, r)
-		if err != nil {
+		if err := checkRange(src, r); err != nil {
+			f.Release()
 			return nil, err
 		}
+		b := fetchBuffer(r.Length)
 		f.data[i] = b
+		if err := readFull(src, b, r.Offset); err != nil {
+			f.Release()
+			return nil, err
+		}
 	}
 	return f, nil
 }
@@ -261,5 +275,7 @@ func (f *Fetched) Slice(r Range) ([]byte, bool) {
 		return nil, false
 	}
 	lo := r.Offset - f.ranges[i].Offset
-	return f.data[i][lo : lo+r.Length], true
+	// Capped, so no append runs on into bytes of another range or of a
+	// pooled buffer's stale tail.
+	return f.data[i][lo : lo+r.Length : lo+r.Length], true
 }

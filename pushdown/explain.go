@@ -544,7 +544,8 @@ func pageLine(path string, page int, ds []PageDecision, keep bool, why string) P
 	l := PageLine{Path: path, Page: page, Keep: keep}
 	if len(ds) > 0 {
 		l.HasRows, l.Rows = true, ds[0].Rows
-		l.Min, l.Max, l.Bytes = ds[0].Min, ds[0].Max, ds[0].Bytes
+		l.Min, l.Max = ds[0].Bounds()
+		l.Bytes = ds[0].Bytes
 		if !keep && !allKeep(ds) {
 			l.Mechanism = PageIndex
 		}

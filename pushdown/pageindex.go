@@ -3,6 +3,7 @@ package pushdown
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/pqsql/pqsql/format"
@@ -108,12 +109,14 @@ func (s *rgState) pageLeaf(c *Cond) (RowRanges, string) {
 	keep, reasons := ix.pages(c, true)
 	var kept []RowRange
 	nKept := 0
+	cond := c.String()
+	s.pages = slices.Grow(s.pages, len(keep))
 	for i, k := range keep {
 		first, end := format.PageRows(ix.oi, i, s.rows)
-		d := PageDecision{Leaf: col, Path: c.Col.Path, Cond: c.String(), Page: i, Rows: RowRange{first, end}, Keep: k, Reason: reasons[i],
+		d := PageDecision{Leaf: col, Path: c.Col.Path, Cond: cond, Page: i, Rows: RowRange{first, end}, Keep: k, Reason: reasons[i],
 			Bytes: int64(ix.oi.PageLocations[i].CompressedPageSize)}
 		if i < len(ix.bounds) && ix.bounds[i].Min != nil && ix.bounds[i].Max != nil {
-			d.Min, d.Max = c.show(ix.bounds[i].Min), c.show(ix.bounds[i].Max)
+			d.cond, d.min, d.max = c, ix.bounds[i].Min, ix.bounds[i].Max
 		}
 		s.pages = append(s.pages, d)
 		if k {

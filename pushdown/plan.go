@@ -192,11 +192,21 @@ type PageDecision struct {
 	Rows   RowRange
 	Keep   bool
 	Reason string
-	// Min and Max are the page's bounds as the column index gives them, in
-	// SQL ("" when it has none: a page of nulls, or refused bounds); Bytes
-	// is the page's compressed size by the offset index.
-	Min, Max string
-	Bytes    int64
+	// Bytes is the page's compressed size by the offset index.
+	Bytes int64
+	// cond and min, max are the condition and the page's bounds, written
+	// in SQL only when a plan is shown (Bounds).
+	cond     *Cond
+	min, max []byte
+}
+
+// Bounds are the page's bounds as the column index gives them, in SQL
+// ("" when it has none: a page of nulls, or refused bounds).
+func (d PageDecision) Bounds() (min, max string) {
+	if d.cond == nil || d.min == nil || d.max == nil {
+		return "", ""
+	}
+	return d.cond.show(d.min), d.cond.show(d.max)
 }
 
 // Plan judges pred against f's metadata and returns the scan plan for the

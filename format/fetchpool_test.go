@@ -1,0 +1,94 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// A Fetch after a Release reuses its buffers and serves the new bytes
+// exactly: none of the earlier file's bytes shows, and no slice it serves
+// can grow into them.
+func TestFetchReusesReleasedBuffers(t *testing.T) {
+	const n = 100 << 10
+	first := BytesSource(bytes.Repeat([]byte{0xAA}, n))
+	f, err := Fetch(first, []Range{{0, n}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := f.data[0]
+	f.Release()
+	if _, ok := f.Slice(Range{0, 1}); ok {
+		t.Error("a released Fetched still serves bytes")
+	}
+	second := make([]byte, n)
+	for i := range second {
+		second[i] = byte(i)
+	}
+	const lo, length = 1000, 70 << 10
+	g, err := Fetch(BytesSource(second), []Range{{lo, length}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Release()
+	b, ok := g.Slice(Range{lo, length})
+	if !ok {
+		t.Fatal("the fetched range is not served")
+	}
+	if !bytes.Equal(b, second[lo:lo+length]) {
+		t.Error("the reused buffer serves other bytes than the file's")
+	}
+	if cap(b) != length {
+		t.Errorf("a served slice has capacity %d beyond its %d bytes", cap(b), length)
+	}
+	if &g.data[0][0] != &buf[0] {
+		t.Error("the second Fetch did not reuse the buffer the first released")
+	}
+}
+
+// The idle buffers are bounded: releasing more than maxIdleBytes keeps no
+// more than that.
+func TestIdleBuffersAreBounded(t *testing.T) {
+	const size = 8 << 20
+	var bufs [][]byte
+	for range 2 * maxIdleBytes / size {
+		bufs = append(bufs, fetchBuffer(size))
+	}
+	for _, b := range bufs {
+		putFetchBuffer(b)
+	}
+	fetchPools.mu.Lock()
+	idle := fetchPools.idle
+	fetchPools.mu.Unlock()
+	if idle > maxIdleBytes {
+		t.Errorf("%d bytes idle, above the bound of %d", idle, maxIdleBytes)
+	}
+	for range bufs {
+		if b := pooledBuffer(size); b == nil {
+			break
+		}
+	}
+}
+
+// A range outside the file fails the Fetch, after the ranges before it
+// were read, and leaves nothing served.
+func TestFetchOutsideTheFileFails(t *testing.T) {
+	src := BytesSource(make([]byte, 200<<10))
+	_, err := Fetch(src, []Range{{0, 70 << 10}, {190 << 10, 20 << 10}}, 0)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Errorf("got %v, want ErrCorrupt", err)
+	}
+}
+
+func TestSizeClass(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want int
+	}{
+		{0, -1}, {1, -1}, {4 << 10, 12}, {64 << 10, 16}, {64<<10 + 1, 17}, {1 << 20, 20}, {64 << 20, 26}, {64<<20 + 1, -1},
+	} {
+		if got := sizeClass(tc.n); got != tc.want {
+			t.Errorf("sizeClass(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+}
