@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/pqsql/pqsql/planner/crmath"
 )
 
 // Truth converts a BOOLEAN datum to three-valued logic: 0 false, 1 true,
@@ -277,7 +279,7 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 			}
 			v = math.Mod(a, b)
 		case "^":
-			v = math.Pow(a, b)
+			v = crmath.Pow(a, b)
 		default:
 			return Datum{}, fmt.Errorf("%w: operator %s on %s", ErrNotImplemented, e.Op, t)
 		}
