@@ -190,7 +190,10 @@ func evalRound(e *Call, args []Datum) (Datum, error) {
 			return Datum{Big: new(big.Int).Mul(v, pow10(e.T.Scale-t.Scale))}, nil
 		}
 		if digits < 0 {
-			if -digits > 38 {
+			// DuckDB gives 0 when the rounding digit is left of every
+			// digit the type holds, whatever the value: round(5.5, -1) is 0
+			// for a DECIMAL(2,1) and 10 for a DECIMAL(3,1).
+			if -digits >= int64(t.Precision-t.Scale) {
 				return Datum{Big: new(big.Int)}, nil
 			}
 			shift := int(-digits)
