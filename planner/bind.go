@@ -26,6 +26,9 @@ type binder struct {
 	plan func(ast.SelectStatement) (*Plan, error)
 	// win collects window calls where the SELECT allows them (window.go).
 	win *windowState
+	// depth counts the bind calls under way: 1 while binding a whole
+	// expression, more inside it (see settleConstant).
+	depth int
 	// outer, when positive, says the first outer columns are an enclosing
 	// query's, which a correlated subquery's names reach after its own
 	// (correlated.go).
@@ -303,6 +306,9 @@ func fold(x Expr) (Expr, error) {
 		// Known only once the executor has run it.
 		return x, nil
 	}
+	if c, ok := foldNullArgument(x); ok {
+		return c, nil
+	}
 	for _, c := range Children(x) {
 		if _, ok := c.(*Const); !ok {
 			return x, nil
@@ -310,15 +316,26 @@ func fold(x Expr) (Expr, error) {
 	}
 	d, err := Eval(x, nil)
 	if err != nil {
-		return nil, err
+		// As DuckDB, a constant that fails is left to fail on a row that
+		// reaches it: none does under false AND, or in a coalesce that
+		// stops at an earlier argument.
+		return x, nil
 	}
 	return &Const{Value: d, T: x.Type()}, nil
 }
 
-// castTo converts x to type t, folding constants.
+// castTo converts x to type t, folding constants. An implicit cast of a
+// constant that fails is an error now: 'abc' + 1 fails to bind.
 func castTo(x Expr, t Type) (Expr, error) {
 	if x.Type() == t {
 		return x, nil
+	}
+	if c, ok := x.(*Const); ok {
+		d, err := CastDatum(c.Value, c.T, t)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{Value: d, T: t}, nil
 	}
 	return fold(&Cast{X: x, T: t})
 }
@@ -327,6 +344,8 @@ func castTo(x Expr, t Type) (Expr, error) {
 // An error gets the position of the innermost expression that raised it
 // (see locate); an error of constant folding gets none, as in DuckDB.
 func (b *binder) bind(e ast.Expr) (Expr, error) {
+	b.depth++
+	defer func() { b.depth-- }()
 	x, err := b.bind1(e)
 	if err != nil {
 		return nil, b.locate(err, e)
@@ -334,6 +353,11 @@ func (b *binder) bind(e ast.Expr) (Expr, error) {
 	y, err := fold(x)
 	if err != nil {
 		return nil, unlocated(err)
+	}
+	if b.depth == 1 {
+		if y, err = settleConstant(y); err != nil {
+			return nil, b.locate(err, e)
+		}
 	}
 	return y, nil
 }
@@ -494,6 +518,9 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 			if c, ok := x.(*Const); ok && c.Literal {
 				return negLiteral(c), nil
 			}
+			if isNullConst(x) {
+				return x, nil
+			}
 			if !x.Type().IsNumeric() && x.Type().ID != TypeInterval {
 				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
 			}
@@ -528,11 +555,7 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 			if !ok {
 				return nil, binderError("%s(*) is not a function call pqsql knows", name)
 			}
-			bind := b.bind
-			if name == "typeof" {
-				bind = b.bind1 // the type only: folding could fail (overflow) where DuckDB does not
-			}
-			x, err := bind(ae.Expr)
+			x, err := b.bind(ae.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -570,7 +593,12 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 		if x.Type().ID == TypeNested && t.ID != TypeVarchar {
 			return nil, fmt.Errorf("%w: cast of nested values", ErrNotImplemented)
 		}
-		y, err := castTo(x, t)
+		y, err := x, error(nil)
+		if x.Type() != t {
+			// Unlike an implicit cast, an explicit one that fails waits
+			// for a row that reaches it (fold).
+			y, err = fold(&Cast{X: x, T: t})
+		}
 		if c, ok := y.(*Const); ok && c.Literal {
 			// CAST(1 AS INTEGER) is typed, no longer a literal.
 			y = &Const{Value: c.Value, T: c.T}
@@ -612,7 +640,7 @@ func intLiteral(n *big.Int) *Const {
 }
 
 // literal types a constant as DuckDB does: integers as INTEGER, BIGINT or
-// HUGEINT by size, 1.5 as DECIMAL(2,1), 1e5 as DOUBLE.
+// HUGEINT by size, 1.5 and 0.5 as DECIMAL(2,1), 1e5 as DOUBLE.
 func literal(v *ast.SQLVal) (Expr, error) {
 	s := string(v.Val)
 	switch v.Type {
@@ -640,7 +668,8 @@ func literal(v *ast.SQLVal) (Expr, error) {
 			d, err := castString(s, Type{ID: TypeVarchar}, Type{ID: TypeDouble})
 			return &Const{Value: d, T: Type{ID: TypeDouble}}, err
 		}
-		t := Type{ID: TypeDecimal, Precision: max(p, len(frac), 1), Scale: len(frac)}
+		// DuckDB counts a zero before the point as a digit: 0.5 is DECIMAL(2,1).
+		t := Type{ID: TypeDecimal, Precision: max(len(whole), 1) + len(frac), Scale: len(frac)}
 		d, err := castString(s, Type{ID: TypeVarchar}, t)
 		return &Const{Value: d, T: t}, err
 	}

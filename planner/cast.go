@@ -54,7 +54,12 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 		}
 		return CastDatum(Datum{I: v}, Type{ID: TypeInteger}, to)
 	case to.ID == TypeFloat && (from.IsNumeric() || from.ID == TypeBoolean):
-		return Datum{F: float64(float32(floatOf(d, from)))}, nil
+		f := floatOf(d, from)
+		if r := float32(f); math.IsInf(float64(r), 0) && !math.IsInf(f, 0) {
+			// A finite value past FLOAT's range does not become infinity.
+			return Datum{}, ErrOutOfRange
+		}
+		return Datum{F: float64(float32(f))}, nil
 	case to.ID == TypeDouble && from.IsNumeric():
 		return Datum{F: floatOf(d, from)}, nil
 	case to.IsInteger() && from.IsInteger():
@@ -157,7 +162,7 @@ func castString(s string, from, to Type) (Datum, error) {
 		}
 		return bad()
 	case to.IsInteger():
-		v, ok := new(big.Int).SetString(strings.TrimPrefix(t, "+"), 10)
+		v, ok := parseIntegerText(t)
 		if !ok {
 			return bad()
 		}
@@ -235,6 +240,12 @@ func castString(s string, from, to Type) (Datum, error) {
 		return Datum{I: v - off}, nil
 	case to.ID == TypeTimestamp:
 		v, ok := parseTimestamp(t)
+		if m := tzSuffix.FindStringSubmatch(t); !ok && m != nil {
+			// DuckDB reads the local time and drops the offset:
+			// '2024-01-01 10:00:00+05' is 10:00 (text from a TIMESTAMPTZ
+			// casts back).
+			v, ok = parseTimestamp(m[1])
+		}
 		if !ok {
 			return bad()
 		}

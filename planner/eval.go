@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/pqsql/pqsql/planner/crmath"
 )
 
 // Truth converts a BOOLEAN datum to three-valued logic: 0 false, 1 true,
@@ -49,6 +51,18 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		}
 		return row[len(row)-e.Back], nil
 	case *Try:
+		if c, ok := e.X.(*Cast); ok {
+			// TRY_CAST forgives its own cast, not its argument's errors.
+			d, err := Eval(c.X, row)
+			if err != nil {
+				return Datum{}, err
+			}
+			d, err = CastDatum(d, c.X.Type(), c.T)
+			if errors.Is(err, ErrConversion) {
+				return NullDatum, nil
+			}
+			return d, err
+		}
 		d, err := Eval(e.X, row)
 		if errors.Is(err, ErrConversion) {
 			return NullDatum, nil
@@ -96,6 +110,13 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 			return Datum{F: -d.F}, nil
 		case t.ID == TypeDecimal || t.ID == TypeHugeInt:
 			return Datum{Big: new(big.Int).Neg(bigOf(d, t))}, nil
+		case t.IsUnsigned():
+			// DuckDB negates unsigned integers modulo 2^bits: -200 is 56
+			// for a UTINYINT.
+			bits := uint(8) << (t.ID - TypeUTinyInt)
+			m := new(big.Int).Lsh(big.NewInt(1), bits)
+			v := new(big.Int).Neg(bigOf(d, t))
+			return fromBig(v.Mod(v, m), t)
 		}
 		return fromBig(new(big.Int).Neg(bigOf(d, t)), t)
 	case *IsNull:
@@ -106,22 +127,30 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		return Datum{B: d.Null != e.Not}, nil
 	case *InList:
 		x, err := Eval(e.X, row)
-		if err != nil || x.Null {
+		if err != nil {
 			return NullDatum, err
+		}
+		if x.Null {
+			for _, l := range e.List {
+				if _, err := Eval(l, row); err != nil {
+					return Datum{}, err
+				}
+			}
+			return NullDatum, nil
 		}
 		res := 0
 		for _, l := range e.List {
+			// DuckDB evaluates every element: x IN (1, ln(0)) fails.
 			v, err := Eval(l, row)
 			if err != nil {
 				return Datum{}, err
 			}
-			if v.Null {
+			switch {
+			case res == 1:
+			case v.Null:
 				res = 2
-				continue
-			}
-			if Compare(x, v, e.X.Type()) == 0 {
+			case Compare(x, v, e.X.Type()) == 0:
 				res = 1
-				break
 			}
 		}
 		if e.Not && res != 2 {
@@ -137,14 +166,19 @@ func Eval(e Expr, row []Datum) (Datum, error) {
 		if err != nil {
 			return Datum{}, err
 		}
-		hi, err := Eval(e.Hi, row)
-		if err != nil {
-			return Datum{}, err
-		}
 		t := e.X.Type()
 		ge, le := 2, 2
 		if !x.Null && !lo.Null {
 			ge = b2i(Compare(x, lo, t) >= 0)
+		}
+		if ge == 0 {
+			// As DuckDB's x >= lo AND x <= hi: the upper bound is not
+			// evaluated once the lower one fails.
+			return truthDatum(b2i(e.Not)), nil
+		}
+		hi, err := Eval(e.Hi, row)
+		if err != nil {
+			return Datum{}, err
 		}
 		if !x.Null && !hi.Null {
 			le = b2i(Compare(x, hi, t) <= 0)
@@ -277,7 +311,7 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 			}
 			v = math.Mod(a, b)
 		case "^":
-			v = math.Pow(a, b)
+			v = crmath.Pow(a, b)
 		default:
 			return Datum{}, fmt.Errorf("%w: operator %s on %s", ErrNotImplemented, e.Op, t)
 		}

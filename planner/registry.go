@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -122,7 +124,13 @@ func call(name string, args []Expr) (Expr, error) {
 		}
 		return nil, unknownFunction(name)
 	}
-	return f.Bind(f, args)
+	x, err := f.Bind(f, args)
+	if err != nil && errors.Is(err, ErrBinder) && !f.SeesNulls && f.Lazy == nil && slices.ContainsFunc(args, isNullConst) {
+		// A NULL of DuckDB's NULL type (a folded call, fold_null.go) fits
+		// any parameter, and the call is NULL: round(NULL) is NULL.
+		return &Const{Value: NullDatum, T: Type{ID: TypeNull}}, nil
+	}
+	return x, err
 }
 
 // notYet are functions DuckDB has and pqsql does not compute yet: naming
@@ -288,6 +296,10 @@ func implicitlyCasts(from, to Type) bool {
 		return false
 	case from.ID == TypeVarchar:
 		return to.ID != TypeNested
+	case to.IsInteger() && !from.IsInteger():
+		// No implicit cast rounds: lcm(floor(2.5), 0) and repeat('a', 1.5)
+		// are binder errors in DuckDB.
+		return false
 	case to.IsNumeric() && from.IsNumeric():
 		return true
 	case to.ID == TypeTimestamp || to.ID == TypeTimestampTZ:
@@ -313,16 +325,20 @@ func evalCall(e *Call, row []Datum) (Datum, error) {
 	if f.Lazy != nil {
 		return f.Lazy(e, row)
 	}
+	// Every argument is evaluated, as DuckDB evaluates whole vectors: a
+	// NULL in the first does not excuse an error in the second.
 	args := make([]Datum, len(e.Args))
+	null := false
 	for i, a := range e.Args {
 		d, err := Eval(a, row)
 		if err != nil {
 			return Datum{}, err
 		}
-		if d.Null && !f.SeesNulls {
-			return NullDatum, nil
-		}
+		null = null || d.Null && !f.SeesNulls
 		args[i] = d
+	}
+	if null {
+		return NullDatum, nil
 	}
 	return f.Eval(e, args)
 }

@@ -543,6 +543,11 @@ func bindEpochUnit(f *ScalarFunc, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	if f.Name == "epoch_ms" && args[0].Type().IsInteger() {
+		if id := args[0].Type().ID; id == TypeHugeInt || id == TypeUBigInt {
+			// Neither casts to BIGINT implicitly: epoch_ms(factorial(1))
+			// is a binder error in DuckDB.
+			return nil, noMatch(f.Name, args)
+		}
 		if err := castArgs(args, tBigInt); err != nil {
 			return nil, err
 		}
@@ -569,11 +574,20 @@ func evalEpochUnit(c *Call, a []Datum) (Datum, error) {
 		return Datum{I: a[0].I * 1000}, nil
 	}
 	days, ns := timeOf(a[0], t)
+	// DuckDB divides the instant's count, truncating toward zero: a
+	// microsecond before 1970 is epoch_ms 0. The time of day is never
+	// negative, so only instants before 1970 round up.
+	up := func(rem int64) int64 {
+		if days < 0 && rem != 0 {
+			return 1
+		}
+		return 0
+	}
 	switch c.Name {
 	case "epoch_ms":
-		return Datum{I: days*86400e3 + floorDiv(ns, 1e6)}, nil
+		return Datum{I: days*86400e3 + floorDiv(ns, 1e6) + up(ns%1e6)}, nil
 	case "epoch_us":
-		return Datum{I: days*microsPerDay + floorDiv(ns, 1000)}, nil
+		return Datum{I: days*microsPerDay + floorDiv(ns, 1000) + up(ns%1000)}, nil
 	}
 	// Nanoseconds since the epoch fit 64 bits for about 292 years either way.
 	v := new(big.Int).Add(new(big.Int).Mul(big.NewInt(days), big.NewInt(microsPerDay*1000)), big.NewInt(ns))

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pqsql/pqsql/planner/crmath"
 )
 
 // More numeric and string functions: logarithms to any base, gcd, lcm,
@@ -86,7 +88,7 @@ func bindOctetLength(f *ScalarFunc, args []Expr) (Expr, error) {
 // evalLog is log10(x), or the logarithm of x to base b.
 func evalLog(_ *Call, a []Datum) (Datum, error) {
 	x := a[len(a)-1].F
-	v, err := logOf(math.Log10)(x)
+	v, err := logOf(crmath.Log10)(x)
 	if err != nil || len(a) == 1 {
 		return Datum{F: v}, err
 	}
@@ -94,7 +96,9 @@ func evalLog(_ *Call, a []Datum) (Datum, error) {
 	if b <= 0 || b == 1 {
 		return Datum{}, fmt.Errorf("%w: divison by zero in based logarithm", ErrOutOfRange)
 	}
-	return Datum{F: math.Log(x) / math.Log(b)}, nil
+	// DuckDB divides the base-10 logarithms (not the natural ones): the
+	// last digit depends on it.
+	return Datum{F: v / crmath.Log10(b)}, nil
 }
 
 func evalGCD(c *Call, a []Datum) (Datum, error) {

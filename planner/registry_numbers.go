@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/pqsql/pqsql/planner/crmath"
 )
 
 // The numeric functions.
@@ -20,13 +22,13 @@ func init() {
 			}
 			return math.Sqrt(x), nil
 		})},
-		&ScalarFunc{Name: "cbrt", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(math.Cbrt))},
-		&ScalarFunc{Name: "exp", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(math.Exp))},
-		&ScalarFunc{Name: "ln", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(logOf(math.Log))},
-		&ScalarFunc{Name: "log10", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(logOf(math.Log10))},
-		&ScalarFunc{Name: "log2", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(logOf(math.Log2))},
+		&ScalarFunc{Name: "cbrt", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(crmath.Cbrt))},
+		&ScalarFunc{Name: "exp", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(crmath.Exp))},
+		&ScalarFunc{Name: "ln", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(logOf(crmath.Log))},
+		&ScalarFunc{Name: "log10", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(logOf(crmath.Log10))},
+		&ScalarFunc{Name: "log2", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(logOf(crmath.Log2))},
 		&ScalarFunc{Name: "power", Aliases: []string{"pow"}, Bind: fixed(2, 2, tDouble, tDouble), Eval: func(_ *Call, a []Datum) (Datum, error) {
-			return Datum{F: math.Pow(a[0].F, a[1].F)}, nil
+			return Datum{F: crmath.Pow(a[0].F, a[1].F)}, nil
 		}},
 		&ScalarFunc{Name: "sign", Bind: bindSign, Eval: evalSign},
 		&ScalarFunc{Name: "isnan", Bind: fixed(1, 1, tBool, tDouble), Eval: func(_ *Call, a []Datum) (Datum, error) {
@@ -41,12 +43,12 @@ func init() {
 		&ScalarFunc{Name: "pi", Bind: fixed(0, 0, tDouble), Eval: func(*Call, []Datum) (Datum, error) { return Datum{F: math.Pi}, nil }},
 		&ScalarFunc{Name: "degrees", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(func(x float64) float64 { return x * (180 / math.Pi) }))},
 		&ScalarFunc{Name: "radians", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(func(x float64) float64 { return x * (math.Pi / 180) }))},
-		&ScalarFunc{Name: "sin", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(math.Sin))},
-		&ScalarFunc{Name: "cos", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(math.Cos))},
-		&ScalarFunc{Name: "tan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(math.Tan))},
-		&ScalarFunc{Name: "atan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(math.Atan))},
+		&ScalarFunc{Name: "sin", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(crmath.Sin))},
+		&ScalarFunc{Name: "cos", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(crmath.Cos))},
+		&ScalarFunc{Name: "tan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(crmath.Tan))},
+		&ScalarFunc{Name: "atan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(crmath.Atan))},
 		&ScalarFunc{Name: "atan2", Bind: fixed(2, 2, tDouble, tDouble), Eval: func(_ *Call, a []Datum) (Datum, error) {
-			return Datum{F: math.Atan2(a[0].F, a[1].F)}, nil
+			return Datum{F: crmath.Atan2(a[0].F, a[1].F)}, nil
 		}},
 	)
 }
@@ -188,7 +190,10 @@ func evalRound(e *Call, args []Datum) (Datum, error) {
 			return Datum{Big: new(big.Int).Mul(v, pow10(e.T.Scale-t.Scale))}, nil
 		}
 		if digits < 0 {
-			if -digits > 38 {
+			// DuckDB gives 0 when the rounding digit is left of every
+			// digit the type holds, whatever the value: round(5.5, -1) is 0
+			// for a DECIMAL(2,1) and 10 for a DECIMAL(3,1).
+			if -digits >= int64(t.Precision-t.Scale) {
 				return Datum{Big: new(big.Int)}, nil
 			}
 			shift := int(-digits)

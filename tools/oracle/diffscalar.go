@@ -346,6 +346,14 @@ func (s *scalarGen) next() diffCase {
 		f := s.files[g.pick(len(s.files))]
 		q.from = "(SELECT * FROM " + quoteStr(f.path) + " LIMIT 40)"
 		for _, c := range f.cols {
+			if c.typ == "TIMESTAMP_NS" {
+				// DuckDB 1.5.6 reads INT64-extreme nanosecond timestamps as
+				// infinity and truncates -1 ns toward zero (README.md,
+				// Markers): every function of such a column would show that
+				// misreading, not evaluation. -kind filter covers these
+				// columns, where the classifier knows the misread values.
+				continue
+			}
 			if t := colType(c); t >= 0 {
 				s.cols[t] = append(s.cols[t], quoteIdent(c.name))
 			}

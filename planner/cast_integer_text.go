@@ -1,0 +1,62 @@
+package planner
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+)
+
+// integerText is the text DuckDB casts to an integer type beyond plain
+// digits: a fraction and an exponent (the value rounds half away from zero:
+// '-3.5' is -4, '2.45' is 2), and underscores between digits ('1_000').
+var integerText = regexp.MustCompile(`^[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$`)
+
+// hexIntegerText is a hexadecimal integer, '0x1F'.
+var hexIntegerText = regexp.MustCompile(`^[+-]?0[xX][0-9a-fA-F]+$`)
+
+// parseIntegerText is the integer DuckDB reads from trimmed text t.
+func parseIntegerText(t string) (*big.Int, bool) {
+	if v, ok := new(big.Int).SetString(strings.TrimPrefix(t, "+"), 10); ok {
+		return v, true
+	}
+	if hexIntegerText.MatchString(t) {
+		neg := strings.HasPrefix(t, "-")
+		v, ok := new(big.Int).SetString(strings.TrimLeft(t, "+-")[2:], 16)
+		if ok && neg {
+			v.Neg(v)
+		}
+		return v, ok
+	}
+	if !integerText.MatchString(t) {
+		return nil, false
+	}
+	mant, exp, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(t, "_", "")), "e")
+	r, ok := new(big.Rat).SetString(mant)
+	if !ok {
+		return nil, false
+	}
+	if exp != "" {
+		e, ok := new(big.Int).SetString(strings.TrimPrefix(exp, "+"), 10)
+		if !ok || !e.IsInt64() || e.Int64() > 400 || e.Int64() < -400 {
+			// Far past any integer type either way: out of range, or 0.
+			if ok && e.Sign() < 0 {
+				return new(big.Int), true
+			}
+			return nil, false
+		}
+		p := new(big.Rat).SetInt(pow10(int(abs64(e.Int64()))))
+		if e.Sign() < 0 {
+			r.Quo(r, p)
+		} else {
+			r.Mul(r, p)
+		}
+	}
+	return roundRat(r), true
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
