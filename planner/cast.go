@@ -15,16 +15,41 @@ func castError(d Datum, from, to Type) error {
 	return fmt.Errorf("%w: Could not convert %s '%s' to %s", ErrConversion, from, AppendText(nil, d, from), to)
 }
 
+// stringCastError is DuckDB's message for text that does not convert to
+// a number or a boolean.
+func stringCastError(s string, to Type) error {
+	if to.ID == TypeDecimal {
+		return fmt.Errorf("%w: Could not convert string \"%s\" to %s", ErrConversion, s, to)
+	}
+	return fmt.Errorf("%w: Could not convert string '%s' to %s", ErrConversion, s, physicalName(to))
+}
+
 // CastDatum converts d from type from to type to, as CAST does. A value
 // outside the target type is a Conversion Error, as in DuckDB (arithmetic
-// overflow is an Out of Range Error instead).
+// overflow is an Out of Range Error instead), with DuckDB's message for
+// the pair of types.
 func CastDatum(d Datum, from, to Type) (Datum, error) {
 	res, err := castDatum(d, from, to)
 	if errors.Is(err, ErrOutOfRange) {
-		return Datum{}, fmt.Errorf("%w: Type %s with value %s can't be cast because the value is out of range for the destination type %s",
-			ErrConversion, from, AppendText(nil, d, from), to)
+		return Datum{}, outOfRangeCast(d, from, to)
 	}
 	return res, err
+}
+
+func outOfRangeCast(d Datum, from, to Type) error {
+	text := string(AppendText(nil, d, from))
+	switch {
+	case to.ID == TypeDecimal && from.ID == TypeDecimal:
+		return fmt.Errorf("%w: Casting value \"%s\" to type %s failed: value is out of range!", ErrConversion, text, to)
+	case to.ID == TypeDecimal && (from.ID == TypeFloat || from.ID == TypeDouble):
+		return fmt.Errorf("%w: Could not cast value %f to %s", ErrConversion, d.F, to)
+	case to.ID == TypeDecimal:
+		return fmt.Errorf("%w: Could not cast value %s to %s", ErrConversion, text, to)
+	case from.ID == TypeDecimal && to.IsInteger():
+		return fmt.Errorf("%w: Failed to cast decimal value %s to type %s", ErrConversion, roundBig(bigOf(d, from), from.Scale), physicalName(to))
+	}
+	return fmt.Errorf("%w: Type %s with value %s can't be cast because the value is out of range for the destination type %s",
+		ErrConversion, physicalName(from), text, physicalName(to))
 }
 
 func castDatum(d Datum, from, to Type) (Datum, error) {
@@ -69,8 +94,7 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 	case to.IsInteger() && (from.ID == TypeFloat || from.ID == TypeDouble):
 		f := math.RoundToEven(d.F)
 		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1.7e38 {
-			return Datum{}, fmt.Errorf("%w: Type %s with value %s can't be cast because the value is out of range for the destination type %s",
-				ErrConversion, from, AppendText(nil, d, from), to)
+			return Datum{}, outOfRangeCast(d, from, to)
 		}
 		bf, _ := new(big.Float).SetFloat64(f).Int(nil)
 		return fromBig(bf, to)
@@ -150,7 +174,7 @@ var tzSuffix = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?
 
 // castString parses text into type to.
 func castString(s string, from, to Type) (Datum, error) {
-	bad := func() (Datum, error) { return Datum{}, castError(Datum{S: s}, from, to) }
+	bad := func() (Datum, error) { return Datum{}, stringCastError(s, to) }
 	t := strings.TrimSpace(s)
 	switch {
 	case to.ID == TypeBoolean:
@@ -175,8 +199,10 @@ func castString(s string, from, to Type) (Datum, error) {
 		f, err := strconv.ParseFloat(t, 64)
 		if err != nil {
 			switch strings.ToLower(t) {
-			case "nan":
+			case "nan", "+nan":
 				f = math.NaN()
+			case "-nan":
+				f = math.Copysign(math.NaN(), -1)
 			case "inf", "infinity", "+inf", "+infinity":
 				f = math.Inf(1)
 			case "-inf", "-infinity":

@@ -8,24 +8,30 @@ import (
 
 // integerText is the text DuckDB casts to an integer type beyond plain
 // digits: a fraction and an exponent (the value rounds half away from zero:
-// '-3.5' is -4, '2.45' is 2), and underscores between digits ('1_000').
-var integerText = regexp.MustCompile(`^[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$`)
+// '-3.5' is -4, '2.45' is 2), and underscores between digits ('1_000',
+// '1.5_5', '1e1_0').
+var integerText = regexp.MustCompile(`^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$`)
 
-// hexIntegerText is a hexadecimal integer, '0x1F'.
-var hexIntegerText = regexp.MustCompile(`^[+-]?0[xX][0-9a-fA-F]+$`)
+// plainIntegerText is an optional sign and digits.
+var plainIntegerText = regexp.MustCompile(`^[+-]?\d+$`)
+
+// hexIntegerText and binIntegerText are '0x1F' and '0b101', unsigned as
+// DuckDB reads them ('-0x10' does not convert).
+var (
+	hexIntegerText = regexp.MustCompile(`^0[xX][0-9a-fA-F]+$`)
+	binIntegerText = regexp.MustCompile(`^0[bB][01]+$`)
+)
 
 // parseIntegerText is the integer DuckDB reads from trimmed text t.
 func parseIntegerText(t string) (*big.Int, bool) {
-	if v, ok := new(big.Int).SetString(strings.TrimPrefix(t, "+"), 10); ok {
-		return v, true
+	if plainIntegerText.MatchString(t) {
+		return new(big.Int).SetString(strings.TrimPrefix(t, "+"), 10)
 	}
 	if hexIntegerText.MatchString(t) {
-		neg := strings.HasPrefix(t, "-")
-		v, ok := new(big.Int).SetString(strings.TrimLeft(t, "+-")[2:], 16)
-		if ok && neg {
-			v.Neg(v)
-		}
-		return v, ok
+		return new(big.Int).SetString(t[2:], 16)
+	}
+	if binIntegerText.MatchString(t) {
+		return new(big.Int).SetString(t[2:], 2)
 	}
 	if !integerText.MatchString(t) {
 		return nil, false

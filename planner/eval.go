@@ -354,13 +354,6 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 	return d, nil
 }
 
-// physicalNames are the names DuckDB's overflow errors give integer types:
-// those of the C++ types that hold them.
-var physicalNames = map[TypeID]string{
-	TypeTinyInt: "INT8", TypeSmallInt: "INT16", TypeInteger: "INT32", TypeBigInt: "INT64",
-	TypeUTinyInt: "UINT8", TypeUSmallInt: "UINT16", TypeUInteger: "UINT32", TypeUBigInt: "UINT64",
-}
-
 // overflowError is DuckDB's error for integer or decimal arithmetic whose
 // result does not fit its type. A decimal names the width it computes in
 // (18 or 38 digits) and shows the unscaled operands a and b.
@@ -379,11 +372,7 @@ func overflowError(e *Binary, t Type, l, r Datum, a, b *big.Int) error {
 		}
 		return fmt.Errorf("%w: Overflow in %s of DECIMAL(%d) (%s %s %s)%s", ErrOutOfRange, name, width, a, e.Op, b, hint)
 	}
-	name, ok := physicalNames[t.ID]
-	if !ok {
-		name = t.String()
-	}
-	return fmt.Errorf("%w: Overflow in %s of %s (%s %s %s)!", ErrOutOfRange, opName(e.Op), name,
+	return fmt.Errorf("%w: Overflow in %s of %s (%s %s %s)!", ErrOutOfRange, opName(e.Op), physicalName(t),
 		AppendText(nil, l, e.L.Type()), e.Op, AppendText(nil, r, e.R.Type()))
 }
 

@@ -94,7 +94,7 @@ func TestBindErrors(t *testing.T) {
 		{"SELECT sum(city) FROM 'fixtures/orders_sorted.parquet'", ErrBinder, "sum(VARCHAR)"},
 		{"SELECT * FROM 'fixtures/nope.parquet'", ErrIO, "No files found"},
 		{"SELECT CAST('x' AS INTEGER)", ErrConversion, "Could not convert"},
-		{"SELECT CAST(3000000000 AS INTEGER)", ErrConversion, "out of range for the destination type INTEGER"},
+		{"SELECT CAST(3000000000 AS INTEGER)", ErrConversion, "out of range for the destination type INT32"},
 		{"SELECT CAST(1e10 AS INTEGER)", ErrConversion, "out of range"},
 		{"SELECT 2147483647 + 1", ErrOutOfRange, "Overflow in addition of INT32 (2147483647 + 1)!"},
 		{"SELECT * FROM v", ErrCatalog, "does not exist"},

@@ -93,11 +93,11 @@ func TestBinderErrorDisplay(t *testing.T) {
 				"LINE 1: SELECT order_id + note FROM 'fixtures/orders_sorted.parquet'\n" +
 				"                        ^\n"},
 		{"implicit cast of a literal, at the literal", "SELECT 1 FROM " + f + " WHERE order_id = 'abc'",
-			"Error: line 1: Conversion Error: Could not convert VARCHAR 'abc' to BIGINT\n\n" +
+			"Error: line 1: Conversion Error: Could not convert string 'abc' to INT64\n\n" +
 				"LINE 1: ... 1 FROM 'fixtures/orders_sorted.parquet' WHERE order_id = 'abc'\n" +
 				"                                                                     ^\n"},
 		{"x::T, at ::", "SELECT 'x'::INTEGER",
-			"Error: line 1: Conversion Error: Could not convert VARCHAR 'x' to INTEGER\n\n" +
+			"Error: line 1: Conversion Error: Could not convert string 'x' to INT32\n\n" +
 				"LINE 1: SELECT 'x'::INTEGER\n" +
 				"                  ^\n"},
 		{"unknown view", "SELECT * FROM nosuchview",
