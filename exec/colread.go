@@ -161,17 +161,25 @@ func (r *flatReader) nextPage(row int64) error {
 	return nil
 }
 
+// seekPage makes r's current page the one holding row.
+func (r *flatReader) seekPage(row int64) error {
+	for !r.done && (r.cd == nil || r.p.FirstRow+r.p.NumRows <= row) {
+		if err := r.nextPage(row); err != nil {
+			return err
+		}
+	}
+	if r.done || r.p.FirstRow > row {
+		return errCorrupt(r.name, fmt.Sprintf("row %d was not decoded", row))
+	}
+	return nil
+}
+
 func (r *flatReader) gather(dst *Vector, runs []rowRange) error {
 	for _, run := range runs {
 		row := run.First
 		for row < run.End {
-			for !r.done && (r.cd == nil || r.p.FirstRow+r.p.NumRows <= row) {
-				if err := r.nextPage(row); err != nil {
-					return err
-				}
-			}
-			if r.done || r.p.FirstRow > row {
-				return fmt.Errorf("%w: column %s: row %d was not decoded", ErrCorrupt, r.name, row)
+			if err := r.seekPage(row); err != nil {
+				return err
 			}
 			p := r.p
 			end := min(run.End, p.FirstRow+p.NumRows)
@@ -355,7 +363,7 @@ func (r *nestedReader) gather(dst *Vector, runs []rowRange) error {
 				r.at++
 			}
 			if r.at >= len(r.rows) || r.rows[r.at] != row {
-				return fmt.Errorf("%w: column %s: row %d was not decoded", ErrCorrupt, r.name, row)
+				return errCorrupt(r.name, fmt.Sprintf("row %d was not decoded", row))
 			}
 			dst.appendRow(r.vec, r.at)
 		}

@@ -255,13 +255,8 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 		pos := 0
 		for _, run := range runs {
 			for row := run.First; row < run.End; {
-				for !r.done && (r.cd == nil || r.p.FirstRow+r.p.NumRows <= row) {
-					if err := r.nextPage(row); err != nil {
-						return nil, err
-					}
-				}
-				if r.done || r.p.FirstRow > row {
-					return nil, errCorrupt(r.name, "a row was not decoded")
+				if err := r.seekPage(row); err != nil {
+					return nil, err
 				}
 				end := min(run.End, r.p.FirstRow+r.p.NumRows)
 				e0 := r.p.FirstEntry + int(row-r.p.FirstRow)

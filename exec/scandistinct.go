@@ -100,13 +100,8 @@ func (r *flatReader) firstRows(ctx context.Context, ranges []rowRange) ([]rowRan
 			return nil, err
 		}
 		for row := run.First; row < run.End; {
-			for !r.done && (r.cd == nil || r.p.FirstRow+r.p.NumRows <= row) {
-				if err := r.nextPage(row); err != nil {
-					return nil, err
-				}
-			}
-			if r.done || r.p.FirstRow > row {
-				return nil, errCorrupt(r.name, "a row was not decoded")
+			if err := r.seekPage(row); err != nil {
+				return nil, err
 			}
 			end := min(run.End, r.p.FirstRow+r.p.NumRows)
 			cd := r.cd
