@@ -47,10 +47,25 @@ func init() {
 		&ScalarFunc{Name: "cos", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(crmath.Cos))},
 		&ScalarFunc{Name: "tan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(finiteOnly(crmath.Tan))},
 		&ScalarFunc{Name: "atan", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(pure(crmath.Atan))},
+		// DuckDB's cot is 1 / tan(x), rounded twice as it rounds it.
+		&ScalarFunc{Name: "cot", Bind: fixed(1, 1, tDouble, tDouble), Eval: mathFunc(evalCot)},
 		&ScalarFunc{Name: "atan2", Bind: fixed(2, 2, tDouble, tDouble), Eval: func(_ *Call, a []Datum) (Datum, error) {
 			return Datum{F: crmath.Atan2(a[0].F, a[1].F)}, nil
 		}},
 	)
+}
+
+// evalCot is DuckDB's cot: 1 / tan(x), rounded twice as it rounds it, an
+// error where tan(x) is zero or x infinite.
+func evalCot(x float64) (float64, error) {
+	t, err := finiteOnly(crmath.Tan)(x)
+	if err != nil {
+		return 0, err
+	}
+	if t == 0 {
+		return 0, fmt.Errorf("%w: input value %f is out of range for numeric function cotangent", ErrOutOfRange, x)
+	}
+	return 1 / t, nil
 }
 
 func pure(f func(float64) float64) func(float64) (float64, error) {
