@@ -112,6 +112,14 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 		if math.IsNaN(d.F) || math.IsInf(d.F, 0) {
 			return Datum{}, castError(d, from, to)
 		}
+		if to.Scale <= 22 {
+			// DuckDB scales in double and rounds the product half away
+			// from zero: -7.005 (just above -7.005 in binary) times 100
+			// is -700.5, so DECIMAL(9,2) gets -7.01.
+			if v := math.Round(d.F * math.Pow10(to.Scale)); math.Abs(v) < 1<<62 {
+				return fromBig(big.NewInt(int64(v)), to)
+			}
+		}
 		r := new(big.Rat).SetFloat64(d.F)
 		r.Mul(r, new(big.Rat).SetInt(pow10(to.Scale)))
 		return fromBig(roundRat(r), to)
