@@ -27,6 +27,21 @@ func init() {
 		}},
 		&ScalarFunc{Name: "regexp_replace", Bind: fixed(3, 4, tVarchar, tVarchar), Eval: evalRegexpReplace},
 		&ScalarFunc{Name: "regexp_extract", Bind: fixed(2, 3, tVarchar, tVarchar, tVarchar, tInteger), Eval: evalRegexpExtract},
+		&ScalarFunc{Name: "string_split_regex", Aliases: []string{"str_split_regex", "regexp_split_to_array"},
+			Bind: fixed(2, 3, Type{ID: TypeNested, Name: "VARCHAR[]"}, tVarchar), SeesNulls: true, Eval: func(_ *Call, a []Datum) (Datum, error) {
+				switch {
+				case a[0].Null:
+					return NullDatum, nil
+				case a[1].Null:
+					// DuckDB splits at no match: the text whole.
+					return Datum{N: stringList([]string{a[0].S})}, nil
+				}
+				re, err := compileRegexp(a[1].S, optionsOf(a, 2))
+				if err != nil {
+					return Datum{}, err
+				}
+				return Datum{N: stringList(re.Split(a[0].S, -1))}, nil
+			}},
 	)
 }
 
