@@ -169,9 +169,18 @@ func aliasedSource(sel *sql.Select, at *ast.AliasedTableExpr, c buildCtx) (*Scan
 	if table == "" {
 		table = tableName(sel, at)
 	}
+	// FROM src t(a, b) renames src's first columns; DuckDB ignores names
+	// past its last column.
+	var names []string
+	if t, ok := at.Expr.(ast.TableName); ok && t.Source != nil {
+		names = t.Source.Columns
+	}
 	out := make([]Column, len(cols))
 	for i, col := range cols {
 		out[i] = Column{Name: col.Name, Type: col.Type, Table: table}
+		if i < len(names) {
+			out[i].Name = names[i]
+		}
 	}
 	return scan, out, nil
 }

@@ -448,6 +448,26 @@ func (p *parser) lowerSources(out []otok) ([]otok, map[string]*Source, error) {
 			sources[src.Placeholder] = src
 			res = append(res, otok{text: src.Placeholder, kind: tkWord, val: src.Placeholder, orig: o.orig})
 			i = next - 1
+			// [AS] t(a, b): the column list renames the source's first
+			// columns; sqlparser gets the alias alone.
+			a := next
+			if kwAt(out, a) == "as" {
+				a++
+			}
+			if a < len(out) && (out[a].kind == tkWord && !structural[out[a].kw] || out[a].kind == tkQIdent) && isOpTok(out, a+1, "(") {
+				end := matchClose(out, a+1)
+				if end < 0 {
+					return nil, nil, p.errOut(out, len(out), ErrSyntax, `expected ")"`)
+				}
+				for _, c := range splitCommas(out, a+2, end) {
+					if len(c) != 1 || c[0].kind != tkWord && c[0].kind != tkQIdent {
+						return nil, nil, p.errOut(out, a+2, ErrSyntax, "expected a column name")
+					}
+					src.Columns = append(src.Columns, c[0].val)
+				}
+				res = append(res, out[next:a+1]...)
+				i = end
+			}
 			continue
 		}
 		switch {

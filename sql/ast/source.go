@@ -60,6 +60,8 @@ type Source struct {
 	Name string
 	// Alias is the table alias given in FROM ("" if none); it is also in the tree (AliasedTableExpr.As).
 	Alias string
+	// Columns renames the source's first columns: FROM range(3) t(i).
+	Columns []string
 	// Text is the source as written.
 	Text string
 	// Pos is where the source starts.
