@@ -18,7 +18,13 @@ func Sin(x float64) float64 {
 	}
 	r, q := reduce(x)
 	s, c := sincos(r)
-	switch q {
+	return sinQuadrant(s, c, q)
+}
+
+// sinQuadrant is sin(r + q·π/2) from sin r and cos r; cos x is the sine a
+// quadrant further.
+func sinQuadrant(s, c dd, q int) float64 {
+	switch q & 3 {
 	case 0:
 		return round(s)
 	case 1:
@@ -41,15 +47,7 @@ func Cos(x float64) float64 {
 	}
 	r, q := reduce(x)
 	s, c := sincos(r)
-	switch q {
-	case 0:
-		return round(c)
-	case 1:
-		return -round(s)
-	case 2:
-		return -round(c)
-	}
-	return round(s)
+	return sinQuadrant(s, c, q+1)
 }
 
 // Tan is the tangent correctly rounded; ±Inf gives NaN.
