@@ -231,21 +231,23 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 	return truth, nil
 }
 
-// selectRows returns the rows of ranges for which j is TRUE. It walks the
-// pages as gather does; a dictionary-encoded page is judged by its
-// dictionary, any other by its values.
-func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJudge, t Type, width int) ([]rowRange, error) {
+// selectRows returns the rows of ranges for which j is TRUE, and how many
+// they are; with count set, only how many. It walks the pages as gather
+// does; a dictionary-encoded page is judged by its dictionary, any other by
+// its values.
+func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJudge, t Type, width int, count bool) ([]rowRange, int64, error) {
 	var out []rowRange
 	var res []uint8
 	var sel []int32
+	var kept int64
 	r.judging = rowCount(ranges)
 	for c := (runCursor{rs: ranges}); ; {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		runs := c.next(BatchSize)
 		if runs == nil {
-			return out, nil
+			return out, kept, nil
 		}
 		n := 0
 		for _, run := range runs {
@@ -256,17 +258,24 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 		for _, run := range runs {
 			for row := run.First; row < run.End; {
 				if err := r.seekPage(row); err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				end := min(run.End, r.p.FirstRow+r.p.NumRows)
 				e0 := r.p.FirstEntry + int(row-r.p.FirstRow)
 				k := int(end - row)
 				if err := r.judgeEntries(j, t, width, e0, k, res[pos:pos+k]); err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				pos += k
 				row = end
 			}
+		}
+		if count {
+			// TRUE is the only truth with bit 0 set.
+			for _, x := range res {
+				kept += int64(x & tTrue)
+			}
+			continue
 		}
 		sel = sel[:0]
 		for i, x := range res {
@@ -274,6 +283,7 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 				sel = append(sel, int32(i))
 			}
 		}
+		kept += int64(len(sel))
 		out = appendSelected(out, runs, sel)
 	}
 }

@@ -121,6 +121,9 @@ type scanQuery struct {
 	// countProof: the plan only counts rows, so a row group whose
 	// statistics prove the WHERE for every row is counted unread.
 	countProof bool
+	// countRows: the plan only counts the rows that pass, so the workers
+	// pass on counts, not the rows (countOnly).
+	countRows bool
 	// streamLimit: the plan stops after LIMIT rows in scan order, so
 	// parallelism starts at one row group and grows only while more rows
 	// are wanted.
@@ -176,6 +179,7 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	for _, a := range p.Aggs {
 		q.countProof = q.countProof && a.Func == "count_star"
 	}
+	q.countRows = countOnly(p)
 	q.streamLimit = !p.Aggregate && len(p.Order) == 0 && !p.Distinct && p.Limit >= 0
 	q.partial = mergeable(p)
 	if s.Statistics {
@@ -189,6 +193,21 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	}
 	q.distinct = distinctColumn(p, q.needCols)
 	return q
+}
+
+// countOnly reports whether a plan reads nothing of its input rows but how
+// many there are: count(*) alone, without GROUP BY. A scan message's count
+// then stands for that many rows.
+func countOnly(p *planner.Plan) bool {
+	if !p.Aggregate || len(p.GroupBy) > 0 || len(p.GroupingSets) > 0 || len(p.Aggs) == 0 {
+		return false
+	}
+	for _, a := range p.Aggs {
+		if a.Func != "count_star" {
+			return false
+		}
+	}
+	return true
 }
 
 // judgeWhere sets the judges of the WHERE's one-column conjuncts, and the
@@ -800,18 +819,31 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	if err := s.load(t, cols, nil, readers); err != nil {
 		return err
 	}
-	for _, j := range q.judges {
+	// A plan that counts the rows the judges leave needs only their number.
+	countOnly := q.countRows && q.residual == nil && len(q.after) == 0
+	var count int64
+	for i, j := range q.judges {
 		if len(kept) == 0 {
 			break
 		}
 		r := readers[j.col].(*flatReader)
+		last := countOnly && i == len(q.judges)-1
 		var err error
-		if kept, err = r.selectRows(ctx, kept, &j, typeOfField(t.file.fields[j.col]), q.width); err != nil {
+		if kept, count, err = r.selectRows(ctx, kept, &j, typeOfField(t.file.fields[j.col]), q.width, last); err != nil {
 			return s.readError(t, err)
+		}
+		if last {
+			kept = nil
 		}
 	}
 	if err := s.drain(t, cols, readers); err != nil {
 		return err
+	}
+	if countOnly {
+		if count > 0 && !send(scanMsg{count: count}) {
+			return ctx.Err()
+		}
+		return nil
 	}
 	var rest []int
 	for _, c := range q.after {
@@ -834,6 +866,13 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 // emit gathers the rows of ranges in batches, filters them with where
 // (when not nil) and passes them on, projected if the query projects.
 func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols []int, readers []colReader, where *filter, send func(scanMsg) bool) error {
+	if s.q.countRows && where == nil {
+		// Nothing of the rows is read: their count is the answer.
+		if n := rowCount(ranges); !send(scanMsg{count: n}) {
+			return ctx.Err()
+		}
+		return s.drain(t, cols, readers)
+	}
 	// rows holds each batch's survivors, copied out by take, for the next
 	// batch to reuse.
 	var rows []int32
@@ -850,6 +889,19 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 			return err
 		}
 		var whereErr error
+		if where != nil && s.q.countRows {
+			var sel []int32
+			sel, whereErr = where.applyInto(b, rows)
+			rows = sel
+			b.release()
+			if len(sel) > 0 && !send(scanMsg{count: int64(len(sel))}) {
+				return ctx.Err()
+			}
+			if whereErr != nil {
+				return s.drainFirst(t, cols, readers, whereErr)
+			}
+			continue
+		}
 		if where != nil {
 			var sel []int32
 			sel, whereErr = where.applyInto(b, rows)
@@ -1180,11 +1232,14 @@ type runCursor struct {
 	rs  []rowRange
 	i   int
 	pos int64 // next row of rs[i]; 0 means its First
+	// buf holds the runs next returned last, reused by the next call.
+	buf []rowRange
 }
 
 // next returns the next runs of up to size rows in all, or nil at the end.
+// The runs are valid until the next call.
 func (c *runCursor) next(size int) []rowRange {
-	var out []rowRange
+	out := c.buf[:0]
 	left := int64(size)
 	for left > 0 && c.i < len(c.rs) {
 		r := c.rs[c.i]
@@ -1198,6 +1253,10 @@ func (c *runCursor) next(size int) []rowRange {
 		out = append(out, rowRange{First: from, End: to})
 		left -= to - from
 		c.pos = to
+	}
+	c.buf = out
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,9 +175,14 @@ func TestVectorHelpers(t *testing.T) {
 	if got := appendSelected(nil, runs, []int32{0, 1, 3, 4}); len(got) != 2 || got[0] != (rowRange{First: 10, End: 12}) || got[1] != (rowRange{First: 20, End: 22}) {
 		t.Errorf("appendSelected: %v", got)
 	}
+	// The cursor reuses its runs, so each call's are copied before the next.
 	c := runCursor{rs: runs}
-	if a, b, end := c.next(2), c.next(2), c.next(5); len(a) != 1 || a[0] != (rowRange{First: 10, End: 12}) ||
-		len(b) != 2 || b[0] != (rowRange{First: 12, End: 13}) || b[1] != (rowRange{First: 20, End: 21}) || len(end) != 1 || c.next(1) != nil {
+	a := slices.Clone(c.next(2))
+	b := slices.Clone(c.next(2))
+	end := slices.Clone(c.next(5))
+	if len(a) != 1 || a[0] != (rowRange{First: 10, End: 12}) ||
+		len(b) != 2 || b[0] != (rowRange{First: 12, End: 13}) || b[1] != (rowRange{First: 20, End: 21}) ||
+		len(end) != 1 || end[0] != (rowRange{First: 21, End: 22}) || c.next(1) != nil {
 		t.Errorf("runCursor: %v %v %v", a, b, end)
 	}
 	if got := firstRows(runs, 4); len(got) != 2 || got[1] != (rowRange{First: 20, End: 21}) {
