@@ -18,6 +18,9 @@ type batch struct {
 	// pooled marks a batch the scan made, whose columns no one else holds:
 	// release may recycle them.
 	pooled bool
+	// truths are the verdicts of a WHERE's dictionary-judged parts on the
+	// rows, one slice a part, while the WHERE is applied (dictfilter.go).
+	truths [][]uint8
 }
 
 // rowRange is the row-group rows [First, End).

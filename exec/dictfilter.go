@@ -2,7 +2,9 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"sort"
+	"sync"
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
@@ -254,21 +256,8 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 			n += int(run.Len())
 		}
 		res = extendZero(res[:0], n)
-		pos := 0
-		for _, run := range runs {
-			for row := run.First; row < run.End; {
-				if err := r.seekPage(row); err != nil {
-					return nil, 0, err
-				}
-				end := min(run.End, r.p.FirstRow+r.p.NumRows)
-				e0 := r.p.FirstEntry + int(row-r.p.FirstRow)
-				k := int(end - row)
-				if err := r.judgeEntries(j, t, width, e0, k, res[pos:pos+k]); err != nil {
-					return nil, 0, err
-				}
-				pos += k
-				row = end
-			}
+		if err := r.judgeRuns(j, t, width, runs, res); err != nil {
+			return nil, 0, err
 		}
 		if count {
 			// TRUE is the only truth with bit 0 set.
@@ -286,6 +275,27 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 		kept += int64(len(sel))
 		out = appendSelected(out, runs, sel)
 	}
+}
+
+// judgeRuns writes j's verdict on the rows runs to res, one a row.
+func (r *flatReader) judgeRuns(j *colJudge, t Type, width int, runs []rowRange, res []uint8) error {
+	pos := 0
+	for _, run := range runs {
+		for row := run.First; row < run.End; {
+			if err := r.seekPage(row); err != nil {
+				return err
+			}
+			end := min(run.End, r.p.FirstRow+r.p.NumRows)
+			e0 := r.p.FirstEntry + int(row-r.p.FirstRow)
+			k := int(end - row)
+			if err := r.judgeEntries(j, t, width, e0, k, res[pos:pos+k]); err != nil {
+				return err
+			}
+			pos += k
+			row = end
+		}
+	}
+	return nil
 }
 
 // judgeEntries writes j's verdict on entries [e0, e0+n) of the current page
@@ -356,4 +366,208 @@ func (r *flatReader) seek(e int) {
 			r.v++
 		}
 	}
+}
+
+// judgingParts switches partsFilter's judging on; tests compare against
+// the WHERE evaluated over the columns read whole.
+var judgingParts = true
+
+// A judgedExpr stands in a WHERE for a subtree on one column that the scan
+// judges by its dictionary: the filter reads the subtree's verdict on each
+// row from batch.truths[slot] instead of reading the column.
+type judgedExpr struct {
+	slot int
+	x    planner.Expr
+}
+
+func (e *judgedExpr) Type() Type     { return Type{ID: TypeBoolean} }
+func (e *judgedExpr) String() string { return e.x.String() }
+
+// judgedNode reads a judged part's verdicts.
+type judgedNode struct{ slot int }
+
+func (n judgedNode) cheap() bool { return true }
+
+func (n judgedNode) eval(b *batch, sel []int32, res []uint8) error {
+	t := b.truths[n.slot]
+	for _, i := range sel {
+		res[i] = t[i]
+	}
+	return nil
+}
+
+// partsFilter compiles where with its parts on one column of cols judged by
+// dictionary, or returns nil when it has none. A part is a largest subtree
+// under AND, OR and NOT that reads one column alone and cannot fail: its
+// verdict on every dictionary entry is its verdict on the rows holding
+// that entry, and judging rows that the rest of the WHERE has decided
+// already changes nothing. A column is judged only when one part reads it
+// and nothing else in the WHERE does, so that one pass over its pages
+// serves the batch; the WHERE whole is left to judgedWhere.
+func partsFilter(where planner.Expr, width int, cols map[int]bool) *filter {
+	part := func(e planner.Expr) (int, bool) {
+		set := map[int]bool{}
+		planner.Columns(e, set)
+		if len(set) != 1 {
+			return 0, false
+		}
+		for c := range set {
+			if cols[c] && compile(e, width).cheap() {
+				return c, true
+			}
+		}
+		return 0, false
+	}
+	if _, ok := part(where); ok {
+		return nil
+	}
+	parts, rest := map[int]int{}, map[int]bool{}
+	var walk func(e planner.Expr)
+	walk = func(e planner.Expr) {
+		if c, ok := part(e); ok {
+			parts[c]++
+			return
+		}
+		switch x := e.(type) {
+		case *planner.Logic:
+			for _, y := range x.Xs {
+				walk(y)
+			}
+		case *planner.Not:
+			walk(x.X)
+		default:
+			planner.Columns(e, rest)
+		}
+	}
+	walk(where)
+	f := &filter{width: width}
+	var rewrite func(e planner.Expr) planner.Expr
+	rewrite = func(e planner.Expr) planner.Expr {
+		if c, ok := part(e); ok {
+			if parts[c] != 1 || rest[c] {
+				return e
+			}
+			f.parts = append(f.parts, colJudge{col: c, node: compile(e, width)})
+			return &judgedExpr{slot: len(f.parts) - 1, x: e}
+		}
+		switch x := e.(type) {
+		case *planner.Logic:
+			xs := make([]planner.Expr, len(x.Xs))
+			for i, y := range x.Xs {
+				xs[i] = rewrite(y)
+			}
+			return &planner.Logic{And: x.And, Xs: xs}
+		case *planner.Not:
+			return &planner.Not{X: rewrite(x.X)}
+		}
+		return e
+	}
+	judged := rewrite(where)
+	if len(f.parts) == 0 {
+		return nil
+	}
+	f.root = compile(judged, width)
+	return f
+}
+
+// judges reports whether f judges column c by dictionary.
+func (f *filter) judges(c int) bool {
+	for _, j := range f.parts {
+		if j.col == c {
+			return true
+		}
+	}
+	return false
+}
+
+// unjudged is cols without the columns f judges.
+func (f *filter) unjudged(cols []int) []int {
+	if f == nil || f.parts == nil {
+		return cols
+	}
+	var out []int
+	for _, c := range cols {
+		if !f.judges(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// partFilters compiles a WHERE with its parts judged by dictionary for
+// each set of columns that row groups have dictionaries for, once a set.
+type partFilters struct {
+	where planner.Expr
+	width int
+	// cols are the columns that may be judged: the WHERE's that the rest
+	// of the query does not read.
+	cols []int
+	mu   sync.Mutex
+	by   map[string]*filter
+}
+
+// forTask returns the WHERE judging by dictionary the columns that have one
+// in the task's row group, or nil when it judges none.
+func (p *partFilters) forTask(t *scanTask) *filter {
+	if p == nil {
+		return nil
+	}
+	var key []byte
+	cols := map[int]bool{}
+	for _, c := range p.cols {
+		if judgeable(t.file.f, t.rg.Index, t.file.fields[c]) {
+			cols[c] = true
+			key = binary.AppendUvarint(key, uint64(c))
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f, ok := p.by[string(key)]
+	if !ok {
+		f = partsFilter(p.where, p.width, cols)
+		p.by[string(key)] = f
+	}
+	return f
+}
+
+// A partJudge fills the truths of a filter's judged parts for the batches
+// of one row group, in buffers reused from batch to batch.
+type partJudge struct {
+	s     *scanner
+	t     *scanTask
+	where *filter
+	bufs  [][]uint8
+}
+
+// newPartJudge prepares the judging of where's parts over the rows ranges
+// of the task's row group; nil when where judges nothing.
+func (s *scanner) newPartJudge(t *scanTask, where *filter, ranges []rowRange, readers []colReader) *partJudge {
+	if where == nil || where.parts == nil {
+		return nil
+	}
+	n := rowCount(ranges)
+	for _, j := range where.parts {
+		readers[j.col].(*flatReader).judging = n
+	}
+	return &partJudge{s: s, t: t, where: where, bufs: make([][]uint8, len(where.parts))}
+}
+
+// judge sets b.truths to the parts' verdicts on the rows runs of b.
+func (p *partJudge) judge(b *batch, runs []rowRange, readers []colReader) error {
+	if p == nil {
+		return nil
+	}
+	for k := range p.where.parts {
+		j := &p.where.parts[k]
+		p.bufs[k] = extendZero(p.bufs[k][:0], b.n)
+		r := readers[j.col].(*flatReader)
+		if err := r.judgeRuns(j, typeOfField(p.t.file.fields[j.col]), p.s.q.width, runs, p.bufs[k]); err != nil {
+			return p.s.readError(p.t, err)
+		}
+	}
+	b.truths = p.bufs
+	return nil
 }

@@ -64,6 +64,10 @@ func truthOf(d planner.Datum) uint8 {
 type filter struct {
 	root  pnode
 	width int
+	// parts are the subtrees of the WHERE that the scan judges by
+	// dictionary, the k-th read by judgedNode k from batch.truths; nil
+	// for a filter that reads its columns only (dictfilter.go).
+	parts []colJudge
 }
 
 // newFilter compiles where for input rows of width columns.
@@ -192,6 +196,8 @@ func compile(e planner.Expr, width int) pnode {
 		if n := compileCall(x, width); n != nil {
 			return n
 		}
+	case *judgedExpr:
+		return judgedNode{slot: x.slot}
 	}
 	return newRowNode(e, width)
 }
@@ -218,43 +224,69 @@ func (n *logicNode) cheap() bool {
 }
 
 func (n *logicNode) eval(b *batch, sel []int32, res []uint8) error {
-	start, decided := tTrue, tFalse
+	decided, table := tFalse, &and3Table
 	if !n.and {
-		start, decided = tFalse, tTrue
+		decided, table = tTrue, &or3Table
 	}
-	for _, i := range sel {
-		res[i] = start
+	if len(n.xs) == 0 {
+		for _, i := range sel {
+			res[i] = 1 - decided // TRUE for AND, FALSE for OR
+		}
+		return nil
 	}
-	ap := borrowRows(sel)
+	// The first condition's verdict is the node's so far: TRUE AND x and
+	// FALSE OR x are x.
+	if err := n.xs[0].eval(b, sel, res); err != nil {
+		return err
+	}
+	if len(n.xs) == 1 {
+		return nil
+	}
+	ap := rowsPool.Get().(*[]int32)
 	defer rowsPool.Put(ap)
-	active := *ap
+	if cap(*ap) < len(sel) {
+		*ap = make([]int32, len(sel), max(len(sel), BatchSize))
+	}
+	// The rows still undecided, kept without a branch: each row's slot is
+	// written whether or not it is kept.
+	active, k := (*ap)[:len(sel)], 0
+	for _, i := range sel {
+		active[k] = i
+		k += int(b2t(res[i] != decided))
+	}
+	active = active[:k]
 	tp := borrowTruth(b.n)
 	defer truthPool.Put(tp)
 	tmp := *tp
-	for _, x := range n.xs {
+	for _, x := range n.xs[1:] {
 		if len(active) == 0 {
 			break
 		}
-		err := x.eval(b, active, tmp)
-		if err != nil {
+		if err := x.eval(b, active, tmp); err != nil {
 			return err
 		}
-		kept := active[:0]
+		k := 0
 		for _, i := range active {
-			var r uint8
-			if n.and {
-				r = and3(res[i], tmp[i])
-			} else {
-				r = or3(res[i], tmp[i])
-			}
+			r := table[(res[i]<<2|tmp[i])&15]
 			res[i] = r
-			if r != decided {
-				kept = append(kept, i)
-			}
+			active[k] = i
+			k += int(b2t(r != decided))
 		}
-		active = kept
+		active = active[:k]
 	}
 	return nil
+}
+
+// and3Table and or3Table are and3 and or3 indexed by a<<2 | b.
+var and3Table, or3Table = truthTable(and3), truthTable(or3)
+
+func truthTable(f func(a, b uint8) uint8) (t [16]uint8) {
+	for _, a := range []uint8{tFalse, tTrue, tNull} {
+		for _, b := range []uint8{tFalse, tTrue, tNull} {
+			t[a<<2|b] = f(a, b)
+		}
+	}
+	return t
 }
 
 type notNode struct{ x pnode }

@@ -26,6 +26,9 @@ type runStats struct {
 	RowsDecoded, RowsReturned int64
 	// RowGroupsJudged had their WHERE judged by dictionary (dictfilter.go).
 	RowGroupsJudged int
+	// RowGroupsPartsJudged had parts of their WHERE under OR or NOT judged
+	// by dictionary as their rows were read (dictfilter.go).
+	RowGroupsPartsJudged int
 	// RowGroupsDistinct passed on one row per dictionary entry
 	// (scandistinct.go).
 	RowGroupsDistinct int
@@ -143,6 +146,10 @@ type scanQuery struct {
 	judges   []colJudge
 	residual *filter
 	after    []int
+	// parts, when not nil, compiles the WHERE with its parts on one column
+	// judged by dictionary (dictfilter.go), for the columns that have one
+	// in a row group; the WHERE has no judges then.
+	parts *partFilters
 	// distinct is the one column the plan needs the distinct values of,
 	// or -1 (scandistinct.go).
 	distinct int
@@ -190,6 +197,9 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	}
 	if q.topk == nil && len(q.whereCols) > 0 {
 		q.judgeWhere()
+	}
+	if q.topk == nil && q.judges == nil && len(q.whereCols) > 1 && judgingParts {
+		q.judgeParts()
 	}
 	q.distinct = distinctColumn(p, q.needCols)
 	return q
@@ -241,6 +251,24 @@ func (q *scanQuery) judgeWhere() {
 		if used[c] || !judged[c] {
 			q.after = append(q.after, c)
 		}
+	}
+}
+
+// judgeParts sets parts for the WHERE's columns that the rest of the query
+// does not read.
+func (q *scanQuery) judgeParts() {
+	used := map[int]bool{}
+	for _, x := range q.p.InputExprs()[1:] { // the first is the WHERE
+		planner.Columns(x, used)
+	}
+	var cols []int
+	for _, c := range q.whereCols {
+		if !used[c] {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) > 0 {
+		q.parts = &partFilters{where: q.p.Where, width: q.width, cols: cols, by: map[string]*filter{}}
 	}
 }
 
@@ -334,6 +362,7 @@ type scanner struct {
 	rowGroups   atomic.Int64
 	rowsDecoded atomic.Int64
 	judged      atomic.Int64
+	partsJudged atomic.Int64
 	distinct    atomic.Int64
 	// partialOff turns the workers' partial aggregation off for the row
 	// groups not yet started: the groups turned out too many.
@@ -455,6 +484,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	}
 	x.stats.RowsDecoded += s.rowsDecoded.Load()
 	x.stats.RowGroupsJudged += int(s.judged.Load())
+	x.stats.RowGroupsPartsJudged += int(s.partsJudged.Load())
 	x.stats.RowGroupsDistinct += int(s.distinct.Load())
 	x.stats.IO.Bytes += s.io.Bytes
 	x.stats.IO.Requests += s.io.Requests
@@ -713,10 +743,15 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if q.distinct >= 0 && rows == nil && judgeable(t.file.f, t.rg.Index, t.file.fields[q.distinct]) {
 		return s.scanDistinct(ctx, t, kept, readers, send)
 	}
+	where := q.where
+	if f := q.parts.forTask(t); f != nil {
+		where = f
+		s.partsJudged.Add(1)
+	}
 	// A sorted limit cuts its key first even when it reads nothing else:
 	// the workers then drop, in parallel and into reused vectors, the rows
 	// the heap would refuse one by one after them.
-	late := (q.where != nil && len(q.otherCols) > 0) || q.topk != nil
+	late := (where != nil && len(q.otherCols) > 0) || q.topk != nil
 	first := q.needCols
 	if late {
 		first = q.whereCols
@@ -725,7 +760,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		return err
 	}
 	if !late {
-		return s.emit(ctx, t, kept, q.needCols, readers, q.where, send)
+		return s.emit(ctx, t, kept, q.needCols, readers, where, send)
 	}
 	var survivors []rowRange
 	var whereErr error
@@ -738,6 +773,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if q.topk != nil {
 		cut = q.topk.newRowGroupCut(t.topkBound, typeOfField(t.file.fields[q.topk.col]))
 	}
+	gathered := where.unjudged(q.whereCols)
+	parts := s.newPartJudge(t, where, kept, readers)
 	for c := (runCursor{rs: kept}); ; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -746,13 +783,16 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if runs == nil {
 			break
 		}
-		b, err := s.gather(t, runs, q.whereCols, readers)
+		b, err := s.gather(t, runs, gathered, readers)
+		if err == nil {
+			err = parts.judge(b, runs, readers)
+		}
 		if err != nil {
 			return err
 		}
 		var sel []int32
-		if q.where != nil {
-			sel, err = q.where.applyInto(b, selBuf)
+		if where != nil {
+			sel, err = where.applyInto(b, selBuf)
 			selBuf = sel
 		} else {
 			if cap(every) < b.n {
@@ -876,6 +916,8 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 	// rows holds each batch's survivors, copied out by take, for the next
 	// batch to reuse.
 	var rows []int32
+	gathered := where.unjudged(cols)
+	parts := s.newPartJudge(t, where, ranges, readers)
 	for c := (runCursor{rs: ranges}); ; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -884,7 +926,10 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 		if runs == nil {
 			return s.drain(t, cols, readers)
 		}
-		b, err := s.gather(t, runs, cols, readers)
+		b, err := s.gather(t, runs, gathered, readers)
+		if err == nil {
+			err = parts.judge(b, runs, readers)
+		}
 		if err != nil {
 			return err
 		}
@@ -906,6 +951,7 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 			var sel []int32
 			sel, whereErr = where.applyInto(b, rows)
 			rows = sel
+			b.truths = nil
 			if kept := b.take(sel); kept != b {
 				b.release()
 				b = kept
