@@ -104,6 +104,14 @@ func (f *filter) apply(b *batch) ([]int32, error) {
 // enough, so that a worker passing back the previous batch's rows
 // allocates nothing; that earlier result is overwritten.
 func (f *filter) applyInto(b *batch, buf []int32) ([]int32, error) {
+	if s, ok := f.root.(selector); ok {
+		if cap(buf) < b.n {
+			buf = make([]int32, b.n, max(b.n, BatchSize))
+		}
+		if out, ok := s.selectAll(b, buf[:b.n]); ok {
+			return out, nil
+		}
+	}
 	sel := fillRows(buf, b.n)
 	rp := borrowTruth(b.n)
 	defer truthPool.Put(rp)
@@ -119,6 +127,107 @@ func (f *filter) applyInto(b *batch, buf []int32) ([]int32, error) {
 		k += int(r & tTrue)
 	}
 	return out[:k], nil
+}
+
+// A selector is a node that picks the rows of a whole batch for which it
+// is TRUE in one pass, without truths in between: a comparison of an
+// integer column without NULL and a constant.
+type selector interface {
+	// selectAll writes the rows to out, which holds b.n rows, and returns
+	// them; false, having decided nothing, when the batch is not of the
+	// shape.
+	selectAll(b *batch, out []int32) ([]int32, bool)
+}
+
+var (
+	_ selector = (*cmpNode)(nil)
+	_ selector = (*betweenNode)(nil)
+)
+
+func (n *cmpNode) selectAll(b *batch, out []int32) ([]int32, bool) {
+	if n.kind != cmpInt || !n.r.isConst() || n.r.k.Null || !isColumn(n.l) {
+		return nil, false
+	}
+	x, ok := n.l.vector(b)
+	if !ok || x.Nulls != nil {
+		return nil, false
+	}
+	return selectInts(n.op, x.Int[:b.n], n.r.k.I, out), true
+}
+
+// selectInts returns the positions i of xs with xs[i] op k. Each position
+// is written and kept or not without a branch, which values in random
+// order would mispredict.
+func selectInts(op cmpOp, xs []int64, k int64, out []int32) []int32 {
+	out = out[:len(xs)]
+	j := 0
+	switch op {
+	case opEq:
+		for i, x := range xs {
+			out[j] = int32(i)
+			j += int(b2t(x == k))
+		}
+	case opNe:
+		for i, x := range xs {
+			out[j] = int32(i)
+			j += int(b2t(x != k))
+		}
+	case opLt:
+		for i, x := range xs {
+			out[j] = int32(i)
+			j += int(b2t(x < k))
+		}
+	case opLe:
+		for i, x := range xs {
+			out[j] = int32(i)
+			j += int(b2t(x <= k))
+		}
+	case opGt:
+		for i, x := range xs {
+			out[j] = int32(i)
+			j += int(b2t(x > k))
+		}
+	case opGe:
+		for i, x := range xs {
+			out[j] = int32(i)
+			j += int(b2t(x >= k))
+		}
+	}
+	return out[:j]
+}
+
+func (n *betweenNode) selectAll(b *batch, out []int32) ([]int32, bool) {
+	if n.ints == nil || !isColumn(n.ints[0].l) || !isColumn(n.ints[1].l) {
+		return nil, false
+	}
+	lo, hi := n.ints[0], n.ints[1]
+	x, ok := lo.l.vector(b)
+	if !ok || x.Nulls != nil {
+		return nil, false
+	}
+	y, ok := hi.l.vector(b)
+	if !ok || y.Nulls != nil {
+		return nil, false
+	}
+	var flip uint8
+	if n.not {
+		flip = 1
+	}
+	xs, ys, kl, kh := x.Int[:b.n], y.Int[:b.n], lo.r.k.I, hi.r.k.I
+	out = out[:b.n]
+	j := 0
+	for i, v := range xs {
+		out[j] = int32(i)
+		j += int(inRange(v, ys[i], kl, kh) ^ flip)
+	}
+	return out[:j], true
+}
+
+// isColumn reports whether s is a column as it is: reading it costs
+// nothing, so a selector that finds NULL in it and gives up wastes nothing.
+func isColumn(s scalar) bool {
+	_, ok := s.vx.(colVec)
+	return ok
 }
 
 // applyRows evaluates row by row until the first row that fails.
