@@ -13,7 +13,8 @@ import (
 // OFFSET, direction, NULL order and thread count, with and without a
 // WHERE) over the fixtures twice: with top-k pruning (statistics on) and
 // with every pruning mechanism off. The answers must be identical, ties
-// included, and over the sorted file some row groups must be skipped.
+// included, and over the sorted file some row groups, and over the
+// shuffled one some pages, must be skipped.
 func TestTopKPruningProperty(t *testing.T) {
 	t.Chdir(moduleRoot(t))
 	r := rand.New(rand.NewSource(20241201))
@@ -23,7 +24,7 @@ func TestTopKPruningProperty(t *testing.T) {
 	if testing.Short() {
 		trials = 10
 	}
-	skipped := map[string]int{}
+	skipped, pages := map[string]int{}, map[string]int64{}
 	for _, file := range []string{sorted, shuffled, statsF, typesF, both} {
 		cols := sortableColumns(t, file)
 		for range trials {
@@ -40,18 +41,22 @@ func TestTopKPruningProperty(t *testing.T) {
 			}
 			on := NewSession().Settings
 			on.Threads = 1 + r.Intn(3)
-			got, n := runWithStats(t, q, on)
+			got, st := runWithStats(t, q, on)
 			want, _ := runWithStats(t, q, off)
 			if got != want {
 				t.Fatalf("%s\nwith top-k pruning:\n%s\nwithout pruning:\n%s", q, got, want)
 			}
-			skipped[file] += n
+			skipped[file] += st.RowGroupsSkippedByTopK
+			pages[file] += st.PagesSkippedByTopK
 		}
 	}
 	if skipped[sorted] == 0 {
 		t.Errorf("no row group of %s was skipped by top-k in %d sorted limits", sorted, trials)
 	}
-	t.Logf("row groups skipped by top-k: %v", skipped)
+	if pages[shuffled] == 0 {
+		t.Errorf("no page of %s was skipped by top-k in %d sorted limits", shuffled, trials)
+	}
+	t.Logf("row groups skipped by top-k: %v; pages: %v", skipped, pages)
 }
 
 // sortableColumns are the columns of file a sort key may be.
@@ -70,9 +75,9 @@ func sortableColumns(t *testing.T, file string) []string {
 	return out
 }
 
-// runWithStats runs q with s and returns its answer and the row groups
-// top-k skipped.
-func runWithStats(t *testing.T, q string, s Settings) (string, int) {
+// runWithStats runs q with s and returns its answer and what the run
+// measured.
+func runWithStats(t *testing.T, q string, s Settings) (string, runStats) {
 	t.Helper()
 	st, err := planner.Parse(q)
 	if err != nil {
@@ -84,5 +89,5 @@ func runWithStats(t *testing.T, q string, s Settings) (string, int) {
 	}
 	x := &executor{settings: s}
 	res, err := x.result(context.Background(), p)
-	return answer(res, err), x.stats.RowGroupsSkippedByTopK
+	return answer(res, err), x.stats
 }

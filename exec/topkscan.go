@@ -28,8 +28,9 @@ type topKScan struct {
 	// k is LIMIT + OFFSET: how many rows the heap holds.
 	k     int
 	bound topKBound
-	// skipped counts the row groups skipped.
-	skipped atomic.Int64
+	// skipped counts the row groups skipped; pagesSkipped the pages of
+	// the key column skipped in the row groups read.
+	skipped, pagesSkipped atomic.Int64
 }
 
 // newTopKScan returns the hold of a plan whose rows go to a sorted limit
@@ -66,6 +67,11 @@ type topKFile struct {
 	tk *pushdown.TopK
 	lg format.Logical
 	t  Type
+	// exact: the key's values are the file's, in the same order, so that
+	// a bound found in the file's statistics is a bound of the key.
+	exact bool
+	f     *format.File
+	leaf  int
 }
 
 // forFile prepares the judgement over f, whose fields are the plan's
@@ -82,7 +88,9 @@ func (s *topKScan) forFile(f *format.File, fields []*format.Field) *topKFile {
 	if err != nil {
 		return nil
 	}
-	return &topKFile{s: s, tk: tk, lg: format.LogicalOf(fl.Leaf), t: typeOfField(fl)}
+	tf := &topKFile{s: s, tk: tk, lg: format.LogicalOf(fl.Leaf), t: typeOfField(fl), f: f, leaf: fl.Leaf.Index}
+	_, tf.exact = encodeKey(tk.Order(), tf.lg, tf.t, planner.Datum{})
+	return tf
 }
 
 // order returns the kept row groups of a plan, most promising first.
@@ -116,15 +124,89 @@ func (tf *topKFile) excludes(rg, token int) bool {
 	if !ok {
 		return false
 	}
+	b, ok := tf.bound(d)
+	return ok && tf.tk.ExcludesRowGroup(rg, b)
+}
+
+// bound is the heap's worst key d as pushdown judges it; false when its
+// type is never judged.
+func (tf *topKFile) bound(d planner.Datum) (pushdown.TopKBound, bool) {
 	b := pushdown.TopKBound{Null: d.Null}
 	if !d.Null {
 		v, ok := encodeKey(tf.tk.Order(), tf.lg, tf.t, d)
 		if !ok {
-			return false
+			return b, false
 		}
 		b.Value = v
 	}
-	return tf.tk.ExcludesRowGroup(rg, b)
+	return b, true
+}
+
+// indexWorthReading reports whether row group rg's key chunk is large
+// enough beside its column index that skipping some of its pages may pay
+// for reading the index: a dictionary-encoded key of few values has pages
+// of a few hundred bytes, and its index would cost more than it saves.
+func (tf *topKFile) indexWorthReading(rg int) bool {
+	r, ok := tf.f.ColumnIndexRange(rg, tf.leaf)
+	return ok && tf.f.Chunk(rg, tf.leaf).MetaData.TotalCompressedSize >= indexPayoff*r.Length
+}
+
+// indexPayoff is how many times its column index a key chunk must weigh
+// for top-k to read the index.
+const indexPayoff = 8
+
+// A pageCut is what a sorted limit leaves of a row group's key column by
+// its page index.
+type pageCut struct {
+	// rows are the rows of the pages kept.
+	rows pushdown.RowRanges
+	// pages and bytes are the pages skipped and their compressed size;
+	// columnIndex and offsetIndex the index bytes read to judge them.
+	pages, bytes, columnIndex, offsetIndex int64
+}
+
+// cutPages judges the pages of row group rg's key column by its page
+// index: a page is skipped when none of its rows can sort before or tie
+// with the heap's bound lb, or with the bound the pages themselves prove
+// at least k rows reach (pushdown.TopK.PagesBound); the latter only when
+// every row of the row group is a row of the sorted limit (whole). ok is
+// false when there is nothing to judge by or nothing to skip.
+func (tf *topKFile) cutPages(rg int, lb loggedBound, whole bool) (pc pageCut, ok bool) {
+	var bounds []pushdown.TopKBound
+	if lb.has {
+		if b, ok := tf.bound(lb.d); ok {
+			bounds = append(bounds, b)
+		}
+	}
+	whole = whole && tf.exact
+	if len(bounds) == 0 && !whole || !tf.indexWorthReading(rg) {
+		return pc, false
+	}
+	p, ci, oi, why := tf.tk.Pages(rg)
+	pc.columnIndex, pc.offsetIndex = ci, oi
+	if why != "" {
+		return pc, false
+	}
+	if whole {
+		if b, ok := tf.tk.PagesBound(p, tf.s.k); ok {
+			bounds = append(bounds, b)
+		}
+	}
+	var kept []pushdown.RowRange
+	for i, rows := range p.Rows {
+		skip := false
+		for _, b := range bounds {
+			skip = skip || tf.tk.ExcludesPage(p, i, b)
+		}
+		if skip {
+			pc.pages++
+			pc.bytes += p.Bytes[i]
+			continue
+		}
+		kept = append(kept, rows)
+	}
+	pc.rows = pushdown.NewRowRanges(kept...)
+	return pc, pc.pages > 0
 }
 
 // encodeKey puts a key value in the column's physical form, for the types
