@@ -52,7 +52,8 @@
 // other columns; so are those after the bound the row group's own pages
 // prove when there is no WHERE. The key is decoded before the other
 // columns, which are fetched only for the rows that can still be among the
-// n first. Ties keep the row earlier in the files, so
+// n first (a string key with a dictionary is cut on its entries' ranks,
+// not on a string per row; topkdict.go). Ties keep the row earlier in the files, so
 // the visiting order never changes an answer. A sort without LIMIT sorts
 // row numbers on the typed columns, DISTINCT keeps first rows on encoded
 // keys as batches arrive (sortkey.go).

@@ -755,6 +755,12 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if runs == nil {
 			break
 		}
+		if cut != nil && q.where == nil && len(q.whereCols) == 1 && cut.rankKey(readers[q.topk.col], runs[0].First, rg.NumRows) {
+			if err := cut.addRanked(runs, int(rowCount(runs))); err != nil {
+				return s.readError(t, err)
+			}
+			continue
+		}
 		b, err := s.gather(t, runs, q.whereCols, readers)
 		if err != nil {
 			return err

@@ -10,8 +10,8 @@ import (
 )
 
 // TestTopKPruningProperty runs random sorted limits (random column, k,
-// OFFSET, direction, NULL order and thread count, with and without a
-// WHERE) over the fixtures twice: with top-k pruning (statistics on) and
+// OFFSET, direction, NULL order, second key and thread count, with and
+// without a WHERE) over the fixtures twice: with top-k pruning (statistics on) and
 // with every pruning mechanism off. The answers must be identical, ties
 // included, and over the sorted file some row groups, and over the
 // shuffled one some pages, must be skipped.
@@ -35,7 +35,12 @@ func TestTopKPruningProperty(t *testing.T) {
 			if r.Intn(4) == 0 {
 				q += fmt.Sprintf(" WHERE %q IS NOT NULL", cols[r.Intn(len(cols))])
 			}
-			q += fmt.Sprintf(" ORDER BY %q%s%s LIMIT %d", col, dir, nulls, r.Intn(40))
+			q += fmt.Sprintf(" ORDER BY %q%s%s", col, dir, nulls)
+			if r.Intn(3) == 0 {
+				// A second key orders the rows that tie on the first.
+				q += fmt.Sprintf(", %q%s", cols[r.Intn(len(cols))], []string{" ASC", " DESC"}[r.Intn(2)])
+			}
+			q += fmt.Sprintf(" LIMIT %d", r.Intn(40))
 			if r.Intn(4) == 0 {
 				q += fmt.Sprintf(" OFFSET %d", r.Intn(20))
 			}

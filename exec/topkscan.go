@@ -26,8 +26,11 @@ type topKScan struct {
 	// type is not judged.
 	typ Type
 	// k is LIMIT + OFFSET: how many rows the heap holds.
-	k     int
-	bound topKBound
+	k int
+	// onlyKey: the first sort key is the only one, so rows that tie on it
+	// keep their order in the files.
+	onlyKey bool
+	bound   topKBound
 	// skipped counts the row groups skipped; pagesSkipped the pages of
 	// the key column skipped in the row groups read.
 	skipped, pagesSkipped atomic.Int64
@@ -44,7 +47,7 @@ func newTopKScan(p *planner.Plan) *topKScan {
 	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isVirtual(p.Scan, c.Index) {
 		return nil
 	}
-	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset)}
+	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset), onlyKey: len(p.Order) == 1}
 }
 
 // decodeFirst makes the key column one of those q decodes first, beside
@@ -266,6 +269,14 @@ type rowGroupCut struct {
 	// keys holds a batch's normalized keys; candidates copy the ones
 	// they keep, so the next batch reuses it.
 	keys []uint64
+	// ranks, for a string key read by dictionary ranks (topkdict.go),
+	// order the chunk's dictionary; rankReader reads the key, rankNulls
+	// and every are a batch's NULLs and selection.
+	ranks       *dictRanks
+	rankDecided bool
+	rankReader  *flatReader
+	rankNulls   []bool
+	every       []int32
 }
 
 // newRowGroupCut starts the cut of a task dispatched with bound lb, over
@@ -278,7 +289,7 @@ func (s *topKScan) newRowGroupCut(lb loggedBound, t Type) *rowGroupCut {
 	}
 	switch kind := cmpKindOf(s.typ); kind {
 	case cmpInt, cmpUint, cmpFloat:
-		c.num = &candidates[uint64]{k: s.k, key: s.key}
+		c.num = &candidates[uint64]{k: s.k, key: s.key, trimTies: s.onlyKey}
 		if lb.has {
 			c.num.global = &keyCut[uint64]{null: lb.d.Null}
 			if !lb.d.Null {
@@ -286,7 +297,7 @@ func (s *topKScan) newRowGroupCut(lb loggedBound, t Type) *rowGroupCut {
 			}
 		}
 	case cmpString:
-		c.str = &candidates[string]{k: s.k, key: s.key}
+		c.str = &candidates[string]{k: s.k, key: s.key, trimTies: s.onlyKey}
 		if lb.has {
 			c.str.global = &keyCut[string]{null: lb.d.Null, v: lb.d.S}
 		}
@@ -332,13 +343,17 @@ func (c *rowGroupCut) survivors() []rowRange {
 // candidates are the rows of a row group that may be among the k first,
 // with their keys.
 type candidates[T cmp.Ordered] struct {
-	k      int
-	key    planner.SortKey
-	global *keyCut[T]
-	local  *keyCut[T]
-	rows   []int64
-	vals   []T
-	nulls  []bool
+	k   int
+	key planner.SortKey
+	// trimTies: rows that tie on the key sort in row order (it is the only
+	// sort key), so only the first k of a row group can be among the k
+	// first.
+	trimTies bool
+	global   *keyCut[T]
+	local    *keyCut[T]
+	rows     []int64
+	vals     []T
+	nulls    []bool
 }
 
 func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32) {
@@ -361,8 +376,15 @@ func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32
 	}
 }
 
-// shrink drops the candidates after the k-th.
+// shrink drops the candidates after the k-th. With trimTies it keeps the
+// k first exactly: those before the k-th key, then those that tie with it
+// in row order, for a row the k first of its row group sort before cannot
+// be among the k first of all (ties keep the earlier row); later rows that
+// tie with the k-th key are cut as well.
 func (c *candidates[T]) shrink() {
+	if len(c.rows) < c.k {
+		return
+	}
 	all := make([]int32, len(c.rows))
 	for i := range all {
 		all[i] = int32(i)
@@ -371,15 +393,34 @@ func (c *candidates[T]) shrink() {
 	if !ok {
 		return
 	}
-	c.local = &cut
-	n := 0
+	before := 0
 	for i := range c.rows {
-		if !cut.after(c.nulls[i], c.vals[i], c.key) {
-			c.rows[n], c.vals[n], c.nulls[n] = c.rows[i], c.vals[i], c.nulls[i]
-			n++
+		if !cut.ties(c.nulls[i], c.vals[i]) && !cut.after(c.nulls[i], c.vals[i], c.key) {
+			before++
 		}
 	}
+	tied := c.k - before
+	if !c.trimTies {
+		tied = len(c.rows)
+	}
+	n := 0
+	for i := range c.rows {
+		null, v := c.nulls[i], c.vals[i]
+		switch {
+		case cut.ties(null, v):
+			if tied == 0 {
+				continue
+			}
+			tied--
+		case cut.after(null, v, c.key):
+			continue
+		}
+		c.rows[n], c.vals[n], c.nulls[n] = c.rows[i], c.vals[i], c.nulls[i]
+		n++
+	}
 	c.rows, c.vals, c.nulls = c.rows[:n], c.vals[:n], c.nulls[:n]
+	cut.tiesAfter = c.trimTies
+	c.local = &cut
 }
 
 func (c *candidates[T]) survivors() []rowRange {
