@@ -47,9 +47,13 @@
 // first sort key (topk.go). Once the heap is full, its worst key is a
 // bound the scan uses (topkscan.go): row groups are visited most promising
 // first, one whose statistics prove no row can beat the bound is skipped
-// (pushdown.TopK decides), and in a row group read, the key is decoded
-// before the other columns, which are fetched only for the rows that can
-// still be among the n first. Ties keep the row earlier in the files, so
+// (pushdown.TopK decides), and in a row group read, the key's pages whose
+// column index proves the same are skipped, with the rows they hold in the
+// other columns; so are those after the bound the row group's own pages
+// prove when there is no WHERE. The key is decoded before the other
+// columns, which are fetched only for the rows that can still be among the
+// n first (a string key with a dictionary is cut on its entries' ranks,
+// not on a string per row; topkdict.go). Ties keep the row earlier in the files, so
 // the visiting order never changes an answer. A sort without LIMIT sorts
 // row numbers on the typed columns, DISTINCT keeps first rows on encoded
 // keys as batches arrive (sortkey.go).

@@ -90,10 +90,13 @@ type AnalyzeJSON struct {
 	RowGroupsFromMetadata int `json:"row_groups_from_metadata"`
 	// RowGroupsSkippedByTopK are row groups no row of which could beat the
 	// rows a sorted limit held, by their statistics.
-	RowGroupsSkippedByTopK int   `json:"row_groups_skipped_by_top_k,omitempty"`
-	PagesDecoded           int64 `json:"pages_decoded"`
-	RowsDecoded            int64 `json:"rows_decoded"`
-	RowsReturned           int64 `json:"rows_returned"`
+	RowGroupsSkippedByTopK int `json:"row_groups_skipped_by_top_k,omitempty"`
+	// PagesSkippedByTopK are pages of the sort key, in the row groups
+	// read, none of whose rows could beat them, by the page index.
+	PagesSkippedByTopK int64 `json:"pages_skipped_by_top_k,omitempty"`
+	PagesDecoded       int64 `json:"pages_decoded"`
+	RowsDecoded        int64 `json:"rows_decoded"`
+	RowsReturned       int64 `json:"rows_returned"`
 	// BytesRead and Requests count every read of the statement; Unmetered
 	// is the part no file meter saw: table functions, which read footers
 	// themselves and have no plan.
@@ -135,10 +138,14 @@ type IOJSON struct {
 	NotReadAfterFilter     int64 `json:"not_read_after_filter,omitempty"`
 	NotReadAfterLimit      int64 `json:"not_read_after_limit,omitempty"`
 	AnsweredFromStatistics int64 `json:"answered_from_statistics,omitempty"`
-	// SkippedByTopK: row groups a sorted limit skipped (data only).
-	SkippedByTopK   int64 `json:"skipped_by_top_k,omitempty"`
-	OverlapReadOnce int64 `json:"overlap_read_once,omitempty"`
-	Reread          int64 `json:"reread,omitempty"`
+	// SkippedByTopK: row groups and pages a sorted limit skipped (data
+	// only).
+	SkippedByTopK int64 `json:"skipped_by_top_k,omitempty"`
+	// ColumnIndexesForTopK: of the scan's index bytes, the column indexes
+	// a sorted limit read to judge pages ("offset index (scan)" only).
+	ColumnIndexesForTopK int64 `json:"column_indexes_for_top_k,omitempty"`
+	OverlapReadOnce      int64 `json:"overlap_read_once,omitempty"`
+	Reread               int64 `json:"reread,omitempty"`
 	// PlannedMerged is, for data, the plan's ranges merged across columns
 	// and row groups (FilePlan.ReadBytes): Planned less their overlap.
 	PlannedMerged int64 `json:"planned_merged,omitempty"`
@@ -506,7 +513,7 @@ func skipOrder(skipped map[string]SkippedJSON) []string {
 func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	st := &x.stats
 	a := &AnalyzeJSON{Files: st.Files, RowGroupsRead: st.RowGroups, RowGroupsSkipped: st.RowGroupsSkipped,
-		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
+		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, PagesSkippedByTopK: st.PagesSkippedByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
 		BytesRead: st.IO.Bytes, Requests: st.IO.Requests}
 	if x.mem != nil {
 		a.PeakMemory = x.mem.peak.Load()
@@ -530,6 +537,7 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 		acct[ioFooter].Planned += int64(len("PAR1")) + m.f.FooterSize
 		meta += m.openTime
 		acct[ioScanIndex].Planned += m.scanIndex.Load()
+		acct[ioScanIndex].ColumnIndexesForTopK += m.scanColumnIndex.Load()
 		acct[ioData].Reread += m.reread.Load()
 		acct[ioData].NotReadAfterFilter += m.notRead[notReadFilter].Load()
 		acct[ioData].NotReadAfterLimit += m.notRead[notReadLimit].Load()
@@ -594,6 +602,9 @@ func (a *AnalyzeJSON) writeText(b *strings.Builder) {
 	if a.RowGroupsSkippedByTopK > 0 {
 		fmt.Fprintf(b, "  row groups skipped by top-k (statistics cannot beat the rows held): %d\n", a.RowGroupsSkippedByTopK)
 	}
+	if a.PagesSkippedByTopK > 0 {
+		fmt.Fprintf(b, "  pages of the sort key skipped by top-k (page index cannot beat the rows held): %d\n", a.PagesSkippedByTopK)
+	}
 	fmt.Fprintf(b, "  pages decoded: %d, rows decoded: %d, rows returned: %d\n", a.PagesDecoded, a.RowsDecoded, a.RowsReturned)
 	fmt.Fprintf(b, "  bytes read: %d in %s\n", a.BytesRead, plural(a.Requests, "request"))
 	if a.Unmetered != 0 {
@@ -617,6 +628,11 @@ func (a *AnalyzeJSON) writeText(b *strings.Builder) {
 				fmt.Fprintf(b, "; re-read after an offset index misplaced rows %d", c.Reread)
 			}
 		case ioScanIndex.String():
+			if c.ColumnIndexesForTopK > 0 {
+				fmt.Fprintf(b, "  offset and column indexes the scan read to narrow chunks planned whole: declared %d (column indexes for top-k %d), read %d in %s",
+					c.Planned, c.ColumnIndexesForTopK, c.Read, plural(c.Requests, "request"))
+				break
+			}
 			fmt.Fprintf(b, "  offset indexes the scan read to narrow chunks planned whole: declared %d, read %d in %s",
 				c.Planned, c.Read, plural(c.Requests, "request"))
 		case ioOther.String():

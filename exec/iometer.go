@@ -112,7 +112,10 @@ type fileMeter struct {
 	overlap   atomic.Int64
 	reread    atomic.Int64 // chunks read again after an offset index misplaced rows
 	scanIndex atomic.Int64 // offset index bytes the scan chose to read
-	notRead   [numNotRead]atomic.Int64
+	// scanColumnIndex is the part of scanIndex that is column indexes,
+	// read for a sorted limit to judge its key's pages.
+	scanColumnIndex atomic.Int64
+	notRead         [numNotRead]atomic.Int64
 	// started sums the planned bytes of the row groups the scan started or
 	// answered from statistics; the rest it never reached.
 	started      atomic.Int64
@@ -382,17 +385,22 @@ func (m *fileMeter) finish(t *scanTask, start time.Time) {
 
 // skipLoad accounts leaves of cols the task will not load: late
 // materialization left no row to read them for.
-func (m *fileMeter) skipLoad(t *scanTask, cols []int) {
+func (m *fileMeter) skipLoad(t *scanTask, cols []int) { m.skipLeaves(t, cols, notReadFilter) }
+
+// skipLoadTopK accounts leaves of cols the task will not load: no page of
+// the sort key could beat a sorted limit's rows.
+func (m *fileMeter) skipLoadTopK(t *scanTask, cols []int) { m.skipLeaves(t, cols, notReadTopK) }
+
+func (m *fileMeter) skipLeaves(t *scanTask, cols []int, why int) {
 	planned := leafPlans(t.rg)
 	for _, c := range cols {
 		if c >= len(t.file.fields) || t.file.fields[c] == nil {
 			continue // a column the file does not hold (a hive partition)
 		}
-		fl := t.file.fields[c]
-		for _, l := range fl.Leaves {
+		for _, l := range t.file.fields[c].Leaves {
 			if cr := planned[l.Index]; cr != nil {
 				t.loaded += cr.Bytes
-				m.notRead[notReadFilter].Add(cr.Bytes)
+				m.notRead[why].Add(cr.Bytes)
 			}
 		}
 	}
@@ -454,8 +462,11 @@ func (a *loadAccount) end(pages int64) {
 	m.pagesDecoded.Add(pages)
 	if rest := a.planned - raw; rest > 0 {
 		why := notReadFilter
-		if a.t.limit >= 0 {
+		switch {
+		case a.t.limit >= 0:
 			why = notReadLimit
+		case a.t.cutByTopK:
+			why = notReadTopK
 		}
 		m.notRead[why].Add(rest)
 	}

@@ -24,6 +24,9 @@ type runStats struct {
 	// RowGroupsSkippedByTopK could not beat a sorted limit's rows.
 	RowGroupsSkippedByTopK    int
 	RowsDecoded, RowsReturned int64
+	// PagesSkippedByTopK are pages of a sorted limit's key that could not
+	// beat its rows, in the row groups read.
+	PagesSkippedByTopK int64
 	// RowGroupsJudged had their WHERE judged by dictionary (dictfilter.go).
 	RowGroupsJudged int
 	// RowGroupsPartsJudged had parts of their WHERE under OR or NOT judged
@@ -305,6 +308,8 @@ type scanFile struct {
 	// starts are the row groups' first rows in the file, for
 	// file_row_number; made once, before the workers start.
 	starts []int64
+	// topk judges the file's row groups and pages for a sorted limit.
+	topk *topKFile
 }
 
 // rowStart is the position in the file of row group rg's first row.
@@ -340,6 +345,9 @@ type scanTask struct {
 	loaded int64
 	// topkBound is a sorted limit's bound when the task was dispatched.
 	topkBound loggedBound
+	// cutByTopK: the load under way reads fewer pages than planned
+	// because a sorted limit's bound skipped them.
+	cutByTopK bool
 	// fetched are the task's fetched bytes that no value it passes on
 	// points into, released for later row groups when it ends.
 	fetched []*format.Fetched
@@ -481,6 +489,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	x.stats.RowGroups += int(s.rowGroups.Load())
 	if q.topk != nil {
 		x.stats.RowGroupsSkippedByTopK += int(q.topk.skipped.Load())
+		x.stats.PagesSkippedByTopK += q.topk.pagesSkipped.Load()
 	}
 	x.stats.RowsDecoded += s.rowsDecoded.Load()
 	x.stats.RowGroupsJudged += int(s.judged.Load())
@@ -577,6 +586,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 			rgs = topk.order(rgs)
 		}
 	}
+	sf.topk = topk
 	for _, rg := range rgs {
 		if rg.Verdict == pushdown.Skip {
 			s.x.stats.RowGroupsSkipped++
@@ -743,6 +753,23 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if q.distinct >= 0 && rows == nil && judgeable(t.file.f, t.rg.Index, t.file.fields[q.distinct]) {
 		return s.scanDistinct(ctx, t, kept, readers, send)
 	}
+	if tf := t.file.topk; tf != nil && rows == nil {
+		// Only the pages of the key that can still beat the rows held
+		// are read, of every column read first (topkscan.go).
+		whole := q.where == nil && (rg.Rows == nil || pushdown.RowRanges(rg.Rows).Covers(rg.NumRows))
+		pc, ok := tf.cutPages(rg.Index, t.topkBound, whole)
+		t.file.cs.scanIndex.Add(pc.columnIndex + pc.offsetIndex)
+		t.file.cs.scanColumnIndex.Add(pc.columnIndex)
+		if ok {
+			q.topk.pagesSkipped.Add(pc.pages)
+			kept = pushdown.RowRanges(kept).Intersect(pc.rows)
+			rows, t.cutByTopK = kept, true
+			if len(kept) == 0 {
+				t.file.cs.skipLoadTopK(t, q.needCols)
+				return nil
+			}
+		}
+	}
 	where := q.where
 	if f := q.parts.forTask(t); f != nil {
 		where = f
@@ -770,6 +797,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	var every []int32
 	// selBuf holds each batch's survivors for the next batch to reuse.
 	var selBuf []int32
+	t.cutByTopK = false
 	if q.topk != nil {
 		cut = q.topk.newRowGroupCut(t.topkBound, typeOfField(t.file.fields[q.topk.col]))
 	}
@@ -782,6 +810,12 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		runs := c.next(BatchSize)
 		if runs == nil {
 			break
+		}
+		if cut != nil && q.where == nil && len(q.whereCols) == 1 && cut.rankKey(readers[q.topk.col], runs[0].First, rg.NumRows) {
+			if err := cut.addRanked(runs, int(rowCount(runs))); err != nil {
+				return s.readError(t, err)
+			}
+			continue
 		}
 		b, err := s.gather(t, runs, gathered, readers)
 		if err == nil {

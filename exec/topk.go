@@ -261,26 +261,36 @@ func normDatum(d planner.Datum, t Type, kind cmpKind) uint64 {
 	return uint64(x) ^ 1<<63
 }
 
-// A keyCut is a first-key value rows are cut against: NULL, or v.
+// A keyCut is a first-key value rows are cut against: NULL, or v. With
+// tiesAfter, a row that ties with it is cut too: k rows earlier in the
+// row group hold it already.
 type keyCut[T cmp.Ordered] struct {
-	null bool
-	v    T
+	null      bool
+	v         T
+	tiesAfter bool
 }
 
 // after reports whether a row's key (null, or x) sorts strictly after the
-// cut under key k.
+// cut under key k, or ties with it when ties are cut.
 func (c *keyCut[T]) after(null bool, x T, k planner.SortKey) bool {
 	switch {
 	case null && c.null:
-		return false
+		return c.tiesAfter
 	case null:
 		return !k.NullsFirst
 	case c.null:
 		return k.NullsFirst
+	case x == c.v:
+		return c.tiesAfter
 	case k.Desc:
 		return x < c.v
 	}
 	return x > c.v
+}
+
+// ties reports whether a row's key (null, or x) equals the cut.
+func (c *keyCut[T]) ties(null bool, x T) bool {
+	return null == c.null && (null || x == c.v)
 }
 
 // cutRows keeps the rows of a batch of n rows (keys vals, NULLs nulls) that

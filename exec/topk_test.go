@@ -10,10 +10,11 @@ import (
 )
 
 // TestTopKPruningProperty runs random sorted limits (random column, k,
-// OFFSET, direction, NULL order and thread count, with and without a
-// WHERE) over the fixtures twice: with top-k pruning (statistics on) and
+// OFFSET, direction, NULL order, second key and thread count, with and
+// without a WHERE) over the fixtures twice: with top-k pruning (statistics on) and
 // with every pruning mechanism off. The answers must be identical, ties
-// included, and over the sorted file some row groups must be skipped.
+// included, and over the sorted file some row groups, and over the
+// shuffled one some pages, must be skipped.
 func TestTopKPruningProperty(t *testing.T) {
 	t.Chdir(moduleRoot(t))
 	r := rand.New(rand.NewSource(20241201))
@@ -23,7 +24,7 @@ func TestTopKPruningProperty(t *testing.T) {
 	if testing.Short() {
 		trials = 10
 	}
-	skipped := map[string]int{}
+	skipped, pages := map[string]int{}, map[string]int64{}
 	for _, file := range []string{sorted, shuffled, statsF, typesF, both} {
 		cols := sortableColumns(t, file)
 		for range trials {
@@ -34,24 +35,33 @@ func TestTopKPruningProperty(t *testing.T) {
 			if r.Intn(4) == 0 {
 				q += fmt.Sprintf(" WHERE %q IS NOT NULL", cols[r.Intn(len(cols))])
 			}
-			q += fmt.Sprintf(" ORDER BY %q%s%s LIMIT %d", col, dir, nulls, r.Intn(40))
+			q += fmt.Sprintf(" ORDER BY %q%s%s", col, dir, nulls)
+			if r.Intn(3) == 0 {
+				// A second key orders the rows that tie on the first.
+				q += fmt.Sprintf(", %q%s", cols[r.Intn(len(cols))], []string{" ASC", " DESC"}[r.Intn(2)])
+			}
+			q += fmt.Sprintf(" LIMIT %d", r.Intn(40))
 			if r.Intn(4) == 0 {
 				q += fmt.Sprintf(" OFFSET %d", r.Intn(20))
 			}
 			on := NewSession().Settings
 			on.Threads = 1 + r.Intn(3)
-			got, n := runWithStats(t, q, on)
+			got, st := runWithStats(t, q, on)
 			want, _ := runWithStats(t, q, off)
 			if got != want {
 				t.Fatalf("%s\nwith top-k pruning:\n%s\nwithout pruning:\n%s", q, got, want)
 			}
-			skipped[file] += n
+			skipped[file] += st.RowGroupsSkippedByTopK
+			pages[file] += st.PagesSkippedByTopK
 		}
 	}
 	if skipped[sorted] == 0 {
 		t.Errorf("no row group of %s was skipped by top-k in %d sorted limits", sorted, trials)
 	}
-	t.Logf("row groups skipped by top-k: %v", skipped)
+	if pages[shuffled] == 0 {
+		t.Errorf("no page of %s was skipped by top-k in %d sorted limits", shuffled, trials)
+	}
+	t.Logf("row groups skipped by top-k: %v; pages: %v", skipped, pages)
 }
 
 // sortableColumns are the columns of file a sort key may be.
@@ -70,9 +80,9 @@ func sortableColumns(t *testing.T, file string) []string {
 	return out
 }
 
-// runWithStats runs q with s and returns its answer and the row groups
-// top-k skipped.
-func runWithStats(t *testing.T, q string, s Settings) (string, int) {
+// runWithStats runs q with s and returns its answer and what the run
+// measured.
+func runWithStats(t *testing.T, q string, s Settings) (string, runStats) {
 	t.Helper()
 	st, err := planner.Parse(q)
 	if err != nil {
@@ -84,5 +94,5 @@ func runWithStats(t *testing.T, q string, s Settings) (string, int) {
 	}
 	x := &executor{settings: s}
 	res, err := x.result(context.Background(), p)
-	return answer(res, err), x.stats.RowGroupsSkippedByTopK
+	return answer(res, err), x.stats
 }

@@ -26,10 +26,14 @@ type topKScan struct {
 	// type is not judged.
 	typ Type
 	// k is LIMIT + OFFSET: how many rows the heap holds.
-	k     int
-	bound topKBound
-	// skipped counts the row groups skipped.
-	skipped atomic.Int64
+	k int
+	// onlyKey: the first sort key is the only one, so rows that tie on it
+	// keep their order in the files.
+	onlyKey bool
+	bound   topKBound
+	// skipped counts the row groups skipped; pagesSkipped the pages of
+	// the key column skipped in the row groups read.
+	skipped, pagesSkipped atomic.Int64
 }
 
 // newTopKScan returns the hold of a plan whose rows go to a sorted limit
@@ -43,7 +47,7 @@ func newTopKScan(p *planner.Plan) *topKScan {
 	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isVirtual(p.Scan, c.Index) {
 		return nil
 	}
-	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset)}
+	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset), onlyKey: len(p.Order) == 1}
 }
 
 // decodeFirst makes the key column one of those q decodes first, beside
@@ -66,6 +70,11 @@ type topKFile struct {
 	tk *pushdown.TopK
 	lg format.Logical
 	t  Type
+	// exact: the key's values are the file's, in the same order, so that
+	// a bound found in the file's statistics is a bound of the key.
+	exact bool
+	f     *format.File
+	leaf  int
 }
 
 // forFile prepares the judgement over f, whose fields are the plan's
@@ -82,7 +91,9 @@ func (s *topKScan) forFile(f *format.File, fields []*format.Field) *topKFile {
 	if err != nil {
 		return nil
 	}
-	return &topKFile{s: s, tk: tk, lg: format.LogicalOf(fl.Leaf), t: typeOfField(fl)}
+	tf := &topKFile{s: s, tk: tk, lg: format.LogicalOf(fl.Leaf), t: typeOfField(fl), f: f, leaf: fl.Leaf.Index}
+	_, tf.exact = encodeKey(tk.Order(), tf.lg, tf.t, planner.Datum{})
+	return tf
 }
 
 // order returns the kept row groups of a plan, most promising first.
@@ -116,15 +127,89 @@ func (tf *topKFile) excludes(rg, token int) bool {
 	if !ok {
 		return false
 	}
+	b, ok := tf.bound(d)
+	return ok && tf.tk.ExcludesRowGroup(rg, b)
+}
+
+// bound is the heap's worst key d as pushdown judges it; false when its
+// type is never judged.
+func (tf *topKFile) bound(d planner.Datum) (pushdown.TopKBound, bool) {
 	b := pushdown.TopKBound{Null: d.Null}
 	if !d.Null {
 		v, ok := encodeKey(tf.tk.Order(), tf.lg, tf.t, d)
 		if !ok {
-			return false
+			return b, false
 		}
 		b.Value = v
 	}
-	return tf.tk.ExcludesRowGroup(rg, b)
+	return b, true
+}
+
+// indexWorthReading reports whether row group rg's key chunk is large
+// enough beside its column index that skipping some of its pages may pay
+// for reading the index: a dictionary-encoded key of few values has pages
+// of a few hundred bytes, and its index would cost more than it saves.
+func (tf *topKFile) indexWorthReading(rg int) bool {
+	r, ok := tf.f.ColumnIndexRange(rg, tf.leaf)
+	return ok && tf.f.Chunk(rg, tf.leaf).MetaData.TotalCompressedSize >= indexPayoff*r.Length
+}
+
+// indexPayoff is how many times its column index a key chunk must weigh
+// for top-k to read the index.
+const indexPayoff = 8
+
+// A pageCut is what a sorted limit leaves of a row group's key column by
+// its page index.
+type pageCut struct {
+	// rows are the rows of the pages kept.
+	rows pushdown.RowRanges
+	// pages and bytes are the pages skipped and their compressed size;
+	// columnIndex and offsetIndex the index bytes read to judge them.
+	pages, bytes, columnIndex, offsetIndex int64
+}
+
+// cutPages judges the pages of row group rg's key column by its page
+// index: a page is skipped when none of its rows can sort before or tie
+// with the heap's bound lb, or with the bound the pages themselves prove
+// at least k rows reach (pushdown.TopK.PagesBound); the latter only when
+// every row of the row group is a row of the sorted limit (whole). ok is
+// false when there is nothing to judge by or nothing to skip.
+func (tf *topKFile) cutPages(rg int, lb loggedBound, whole bool) (pc pageCut, ok bool) {
+	var bounds []pushdown.TopKBound
+	if lb.has {
+		if b, ok := tf.bound(lb.d); ok {
+			bounds = append(bounds, b)
+		}
+	}
+	whole = whole && tf.exact
+	if len(bounds) == 0 && !whole || !tf.indexWorthReading(rg) {
+		return pc, false
+	}
+	p, ci, oi, why := tf.tk.Pages(rg)
+	pc.columnIndex, pc.offsetIndex = ci, oi
+	if why != "" {
+		return pc, false
+	}
+	if whole {
+		if b, ok := tf.tk.PagesBound(p, tf.s.k); ok {
+			bounds = append(bounds, b)
+		}
+	}
+	var kept []pushdown.RowRange
+	for i, rows := range p.Rows {
+		skip := false
+		for _, b := range bounds {
+			skip = skip || tf.tk.ExcludesPage(p, i, b)
+		}
+		if skip {
+			pc.pages++
+			pc.bytes += p.Bytes[i]
+			continue
+		}
+		kept = append(kept, rows)
+	}
+	pc.rows = pushdown.NewRowRanges(kept...)
+	return pc, pc.pages > 0
 }
 
 // encodeKey puts a key value in the column's physical form, for the types
@@ -184,6 +269,14 @@ type rowGroupCut struct {
 	// keys holds a batch's normalized keys; candidates copy the ones
 	// they keep, so the next batch reuses it.
 	keys []uint64
+	// ranks, for a string key read by dictionary ranks (topkdict.go),
+	// order the chunk's dictionary; rankReader reads the key, rankNulls
+	// and every are a batch's NULLs and selection.
+	ranks       *dictRanks
+	rankDecided bool
+	rankReader  *flatReader
+	rankNulls   []bool
+	every       []int32
 }
 
 // newRowGroupCut starts the cut of a task dispatched with bound lb, over
@@ -196,7 +289,7 @@ func (s *topKScan) newRowGroupCut(lb loggedBound, t Type) *rowGroupCut {
 	}
 	switch kind := cmpKindOf(s.typ); kind {
 	case cmpInt, cmpUint, cmpFloat:
-		c.num = &candidates[uint64]{k: s.k, key: s.key}
+		c.num = &candidates[uint64]{k: s.k, key: s.key, trimTies: s.onlyKey}
 		if lb.has {
 			c.num.global = &keyCut[uint64]{null: lb.d.Null}
 			if !lb.d.Null {
@@ -204,7 +297,7 @@ func (s *topKScan) newRowGroupCut(lb loggedBound, t Type) *rowGroupCut {
 			}
 		}
 	case cmpString:
-		c.str = &candidates[string]{k: s.k, key: s.key}
+		c.str = &candidates[string]{k: s.k, key: s.key, trimTies: s.onlyKey}
 		if lb.has {
 			c.str.global = &keyCut[string]{null: lb.d.Null, v: lb.d.S}
 		}
@@ -250,13 +343,17 @@ func (c *rowGroupCut) survivors() []rowRange {
 // candidates are the rows of a row group that may be among the k first,
 // with their keys.
 type candidates[T cmp.Ordered] struct {
-	k      int
-	key    planner.SortKey
-	global *keyCut[T]
-	local  *keyCut[T]
-	rows   []int64
-	vals   []T
-	nulls  []bool
+	k   int
+	key planner.SortKey
+	// trimTies: rows that tie on the key sort in row order (it is the only
+	// sort key), so only the first k of a row group can be among the k
+	// first.
+	trimTies bool
+	global   *keyCut[T]
+	local    *keyCut[T]
+	rows     []int64
+	vals     []T
+	nulls    []bool
 }
 
 func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32) {
@@ -279,8 +376,15 @@ func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32
 	}
 }
 
-// shrink drops the candidates after the k-th.
+// shrink drops the candidates after the k-th. With trimTies it keeps the
+// k first exactly: those before the k-th key, then those that tie with it
+// in row order, for a row the k first of its row group sort before cannot
+// be among the k first of all (ties keep the earlier row); later rows that
+// tie with the k-th key are cut as well.
 func (c *candidates[T]) shrink() {
+	if len(c.rows) < c.k {
+		return
+	}
 	all := make([]int32, len(c.rows))
 	for i := range all {
 		all[i] = int32(i)
@@ -289,15 +393,34 @@ func (c *candidates[T]) shrink() {
 	if !ok {
 		return
 	}
-	c.local = &cut
-	n := 0
+	before := 0
 	for i := range c.rows {
-		if !cut.after(c.nulls[i], c.vals[i], c.key) {
-			c.rows[n], c.vals[n], c.nulls[n] = c.rows[i], c.vals[i], c.nulls[i]
-			n++
+		if !cut.ties(c.nulls[i], c.vals[i]) && !cut.after(c.nulls[i], c.vals[i], c.key) {
+			before++
 		}
 	}
+	tied := c.k - before
+	if !c.trimTies {
+		tied = len(c.rows)
+	}
+	n := 0
+	for i := range c.rows {
+		null, v := c.nulls[i], c.vals[i]
+		switch {
+		case cut.ties(null, v):
+			if tied == 0 {
+				continue
+			}
+			tied--
+		case cut.after(null, v, c.key):
+			continue
+		}
+		c.rows[n], c.vals[n], c.nulls[n] = c.rows[i], c.vals[i], c.nulls[i]
+		n++
+	}
 	c.rows, c.vals, c.nulls = c.rows[:n], c.vals[:n], c.nulls[:n]
+	cut.tiesAfter = c.trimTies
+	c.local = &cut
 }
 
 func (c *candidates[T]) survivors() []rowRange {

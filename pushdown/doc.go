@@ -59,7 +59,12 @@
 // [TopK] applies the same contract to ORDER BY key LIMIT n: given the key
 // of the n-th row held, a row group is skipped only when its trusted
 // statistics prove every row sorts strictly after it (NULL order and NaN
-// as SQL sorts them; ties kept).
+// as SQL sorts them; ties kept), and a page of the key's chunk likewise by
+// its column index, when the index agrees with the offset index and the
+// chunk (a page without usable bounds is read). A row group's pages alone
+// can prove a bound too ([TopK.PagesBound]): the value at which their
+// bounds place at least n rows, which holds only when every row of the
+// row group is an input row.
 //
 // A join filter (the build side's keys, pushed by the executor into the
 // probe side's predicate) is judged by the same mechanisms; what it ruled

@@ -49,25 +49,7 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		x.why = oi.why
 		return x
 	}
-	if len(ci.NullPages) != len(oi.oi.PageLocations) {
-		x.why = fmt.Sprintf("the column index has %d pages but the offset index %d", len(ci.NullPages), len(oi.oi.PageLocations))
-		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
-		return x
-	}
-	if why := stats.NullPagesContradiction(ci, f.Schema.Leaves[c].MaxDef); why != "" {
-		x.why = why
-		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
-		return x
-	}
-	chunkNulls := int64(-1)
-	if st := f.Chunk(s.rg, c).MetaData.Statistics; st != nil && st.NullCount != nil {
-		chunkNulls = *st.NullCount
-	}
-	pageRows := func(i int) int64 {
-		first, end := format.PageRows(oi.oi, i, s.rows)
-		return end - first
-	}
-	if why := stats.PageIndexContradiction(ci, pageRows, f.Schema.Leaves[c].MaxRep > 0, chunkNulls); why != "" {
+	if why := pageIndexProblem(f, s.rg, c, ci, oi.oi, s.rows); why != "" {
 		x.why = why
 		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
@@ -93,6 +75,27 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		}
 	}
 	return x
+}
+
+// pageIndexProblem says why column index ci of leaf c in row group rg
+// cannot be believed beside its offset index oi and the chunk's statistics,
+// or "". rows is the row group's row count.
+func pageIndexProblem(f *format.File, rg, c int, ci *meta.ColumnIndex, oi *meta.OffsetIndex, rows int64) string {
+	if len(ci.NullPages) != len(oi.PageLocations) {
+		return fmt.Sprintf("the column index has %d pages but the offset index %d", len(ci.NullPages), len(oi.PageLocations))
+	}
+	if why := stats.NullPagesContradiction(ci, f.Schema.Leaves[c].MaxDef); why != "" {
+		return why
+	}
+	chunkNulls := int64(-1)
+	if st := f.Chunk(rg, c).MetaData.Statistics; st != nil && st.NullCount != nil {
+		chunkNulls = *st.NullCount
+	}
+	pageRows := func(i int) int64 {
+		first, end := format.PageRows(oi, i, rows)
+		return end - first
+	}
+	return stats.PageIndexContradiction(ci, pageRows, f.Schema.Leaves[c].MaxRep > 0, chunkNulls)
 }
 
 // pageLeaf is the rows c allows by the page index: the rows of the pages

@@ -51,6 +51,7 @@ func topKSoundness(t *testing.T, d *fileData, trials int, seed int64) {
 		rgs = append(rgs, rg)
 	}
 	skipped, judged := 0, 0
+	pagesSkipped, pagesJudged, bounds := 0, 0, 0
 	for _, leaf := range d.flat {
 		o, ok, _ := stats.OrderOf(d.f.Schema.Leaves[leaf].Element)
 		if !ok || !o.Defined() {
@@ -111,6 +112,13 @@ func topKSoundness(t *testing.T, d *fileData, trials int, seed int64) {
 				t.Fatalf("%s: Promising returned %d of %d row groups", d.name, len(order), len(rgs))
 			}
 			for rg, rd := range d.rgs {
+				pages, _, _, _ := tk.Pages(rg)
+				if pages != nil {
+					ps := topKPagesSound(t, tk, pages, rd, leaf, b, r.Intn(2*int(rd.rows)+2), sorts)
+					pagesSkipped += ps.skipped
+					pagesJudged += ps.judged
+					bounds += ps.bounds
+				}
 				judged++
 				if !tk.ExcludesRowGroup(rg, b) {
 					continue
@@ -126,7 +134,58 @@ func topKSoundness(t *testing.T, d *fileData, trials int, seed int64) {
 			}
 		}
 	}
-	t.Logf("%s: %d of %d row group judgements skipped", d.name, skipped, judged)
+	t.Logf("%s: %d of %d row group judgements skipped; %d of %d page judgements; %d bounds from pages", d.name, skipped, judged, pagesSkipped, pagesJudged, bounds)
+}
+
+// pageTally counts one row group's page judgements.
+type pageTally struct{ skipped, judged, bounds int }
+
+// topKPagesSound checks TopK's page judgements of row group rd against its
+// decoded rows: a page skipped under b holds no row that sorts before or
+// ties with b, and the bound PagesBound derives for k has at least k rows
+// of the row group sorting before or tying with it, so that skipping the
+// pages after it is sound too.
+func topKPagesSound(t *testing.T, tk *TopK, p *TopKPages, rd *rgData, leaf int, b TopKBound, k int, sorts func(a, b topKKey) int) pageTally {
+	t.Helper()
+	var tally pageTally
+	o := tk.Order()
+	path := tk.f.Schema.Leaves[leaf].Path
+	check := func(b TopKBound, what string) {
+		bound := topKKey{null: b.Null, v: b.Value}
+		for i, rows := range p.Rows {
+			tally.judged++
+			if !tk.ExcludesPage(p, i, b) {
+				continue
+			}
+			tally.skipped++
+			for row := rows.First; row < rows.End; row++ {
+				key := topKKey{rd.null[leaf][row], rd.vals[leaf][row]}
+				if sorts(key, bound) <= 0 {
+					t.Fatalf("column %s, desc %v, nulls first %v, %s %s: page %d [%d, %d) skipped but row %d (%s) sorts no later",
+						path, tk.desc, tk.nullsFirst, what, show(o, bound), i, rows.First, rows.End, row, show(o, key))
+				}
+			}
+		}
+	}
+	check(b, "bound")
+	pb, ok := tk.PagesBound(p, k)
+	if !ok {
+		return tally
+	}
+	tally.bounds++
+	bound := topKKey{null: pb.Null, v: pb.Value}
+	held := 0
+	for row := range rd.vals[leaf] {
+		if sorts(topKKey{rd.null[leaf][row], rd.vals[leaf][row]}, bound) <= 0 {
+			held++
+		}
+	}
+	if held < k {
+		t.Fatalf("column %s, desc %v, nulls first %v: the pages' bound %s for k = %d has only %d rows sorting no later",
+			path, tk.desc, tk.nullsFirst, show(o, bound), k, held)
+	}
+	check(pb, "bound from the pages")
+	return tally
 }
 
 func show(o stats.Order, k topKKey) string {

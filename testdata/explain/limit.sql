@@ -5,3 +5,10 @@ EXPLAIN ANALYZE SELECT order_id, city FROM 'fixtures/orders_sorted.parquet' LIMI
 -- says so instead of a share skipped.
 EXPLAIN SELECT order_id, city FROM 'fixtures/orders_sorted.parquet' LIMIT 3;
 EXPLAIN SELECT order_id FROM 'fixtures/orders_s*.parquet' WHERE order_id < 5000 LIMIT 10;
+-- A sorted limit on the file's sort column reads one row group, and in it
+-- the one page of the key whose rows alone reach the limit: its page index
+-- proves every other page sorts after them.
+EXPLAIN ANALYZE SELECT order_id, city FROM 'fixtures/orders_sorted.parquet' ORDER BY order_id DESC LIMIT 3;
+-- On a shuffled file the rows read first bound the rest: the pages of the
+-- key whose maximum cannot beat the rows held are skipped.
+EXPLAIN ANALYZE SELECT order_id, amount FROM 'fixtures/orders_shuffled.parquet' ORDER BY amount DESC LIMIT 3;
