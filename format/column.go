@@ -90,6 +90,9 @@ type chunkDecoder struct {
 	// given: dict came from the caller, and the chunk's dictionary page is
 	// passed over undecoded.
 	given bool
+	// rawKept: byte-array values point into a page's bytes as read, not
+	// decompressed, since the reader last looked (chunkStream).
+	rawKept bool
 
 	// cur is the data page being decoded, nil between pages.
 	cur *pageCursor
@@ -335,6 +338,7 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 				return d.errorf(p.Offset, "%w: page values hold %d bytes, header says %d", ErrCorrupt, len(rest), size)
 			}
 			c.values = rest
+			d.rawKept = d.rawKept || byteValues(d.leaf.Type)
 		}
 	}
 	if c.n < 0 || int64(c.n) > d.f.Limits.MaxPageValues {
@@ -488,7 +492,8 @@ const maxDictionaryRatio = 64
 // pooled buffer when one is free: a large dictionary of numbers, decoded
 // row group after row group, otherwise costs a fresh buffer each time.
 func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, error) {
-	if d.md.Codec == meta.Uncompressed || size == 0 || d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray {
+	if d.md.Codec == meta.Uncompressed || size == 0 || byteValues(d.leaf.Type) {
+		d.noteRaw()
 		return d.f.decompress(d.md.Codec, body, size)
 	}
 	// A buffer of its size class, pooled or new, so that it serves the
@@ -509,7 +514,8 @@ func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, erro
 // decompressPage is File.decompress for data pages, into the scratch buffer
 // when the leaf's values never point into the page: byte arrays may.
 func (d *chunkDecoder) decompressPage(body []byte, size int) ([]byte, error) {
-	if d.md.Codec == meta.Uncompressed || size == 0 || d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray {
+	if d.md.Codec == meta.Uncompressed || size == 0 || byteValues(d.leaf.Type) {
+		d.noteRaw()
 		return d.f.decompress(d.md.Codec, body, size)
 	}
 	out, err := compress.Decompress(d.md.Codec, d.scratch, body, size)
@@ -518,6 +524,18 @@ func (d *chunkDecoder) decompressPage(body []byte, size int) ([]byte, error) {
 	}
 	d.scratch = out
 	return out, nil
+}
+
+// byteValues reports whether values of type t are slices of the bytes they
+// are decoded from.
+func byteValues(t meta.Type) bool { return t == meta.ByteArray || t == meta.FixedLenByteArray }
+
+// noteRaw notes that byte-array values about to be decoded point into the
+// page's bytes as read when the chunk is stored uncompressed.
+func (d *chunkDecoder) noteRaw() {
+	if d.md.Codec == meta.Uncompressed && byteValues(d.leaf.Type) {
+		d.rawKept = true
+	}
 }
 
 // grow makes room for n more values, as append would: a page decoded into

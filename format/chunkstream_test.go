@@ -1,0 +1,137 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/pqsql/pqsql/internal/testcorpus"
+)
+
+// TestStreamChunkMatchesReadColumn reads every chunk a window at a time,
+// windows smaller than a page header included, and checks the entries
+// against ReadColumn's. The byte-array values of every page are kept, not
+// copied, until the chunk is read: a buffer reused while values still
+// point into it (an uncompressed chunk, a v2 page stored uncompressed)
+// would show here as changed bytes.
+func TestStreamChunkMatchesReadColumn(t *testing.T) {
+	data := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
+	for _, name := range []string{"alltypes_tiny_pages.parquet", "alltypes_plain.parquet", "nested_lists.snappy.parquet",
+		"datapage_v2.snappy.parquet", "delta_byte_array.parquet", "delta_length_byte_array.parquet",
+		"rle_boolean_encoding.parquet", "data_index_bloom_encoding_stats.parquet", "alltypes_dictionary.parquet"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Open(filepath.Join(data, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			counted := NewCountingSource(f.Source)
+			streamed := *f
+			streamed.Source = counted
+			for rg := range f.Meta.RowGroups {
+				for col := range f.Schema.Leaves {
+					want, err := f.ReadColumn(rg, col)
+					if err != nil {
+						t.Fatal(err)
+					}
+					wd, wr, wv := wholeOf(want)
+					chunk, err := f.ChunkRange(rg, col)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, window := range []int{1, 13, 256, 4096, 1 << 20} {
+						before := counted.Stats()
+						r, err := streamed.NewPageReader(rg, col, Range{}, nil, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						r.StreamChunk(window)
+						var def, rep []int32
+						var kept [][]byte
+						var nums [][]byte
+						for {
+							cd, err := r.Next()
+							if err == io.EOF {
+								break
+							}
+							if err != nil {
+								t.Fatalf("window %d: %v", window, err)
+							}
+							def = append(def, cd.Def[:min(len(cd.Def), cd.NumEntries)]...)
+							rep = append(rep, cd.Rep[:min(len(cd.Rep), cd.NumEntries)]...)
+							if byteValues(cd.Values.Type) {
+								kept = append(kept, cd.Values.Bytes...)
+							} else {
+								for i := range cd.Values.Len() {
+									nums = append(nums, cd.Values.PlainBytes(i, nil))
+								}
+							}
+							r.Release()
+						}
+						vals := nums
+						if byteValues(want.Values.Type) {
+							vals = kept
+						}
+						sameEntries(t, "streamed", def, rep, vals, wd, wr, wv)
+						got := counted.Stats()
+						if read := got.Bytes - before.Bytes; chunk.Length > 0 && read != chunk.Length {
+							t.Errorf("window %d: read %d bytes of a chunk of %d", window, read, chunk.Length)
+						}
+						if reqs := got.Requests - before.Requests; chunk.Length > int64(4*window) && reqs < 2 {
+							t.Errorf("window %d: a chunk of %d bytes read in %d requests", window, chunk.Length, reqs)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestStreamChunkCorruptPage checks that a page running past its chunk, or
+// a header cut short, fails as the whole-chunk read fails.
+func TestStreamChunkCorruptPage(t *testing.T) {
+	path := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data", "alltypes_plain.parquet")
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	raw := make([]byte, f.Source.Size())
+	if err := readFull(f.Source, raw, 0); err != nil {
+		t.Fatal(err)
+	}
+	chunk, err := f.ChunkRange(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int64{1, 5, chunk.Length / 2} {
+		bad := bytes.Clone(raw)
+		// Garbage from the cut on: the page there, or the one after it,
+		// no longer parses or no longer fits.
+		for i := chunk.Offset + cut; i < chunk.End(); i++ {
+			bad[i] = 0xff
+		}
+		g := *f
+		g.Source = BytesSource(bad)
+		whole, wantErr := g.ReadColumn(0, 0)
+		if wantErr == nil {
+			t.Fatalf("cut %d: whole read of a damaged chunk gave %d entries", cut, whole.NumEntries)
+		}
+		for _, window := range []int{1, 16, 4096} {
+			r, err := g.NewPageReader(0, 0, Range{}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.StreamChunk(window)
+			var serr error
+			for serr == nil {
+				_, serr = r.Next()
+			}
+			if !errors.Is(serr, ErrCorrupt) || serr.Error() != wantErr.Error() {
+				t.Errorf("cut %d, window %d: streamed read failed with %v, whole read with %v", cut, window, serr, wantErr)
+			}
+		}
+	}
+}
