@@ -69,6 +69,10 @@ type flatReader struct {
 	dv   *dictVector
 	// judging counts the rows selectRows judges.
 	judging int64
+	// once: the reader is never rewound, so once its pages are exhausted
+	// the page reader's storage, its dictionary's included, is handed back
+	// for the next chunk.
+	once bool
 }
 
 func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, bool, time.Duration)) *flatReader {
@@ -123,6 +127,11 @@ func (r *flatReader) nextPage(row int64) error {
 	}
 	if err == io.EOF {
 		r.done = true
+		if r.once {
+			// Every value gathered was copied out of the dictionary.
+			r.pr.Close()
+			r.dict, r.dv = nil, nil
+		}
 		return nil
 	}
 	if err != nil {

@@ -1026,13 +1026,15 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				return err
 			}
 			m := t.file.cs
-			readers[c] = newFlatReader(fl, open, func(rows int64, page bool, took time.Duration) {
+			r := newFlatReader(fl, open, func(rows int64, page bool, took time.Duration) {
 				if page {
 					m.pagesDecoded.Add(1)
 				}
 				m.decodeNanos.Add(int64(took))
 				s.rowsDecoded.Add(rows)
 			})
+			r.once = once
+			readers[c] = r
 			continue
 		}
 		// A nested field is decoded whole and assembled. A whole chunk is

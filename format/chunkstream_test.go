@@ -135,3 +135,65 @@ func TestStreamChunkCorruptPage(t *testing.T) {
 		}
 	}
 }
+
+// TestPageReaderCloseRecyclesDictionary reads every chunk twice over with
+// Close after each read, so that later readers decode their dictionaries
+// into the storage earlier ones handed back, and checks their entries
+// against ReadColumn's, made before any storage was recycled.
+func TestPageReaderCloseRecyclesDictionary(t *testing.T) {
+	data := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
+	for _, name := range []string{"alltypes_dictionary.parquet", "alltypes_tiny_pages.parquet"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Open(filepath.Join(data, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			type entries struct {
+				def, rep []int32
+				vals     [][]byte
+			}
+			want := map[[2]int]entries{}
+			for rg := range f.Meta.RowGroups {
+				for col := range f.Schema.Leaves {
+					cd, err := f.ReadColumn(rg, col)
+					if err != nil {
+						t.Fatal(err)
+					}
+					d, r, v := wholeOf(cd)
+					want[[2]int{rg, col}] = entries{d, r, v}
+				}
+			}
+			dictionaries := 0
+			for range 2 {
+				for rg := range f.Meta.RowGroups {
+					for col := range f.Schema.Leaves {
+						r, err := f.NewPageReader(rg, col, Range{}, nil, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						d, rp, v, _, err := pagesOf(t, r, true)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if r.Dictionary() != nil {
+							dictionaries++
+						}
+						w := want[[2]int{rg, col}]
+						sameEntries(t, "after recycling", d, rp, v, w.def, w.rep, w.vals)
+						r.Close()
+						if r.Dictionary() != nil {
+							t.Fatal("Close kept the reader's dictionary")
+						}
+						if _, err := r.Next(); err != io.EOF {
+							t.Fatalf("Next after Close: %v, want io.EOF", err)
+						}
+					}
+				}
+			}
+			if dictionaries == 0 {
+				t.Fatal("no chunk had a dictionary")
+			}
+		})
+	}
+}

@@ -90,6 +90,9 @@ type chunkDecoder struct {
 	// given: dict came from the caller, and the chunk's dictionary page is
 	// passed over undecoded.
 	given bool
+	// ownDict: dict was decoded from the chunk's dictionary page, not
+	// given (Close may recycle it).
+	ownDict bool
 	// rawKept: byte-array values point into a page's bytes as read, not
 	// decompressed, since the reader last looked (chunkStream).
 	rawKept bool
@@ -268,6 +271,7 @@ func (d *chunkDecoder) page(p *rawPage) error {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	dict := &Values{Type: d.leaf.Type}
+	reserveDict(dict, int(h.NumValues))
 	err = decodePlain(dict, data, int(h.NumValues), d.leaf.TypeLength)
 	if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray && d.md.Codec != meta.Uncompressed {
 		// Numbers are copied out of the page, which can serve the next
@@ -280,7 +284,7 @@ func (d *chunkDecoder) page(p *rawPage) error {
 	if err := d.check.apply(dict, 0); err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
-	d.dict = dict
+	d.dict, d.ownDict = dict, true
 	return nil
 }
 

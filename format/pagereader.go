@@ -85,6 +85,24 @@ func (r *PageReader) StreamChunk(window int) {
 	}
 }
 
+// Close says the caller is done with the reader and with everything it
+// returned, the dictionary it decoded included (a dictionary given by
+// UseDictionary is the giver's): their storage may serve later readers.
+// The reader returns no page after Close.
+func (r *PageReader) Close() {
+	if d := r.d; d.ownDict && d.dict != nil {
+		releaseDict(d.dict)
+		d.dict, d.ownDict = nil, false
+	}
+	if r.st != nil {
+		r.st.release(r.d.rawKept)
+		r.st = nil
+	}
+	if r.err == nil {
+		r.err = io.EOF
+	}
+}
+
 // Leaf is the leaf the reader decodes.
 func (r *PageReader) Leaf() *Leaf { return r.d.leaf }
 
