@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,4 +72,81 @@ func TestStreamedScanReadsTheSameBytes(t *testing.T) {
 	if streamed.Requests <= fetched.Requests {
 		t.Errorf("streamed scan made %d requests, fetched %d: nothing streamed", streamed.Requests, fetched.Requests)
 	}
+}
+
+// TestReleasedBatchesKeepAnswers streams queries, releasing each batch once
+// its rows are read, and checks the rows against Execute's: storage a
+// released batch hands back must serve only batches made after it.
+func TestReleasedBatchesKeepAnswers(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	for _, tc := range []struct {
+		sql      string
+		recycles bool
+	}{
+		{"SELECT order_id, status, amount FROM 'fixtures/orders_shuffled.parquet'", true},
+		{"SELECT amount, order_id FROM 'fixtures/orders_sorted.parquet' WHERE status <> 'shipped'", true},
+		{"SELECT city, note FROM 'fixtures/orders_shuffled.parquet' LIMIT 3000 OFFSET 1000", true},
+		{"SELECT DISTINCT status, city FROM 'fixtures/orders_shuffled.parquet'", true},
+		{"SELECT order_id, order_id FROM 'fixtures/orders_sorted.parquet'", false},
+		{"SELECT order_id + 1, status FROM 'fixtures/orders_sorted.parquet'", false},
+	} {
+		t.Run(tc.sql, func(t *testing.T) {
+			s := NewSession()
+			want, err := s.Execute(context.Background(), tc.sql)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Stream(context.Background(), tc.sql)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Close()
+			var got []string
+			released := 0
+			for {
+				b, err := res.Next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b == nil {
+					break
+				}
+				for r := range b.Len {
+					got = append(got, rowString(b, r))
+				}
+				if b.from != nil {
+					released++
+				}
+				res.Release(b)
+			}
+			var rows []string
+			for _, b := range want.Batches {
+				for r := range b.Len {
+					rows = append(rows, rowString(b, r))
+				}
+			}
+			slices.Sort(got)
+			slices.Sort(rows)
+			if !slices.Equal(got, rows) {
+				t.Fatalf("%d rows streamed and released differ from the %d rows of Execute", len(got), len(rows))
+			}
+			if tc.recycles != (released > 0) {
+				t.Errorf("%d batches recycled; want recycling %v", released, tc.recycles)
+			}
+		})
+	}
+}
+
+// rowString renders row r of b as text.
+func rowString(b *Batch, r int) string {
+	var buf []byte
+	for _, v := range b.Vectors {
+		if v.IsNull(r) {
+			buf = append(buf, "NULL"...)
+		} else {
+			buf = AppendText(buf, v, r)
+		}
+		buf = append(buf, '\t')
+	}
+	return string(buf)
 }
