@@ -111,6 +111,12 @@ func (r *flatReader) nextPage(row int64) error {
 		}
 		pr.KeepIndices()
 		pr.UseDictionary(r.dict)
+		if r.once && r.lg.Kind == format.KindString {
+			// Strings are copied into the arena as gathered, and a page is
+			// left only once gathered from: its bytes can serve the next.
+			pr.ReuseByteArrays()
+			r.strs.uncached = true
+		}
 		r.pr = pr
 	}
 	if r.cd != nil {
@@ -402,9 +408,12 @@ const uncachedStrings = 64
 // cannot be freed and their address reused) makes each dictionary entry a
 // string once.
 type strArena struct {
-	buf   []byte
-	made  int
-	cache *[256]struct {
+	buf  []byte
+	made int
+	// uncached: the bytes given may be written again once turned into
+	// strings, so no cache may tell them by their address.
+	uncached bool
+	cache    *[256]struct {
 		b []byte
 		s string
 	}
@@ -414,7 +423,7 @@ func (a *strArena) str(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if a.cache == nil {
+	if a.cache == nil && !a.uncached {
 		if a.made++; a.made > uncachedStrings {
 			a.cache = new([256]struct {
 				b []byte

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pqsql/pqsql/internal/testcorpus"
@@ -195,5 +196,71 @@ func TestPageReaderCloseRecyclesDictionary(t *testing.T) {
 				t.Fatal("no chunk had a dictionary")
 			}
 		})
+	}
+}
+
+// TestReuseByteArraysCopiedPerPage reads every chunk with byte-array pages
+// decompressed into one reused buffer, copying each page's values before
+// the next, and checks them against ReadColumn's; it also checks that the
+// buffer is reused at all.
+func TestReuseByteArraysCopiedPerPage(t *testing.T) {
+	data := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
+	reused := 0
+	for _, name := range []string{"datapage_v2.snappy.parquet", "nested_lists.snappy.parquet", "alltypes_plain.snappy.parquet",
+		"alltypes_tiny_pages_plain.parquet", "delta_encoding_required_column.parquet", "data_index_bloom_encoding_stats.parquet",
+		"../fixtures/orders_shuffled.parquet"} {
+		path := filepath.Join(data, name)
+		if strings.HasPrefix(name, "../") {
+			path = filepath.Join("..", "fixtures", filepath.Base(name))
+		}
+		f, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rg := range f.Meta.RowGroups {
+			for col := range f.Schema.Leaves {
+				want, err := f.ReadColumn(rg, col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wd, wr, wv := wholeOf(want)
+				r, err := f.NewPageReader(rg, col, Range{}, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.ReuseByteArrays()
+				var def, rep []int32
+				var vals [][]byte
+				var last *byte
+				for {
+					cd, err := r.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					def = append(def, cd.Def[:min(len(cd.Def), cd.NumEntries)]...)
+					rep = append(rep, cd.Rep[:min(len(cd.Rep), cd.NumEntries)]...)
+					for i := range cd.Values.Len() {
+						vals = append(vals, cd.Values.PlainBytes(i, nil))
+					}
+					if byteValues(cd.Values.Type) && len(cd.Values.Bytes) > 0 && len(r.d.scratch) > 0 {
+						p := &r.d.scratch[0]
+						if p == last {
+							reused++
+						}
+						last = p
+					}
+					r.Release()
+				}
+				r.Close()
+				sameEntries(t, name, def, rep, vals, wd, wr, wv)
+			}
+		}
+		f.Close()
+	}
+	if reused == 0 {
+		t.Error("no byte-array page was decompressed into the buffer of the page before it")
 	}
 }

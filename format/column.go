@@ -90,6 +90,9 @@ type chunkDecoder struct {
 	// given: dict came from the caller, and the chunk's dictionary page is
 	// passed over undecoded.
 	given bool
+	// reuseBytes: byte-array pages are decompressed into scratch too
+	// (PageReader.ReuseByteArrays).
+	reuseBytes bool
 	// ownDict: dict was decoded from the chunk's dictionary page, not
 	// given (Close may recycle it).
 	ownDict bool
@@ -97,8 +100,11 @@ type chunkDecoder struct {
 	// decompressed, since the reader last looked (chunkStream).
 	rawKept bool
 
-	// cur is the data page being decoded, nil between pages.
-	cur *pageCursor
+	// cur is the data page being decoded, nil between pages; it is
+	// cursor, and idxDec its index decoder.
+	cur    *pageCursor
+	cursor pageCursor
+	idxDec *rle.Decoder
 }
 
 // budget is Limits.MaxDecodedBytes; zero means the default.
@@ -293,7 +299,10 @@ func (d *chunkDecoder) page(p *rawPage) error {
 // decompresses the page and places its level and value sections, and
 // slicePage then decodes its entries.
 func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
-	c := &pageCursor{p: p, firstRow: firstRow, ref: ref}
+	// One cursor a chunk: nothing refers to a page's cursor once the page
+	// is done.
+	c := &d.cursor
+	*c = pageCursor{p: p, firstRow: firstRow, ref: ref}
 	var (
 		repBuf, defBuf []byte
 		v2             bool
@@ -516,11 +525,17 @@ func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, erro
 }
 
 // decompressPage is File.decompress for data pages, into the scratch buffer
-// when the leaf's values never point into the page: byte arrays may.
+// when the leaf's values never point into the page, or the caller copies
+// byte arrays out of each page before the next (reuseBytes).
 func (d *chunkDecoder) decompressPage(body []byte, size int) ([]byte, error) {
-	if d.md.Codec == meta.Uncompressed || size == 0 || byteValues(d.leaf.Type) {
+	if d.md.Codec == meta.Uncompressed || size == 0 || (byteValues(d.leaf.Type) && !d.reuseBytes) {
 		d.noteRaw()
 		return d.f.decompress(d.md.Codec, body, size)
+	}
+	if cap(d.scratch) < size {
+		// Of a pooled size class, to serve the next chunk once released.
+		putFetchBuffer(d.scratch)
+		d.scratch = fetchBuffer(int64(size))
 	}
 	out, err := compress.Decompress(d.md.Codec, d.scratch, body, size)
 	if err != nil {

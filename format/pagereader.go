@@ -98,8 +98,22 @@ func (r *PageReader) Close() {
 		r.st.release(r.d.rawKept)
 		r.st = nil
 	}
+	if r.d.scratch != nil {
+		putFetchBuffer(r.d.scratch)
+		r.d.scratch = nil
+	}
 	if r.err == nil {
 		r.err = io.EOF
+	}
+}
+
+// ReuseByteArrays has Next decompress the byte-array pages of the chunk
+// into one buffer it reuses, as it does pages of numbers: their values are
+// then valid only until Next decodes the next page, so the caller copies
+// out what it keeps. It must be called before the first Next.
+func (r *PageReader) ReuseByteArrays() {
+	if !r.started {
+		r.d.reuseBytes = true
 	}
 }
 
