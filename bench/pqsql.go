@@ -91,6 +91,7 @@ func writeCSV(path string, res *exec.Result) error {
 			break
 		}
 		buf = csv.AppendRows(buf[:0], b.Vectors, b.Len)
+		res.Release(b) // as the shell's COPY does once a batch is written
 		w.Write(buf)
 	}
 	if err := w.Flush(); err != nil {

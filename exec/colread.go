@@ -69,6 +69,10 @@ type flatReader struct {
 	dv   *dictVector
 	// judging counts the rows selectRows judges.
 	judging int64
+	// once: the reader is never rewound, so once its pages are exhausted
+	// the page reader's storage, its dictionary's included, is handed back
+	// for the next chunk.
+	once bool
 }
 
 func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, bool, time.Duration)) *flatReader {
@@ -107,6 +111,12 @@ func (r *flatReader) nextPage(row int64) error {
 		}
 		pr.KeepIndices()
 		pr.UseDictionary(r.dict)
+		if r.once && r.lg.Kind == format.KindString {
+			// Strings are copied into the arena as gathered, and a page is
+			// left only once gathered from: its bytes can serve the next.
+			pr.ReuseByteArrays()
+			r.strs.uncached = true
+		}
 		r.pr = pr
 	}
 	if r.cd != nil {
@@ -123,6 +133,11 @@ func (r *flatReader) nextPage(row int64) error {
 	}
 	if err == io.EOF {
 		r.done = true
+		if r.once {
+			// Every value gathered was copied out of the dictionary.
+			r.pr.Close()
+			r.dict, r.dv = nil, nil
+		}
 		return nil
 	}
 	if err != nil {
@@ -393,9 +408,12 @@ const uncachedStrings = 64
 // cannot be freed and their address reused) makes each dictionary entry a
 // string once.
 type strArena struct {
-	buf   []byte
-	made  int
-	cache *[256]struct {
+	buf  []byte
+	made int
+	// uncached: the bytes given may be written again once turned into
+	// strings, so no cache may tell them by their address.
+	uncached bool
+	cache    *[256]struct {
 		b []byte
 		s string
 	}
@@ -405,7 +423,7 @@ func (a *strArena) str(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if a.cache == nil {
+	if a.cache == nil && !a.uncached {
 		if a.made++; a.made > uncachedStrings {
 			a.cache = new([256]struct {
 				b []byte

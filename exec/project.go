@@ -22,6 +22,9 @@ type projector struct {
 	// consts holds, per constant expression, a batch's worth of its value,
 	// made once and shared read-only by every batch (constVector).
 	consts []constColumn
+	// passes: every expression passes a column through, no column twice,
+	// so a batch's projection holds its vectors as alone as the batch did.
+	passes bool
 }
 
 // A constColumn is BatchSize copies of a constant, made on first use.
@@ -48,6 +51,12 @@ func newProjector(exprs []planner.Expr, width int) *projector {
 	}
 	pr.rbCols = newRowBuffer(width, computed...).cols
 	pr.unnest = newUnnester(exprs, width)
+	pr.passes = pr.unnest == nil && len(pr.computed) == 0
+	seen := map[int]bool{}
+	for _, c := range pr.cols {
+		pr.passes = pr.passes && !seen[c]
+		seen[c] = true
+	}
 	return pr
 }
 
@@ -57,7 +66,7 @@ func (pr *projector) apply(b *batch) (*batch, error) {
 	if pr.unnest != nil {
 		return pr.unnest.apply(b)
 	}
-	out := &batch{cols: make([]*Vector, len(pr.exprs)), n: b.n}
+	out := &batch{cols: make([]*Vector, len(pr.exprs)), n: b.n, pooled: b.pooled && pr.passes}
 	for i, c := range pr.cols {
 		if c >= 0 {
 			out.cols[i] = b.cols[c]

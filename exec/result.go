@@ -12,6 +12,9 @@ import (
 type Batch struct {
 	Vectors []*Vector
 	Len     int
+	// from is the scan's batch whose vectors these are, when no one else
+	// holds them (Release).
+	from *batch
 }
 
 // BatchSize is the number of rows the executor moves at a time.
@@ -73,6 +76,19 @@ func (r *Result) Next() (*Batch, error) {
 		return r.Batches[r.next-1], nil
 	}
 	return r.stream.next()
+}
+
+// Release says the caller is done with b, a batch Next returned, and with
+// its vectors: their storage may serve the batches that follow, so a
+// stream of a million rows reuses a few batches' worth. A caller that keeps
+// a batch, or any of its vectors or values other than strings, must not
+// release it.
+func (r *Result) Release(b *Batch) {
+	if r.stream == nil || b == nil || b.from == nil {
+		return
+	}
+	b.from.release()
+	b.from, b.Vectors, b.Len = nil, nil, 0
 }
 
 // Close stops a streamed result's query, if it still runs, and waits until
@@ -148,6 +164,9 @@ func startStream(ctx context.Context, x *executor, p *planner.Plan, run func(fun
 				}
 				x.stats.RowsReturned += int64(b.n)
 				out := &Batch{Vectors: b.cols[:min(len(p.Columns), len(b.cols))], Len: b.n}
+				if b.pooled {
+					out.from = b
+				}
 				select {
 				case rs.ch <- out:
 					rs.sent.Add(1)

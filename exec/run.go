@@ -276,7 +276,7 @@ func (c *limitCutter) cut(b *batch) *batch {
 		b = b.head(int(min(c.limit, int64(b.n))))
 		c.limit -= int64(b.n)
 	}
-	return &batch{cols: b.cols[:min(c.n, len(b.cols))], n: b.n}
+	return &batch{cols: b.cols[:min(c.n, len(b.cols))], n: b.n, pooled: b.pooled}
 }
 
 // done reports whether the LIMIT has all its rows.

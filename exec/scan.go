@@ -783,7 +783,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if late {
 		first = q.whereCols
 	}
-	if err := s.load(t, first, rows, readers); err != nil {
+	// Read once, in order: a chunk read whole may stream (streamWindow).
+	if err := s.loadOnce(t, first, rows, readers, !late); err != nil {
 		return err
 	}
 	if !late {
@@ -1069,6 +1070,13 @@ func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []col
 // only the pages that hold one of them. All byte ranges are fetched in one
 // go.
 func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colReader) error {
+	return s.loadOnce(t, cols, rows, readers, false)
+}
+
+// loadOnce is load; once says the readers are never rewound, so that a
+// flat leaf read whole from a local file may stream: its pages are read a
+// window at a time, in order, rather than fetched with the others.
+func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []colReader, once bool) error {
 	f, rg := t.file.f, t.rg
 	acct := t.file.cs.beginLoad(t)
 	reads := leafPlans(rg)
@@ -1101,11 +1109,17 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 			}
 			first := len(ranges)
 			if lr.whole {
+				whole := cr.Chunk
 				if lr.given != nil {
-					ranges = append(ranges, cr.WholeRange())
-				} else {
-					ranges = append(ranges, cr.Chunk)
+					whole = cr.WholeRange()
 				}
+				if once && flat && rows == nil && t.file.cs.remote == nil && whole.Length > int64(streamWindow) {
+					lr.stream = true
+					acct.leaf(cr, []format.Range{whole})
+					plan[l.Index] = lr
+					continue
+				}
+				ranges = append(ranges, whole)
 			} else {
 				if len(lr.pages) == 0 {
 					lr.dict = format.Range{}
@@ -1144,13 +1158,15 @@ func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colRe
 				return err
 			}
 			m := t.file.cs
-			readers[c] = newFlatReader(fl, open, func(rows int64, page bool, took time.Duration) {
+			r := newFlatReader(fl, open, func(rows int64, page bool, took time.Duration) {
 				if page {
 					m.pagesDecoded.Add(1)
 				}
 				m.decodeNanos.Add(int64(took))
 				s.rowsDecoded.Add(rows)
 			})
+			r.once = once
+			readers[c] = r
 			continue
 		}
 		// A nested field is decoded whole and assembled. A whole chunk is
@@ -1226,6 +1242,9 @@ func (s *scanner) opener(t *scanTask, acct *loadAccount, leaf int, lr *leafRead,
 			}
 		}
 	}
+	if lr.stream {
+		fetched = nil
+	}
 	if lr.spans != nil && !headersMatch(f, rg, leaf, lr.pages, lr.spans, fetched) {
 		acct.rereadChunk(f, rg, leaf)
 		given, from = nil, 0
@@ -1239,10 +1258,16 @@ func (s *scanner) opener(t *scanTask, acct *loadAccount, leaf int, lr *leafRead,
 	}
 	return func() (*format.PageReader, error) {
 		pr, err := f.NewPageReader(rg, leaf, dict, pages, fetched)
-		if err == nil && given != nil {
+		if err != nil {
+			return nil, err
+		}
+		if lr.stream {
+			pr.StreamChunk(streamWindow)
+		}
+		if given != nil {
 			pr.UseDictionaryBefore(given, from)
 		}
-		return pr, err
+		return pr, nil
 	}, nil
 }
 
@@ -1273,7 +1298,15 @@ type leafRead struct {
 	// given is the chunk's dictionary, decoded by pushdown's dictionary
 	// check; a whole read then starts past the dictionary page.
 	given *format.Values
+	// stream: the chunk is read whole from the file a window at a time,
+	// not fetched with the others.
+	stream bool
 }
+
+// streamWindow is how many bytes of a chunk a streaming reader holds: a
+// chunk no larger is fetched with the row group's others, in as few
+// requests as their places allow.
+var streamWindow = 64 << 10
 
 // firstRows is the first n rows of rs.
 func firstRows(rs []rowRange, n int64) []rowRange {

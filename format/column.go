@@ -90,9 +90,21 @@ type chunkDecoder struct {
 	// given: dict came from the caller, and the chunk's dictionary page is
 	// passed over undecoded.
 	given bool
+	// reuseBytes: byte-array pages are decompressed into scratch too
+	// (PageReader.ReuseByteArrays).
+	reuseBytes bool
+	// ownDict: dict was decoded from the chunk's dictionary page, not
+	// given (Close may recycle it).
+	ownDict bool
+	// rawKept: byte-array values point into a page's bytes as read, not
+	// decompressed, since the reader last looked (chunkStream).
+	rawKept bool
 
-	// cur is the data page being decoded, nil between pages.
-	cur *pageCursor
+	// cur is the data page being decoded, nil between pages; it is
+	// cursor, and idxDec its index decoder.
+	cur    *pageCursor
+	cursor pageCursor
+	idxDec *rle.Decoder
 }
 
 // budget is Limits.MaxDecodedBytes; zero means the default.
@@ -265,6 +277,7 @@ func (d *chunkDecoder) page(p *rawPage) error {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	dict := &Values{Type: d.leaf.Type}
+	reserveDict(dict, int(h.NumValues))
 	err = decodePlain(dict, data, int(h.NumValues), d.leaf.TypeLength)
 	if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray && d.md.Codec != meta.Uncompressed {
 		// Numbers are copied out of the page, which can serve the next
@@ -277,7 +290,7 @@ func (d *chunkDecoder) page(p *rawPage) error {
 	if err := d.check.apply(dict, 0); err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
-	d.dict = dict
+	d.dict, d.ownDict = dict, true
 	return nil
 }
 
@@ -286,7 +299,10 @@ func (d *chunkDecoder) page(p *rawPage) error {
 // decompresses the page and places its level and value sections, and
 // slicePage then decodes its entries.
 func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
-	c := &pageCursor{p: p, firstRow: firstRow, ref: ref}
+	// One cursor a chunk: nothing refers to a page's cursor once the page
+	// is done.
+	c := &d.cursor
+	*c = pageCursor{p: p, firstRow: firstRow, ref: ref}
 	var (
 		repBuf, defBuf []byte
 		v2             bool
@@ -335,6 +351,7 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 				return d.errorf(p.Offset, "%w: page values hold %d bytes, header says %d", ErrCorrupt, len(rest), size)
 			}
 			c.values = rest
+			d.rawKept = d.rawKept || byteValues(d.leaf.Type)
 		}
 	}
 	if c.n < 0 || int64(c.n) > d.f.Limits.MaxPageValues {
@@ -488,7 +505,8 @@ const maxDictionaryRatio = 64
 // pooled buffer when one is free: a large dictionary of numbers, decoded
 // row group after row group, otherwise costs a fresh buffer each time.
 func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, error) {
-	if d.md.Codec == meta.Uncompressed || size == 0 || d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray {
+	if d.md.Codec == meta.Uncompressed || size == 0 || byteValues(d.leaf.Type) {
+		d.noteRaw()
 		return d.f.decompress(d.md.Codec, body, size)
 	}
 	// A buffer of its size class, pooled or new, so that it serves the
@@ -507,10 +525,17 @@ func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, erro
 }
 
 // decompressPage is File.decompress for data pages, into the scratch buffer
-// when the leaf's values never point into the page: byte arrays may.
+// when the leaf's values never point into the page, or the caller copies
+// byte arrays out of each page before the next (reuseBytes).
 func (d *chunkDecoder) decompressPage(body []byte, size int) ([]byte, error) {
-	if d.md.Codec == meta.Uncompressed || size == 0 || d.leaf.Type == meta.ByteArray || d.leaf.Type == meta.FixedLenByteArray {
+	if d.md.Codec == meta.Uncompressed || size == 0 || (byteValues(d.leaf.Type) && !d.reuseBytes) {
+		d.noteRaw()
 		return d.f.decompress(d.md.Codec, body, size)
+	}
+	if cap(d.scratch) < size {
+		// Of a pooled size class, to serve the next chunk once released.
+		putFetchBuffer(d.scratch)
+		d.scratch = fetchBuffer(int64(size))
 	}
 	out, err := compress.Decompress(d.md.Codec, d.scratch, body, size)
 	if err != nil {
@@ -518,6 +543,18 @@ func (d *chunkDecoder) decompressPage(body []byte, size int) ([]byte, error) {
 	}
 	d.scratch = out
 	return out, nil
+}
+
+// byteValues reports whether values of type t are slices of the bytes they
+// are decoded from.
+func byteValues(t meta.Type) bool { return t == meta.ByteArray || t == meta.FixedLenByteArray }
+
+// noteRaw notes that byte-array values about to be decoded point into the
+// page's bytes as read when the chunk is stored uncompressed.
+func (d *chunkDecoder) noteRaw() {
+	if d.md.Codec == meta.Uncompressed && byteValues(d.leaf.Type) {
+		d.rawKept = true
+	}
 }
 
 // grow makes room for n more values, as append would: a page decoded into

@@ -23,20 +23,36 @@ type rawPage struct {
 // readPage decodes the page header at the start of b (which starts at file
 // offset off) and slices the page body after it.
 func (f *File) readPage(b []byte, off int64) (*rawPage, error) {
+	h, n, err := f.pageHeader(b)
+	if err != nil {
+		return nil, err
+	}
+	return f.pageBody(h, n, b, off)
+}
+
+// pageHeader decodes and checks the page header at the start of b, and
+// returns it with its size.
+func (f *File) pageHeader(b []byte) (*meta.PageHeader, int, error) {
 	hb := b
 	if int64(len(hb)) > f.Limits.MaxPageHeaderSize {
 		hb = hb[:f.Limits.MaxPageHeaderSize]
 	}
 	h, n, err := thrift.DecodePageHeader(hb)
 	if err != nil {
-		return nil, fmt.Errorf("%w: page header: %v", ErrCorrupt, err)
+		return nil, 0, fmt.Errorf("%w: page header: %v", ErrCorrupt, err)
 	}
 	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
-		return nil, fmt.Errorf("%w: negative page size (compressed %d, uncompressed %d)", ErrCorrupt, h.CompressedPageSize, h.UncompressedPageSize)
+		return nil, 0, fmt.Errorf("%w: negative page size (compressed %d, uncompressed %d)", ErrCorrupt, h.CompressedPageSize, h.UncompressedPageSize)
 	}
 	if int64(h.CompressedPageSize) > f.Limits.MaxPageSize || int64(h.UncompressedPageSize) > f.Limits.MaxPageSize {
-		return nil, fmt.Errorf("%w: page of %d bytes (%d uncompressed) exceeds the page size limit of %d", ErrLimit, h.CompressedPageSize, h.UncompressedPageSize, f.Limits.MaxPageSize)
+		return nil, 0, fmt.Errorf("%w: page of %d bytes (%d uncompressed) exceeds the page size limit of %d", ErrLimit, h.CompressedPageSize, h.UncompressedPageSize, f.Limits.MaxPageSize)
 	}
+	return h, n, nil
+}
+
+// pageBody slices the body of the page whose header h, of n bytes, starts
+// b, and checks its CRC.
+func (f *File) pageBody(h *meta.PageHeader, n int, b []byte, off int64) (*rawPage, error) {
 	if int(h.CompressedPageSize) > len(b)-n {
 		return nil, fmt.Errorf("%w: page of %d bytes runs past its column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(b)-n)
 	}

@@ -49,6 +49,11 @@ type PageReader struct {
 	from int64
 	// whole: decode each page at once rather than in slices.
 	whole bool
+	// window, when above 0, streams a whole chunk read from the source
+	// (StreamChunk); st serves it, and size is the chunk's length.
+	window int
+	st     *chunkStream
+	size   int
 }
 
 // NewPageReader returns a reader of leaf col in row group rg. With pages nil
@@ -67,6 +72,49 @@ func (f *File) NewPageReader(rg, col int, dict Range, pages []PageRef, fetched *
 		return nil, err
 	}
 	return &PageReader{d: d, fetched: fetched, dict: dict, pages: pages, seq: pages == nil, skipBefore: -1}, nil
+}
+
+// StreamChunk has a reader of the whole chunk that reads from the source
+// (pages and fetched nil) read it window bytes at a time into one buffer
+// it reuses, rather than in one request: it then holds a window of the
+// chunk rather than all of it, and hands the buffer back once the chunk
+// is read. It must be called before the first Next.
+func (r *PageReader) StreamChunk(window int) {
+	if r.seq && r.fetched == nil && !r.started && window > 0 {
+		r.window = window
+	}
+}
+
+// Close says the caller is done with the reader and with everything it
+// returned, the dictionary it decoded included (a dictionary given by
+// UseDictionary is the giver's): their storage may serve later readers.
+// The reader returns no page after Close.
+func (r *PageReader) Close() {
+	if d := r.d; d.ownDict && d.dict != nil {
+		releaseDict(d.dict)
+		d.dict, d.ownDict = nil, false
+	}
+	if r.st != nil {
+		r.st.release(r.d.rawKept)
+		r.st = nil
+	}
+	if r.d.scratch != nil {
+		putFetchBuffer(r.d.scratch)
+		r.d.scratch = nil
+	}
+	if r.err == nil {
+		r.err = io.EOF
+	}
+}
+
+// ReuseByteArrays has Next decompress the byte-array pages of the chunk
+// into one buffer it reuses, as it does pages of numbers: their values are
+// then valid only until Next decodes the next page, so the caller copies
+// out what it keeps. It must be called before the first Next.
+func (r *PageReader) ReuseByteArrays() {
+	if !r.started {
+		r.d.reuseBytes = true
+	}
 }
 
 // Leaf is the leaf the reader decodes.
@@ -257,10 +305,15 @@ func (r *PageReader) stepSequential() error {
 		if r.from > cr.Offset && r.from < cr.End() {
 			cr = Range{r.from, cr.End() - r.from} // past a dictionary given
 		}
-		if r.buf, err = r.get(cr); err != nil {
+		r.base, r.size = cr.Offset, int(cr.Length)
+		if r.window > 0 {
+			if err := checkRange(d.f.Source, cr); err != nil {
+				return fmt.Errorf("%s: %w", d.where, err)
+			}
+			r.st = newChunkStream(d.f, cr, r.window)
+		} else if r.buf, err = r.get(cr); err != nil {
 			return fmt.Errorf("%s: %w", d.where, err)
 		}
-		r.base = cr.Offset
 	}
 	rows := d.f.Meta.RowGroups[d.rg].NumRows
 	// A leaf without repetition holds one entry a row, so the row group's
@@ -268,9 +321,16 @@ func (r *PageReader) stepSequential() error {
 	// group of 8 rows, which DuckDB reads). A repeated leaf needs both
 	// counts: its last row may continue into a later page.
 	repeated := d.leaf.MaxRep > 0
-	for r.pos < len(r.buf) && (r.row < rows || (repeated && r.values < d.md.NumValues)) {
+	for r.pos < r.size && (r.row < rows || (repeated && r.values < d.md.NumValues)) {
 		off := r.base + int64(r.pos)
-		p, err := d.f.readPage(r.buf[r.pos:], off)
+		var p *rawPage
+		var err error
+		if r.st != nil {
+			p, err = r.st.page(off, d.rawKept)
+			d.rawKept = false
+		} else {
+			p, err = d.f.readPage(r.buf[r.pos:], off)
+		}
 		if err != nil {
 			return d.errorf(off, "%w", err)
 		}
@@ -297,6 +357,9 @@ func (r *PageReader) stepSequential() error {
 	}
 	if repeated && r.values != d.md.NumValues {
 		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, r.values, d.md.NumValues)
+	}
+	if r.st != nil {
+		r.st.release(d.rawKept)
 	}
 	return io.EOF
 }

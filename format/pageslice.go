@@ -68,6 +68,17 @@ type pageCursor struct {
 	held int64
 }
 
+// indexDecoder returns the decoder of a page's dictionary indexes or
+// run-length booleans, one per chunk reused from page to page: a page's
+// decoder is done with once the page is.
+func (d *chunkDecoder) indexDecoder(data []byte, width int) *rle.Decoder {
+	if d.idxDec == nil {
+		d.idxDec = new(rle.Decoder)
+	}
+	d.idxDec.Reset(data, width)
+	return d.idxDec
+}
+
 // sliceRep decodes the repetition levels of the next slice, about k
 // entries, into d.out.Rep and returns the slice's entries: up to the last
 // record start within them unless the page ends there, and past k when one
@@ -160,7 +171,7 @@ func (d *chunkDecoder) decodeSlice(c *pageCursor, n int) error {
 			if width > 32 {
 				return fmt.Errorf("%w: dictionary index bit width %d", ErrCorrupt, width)
 			}
-			c.idx = rle.NewDecoder(data[1:], width)
+			c.idx = d.indexDecoder(data[1:], width)
 		}
 		idx, err := d.indexes(c, n, "the page's dictionary indexes")
 		if err != nil {
@@ -179,7 +190,7 @@ func (d *chunkDecoder) decodeSlice(c *pageCursor, n int) error {
 			if uint64(l) > uint64(len(data)-4) {
 				return fmt.Errorf("%w: RLE run of %d bytes exceeds the page", ErrCorrupt, l)
 			}
-			c.idx = rle.NewDecoder(data[4:4+l], 1)
+			c.idx = d.indexDecoder(data[4:4+l], 1)
 		}
 		idx, err := d.indexes(c, n, "the page's run-length booleans")
 		if err != nil {

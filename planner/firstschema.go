@@ -31,19 +31,30 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 	}
 	var runs []run
 	var first []*format.Field
+	if err := eachSchema(files[:1], c, func(_ int, fields []*format.Field) { first = fields }); err != nil {
+		return nil, nil, err
+	}
+	// Each later file's fields as mapped to the first's, kept only where
+	// they differ: a file that matches maps to first.
+	type mapped struct {
+		fields []*format.Field
+		key    string
+	}
+	maps := make([]mapped, len(files))
+	err := eachSchema(files[1:], c, func(i int, fields []*format.Field) {
+		if m, key := mapFields(first, fields); key != "" {
+			maps[i+1] = mapped{m, key}
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	last := ""
 	for i, path := range files {
-		f, closeFile, err := openFile(c.ctx, c.store, path)
-		if err != nil {
-			return nil, nil, err
+		fields, key := maps[i].fields, maps[i].key
+		if key == "" {
+			fields = first
 		}
-		fields, key := f.Schema.Fields, ""
-		if i == 0 {
-			first = fields
-		} else {
-			fields, key = mapFields(first, fields)
-		}
-		closeFile()
 		if len(runs) == 0 || key != last {
 			runs, last = append(runs, run{fields: fields, cast: key != ""}), key
 		}

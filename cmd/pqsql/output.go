@@ -186,6 +186,8 @@ func renderChunks(w *bufio.Writer, res *exec.Result, o renderOptions, flush func
 			render(w, t.res, co)
 		}
 		rows += b.Len
+		// Rendered: its storage may serve the batches still to come.
+		res.Release(b)
 		if err := flush(); err != nil {
 			return err
 		}
