@@ -322,17 +322,10 @@ func finishBuiltin(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 	if isFloat {
 		return planner.Datum{F: s.fsum / float64(s.n)}, nil
 	}
-	scale := 0
-	if t.ID == TypeDecimal {
-		scale = t.Scale
+	if s.aggExtra == nil || s.isum == nil {
+		return planner.Datum{F: avgOf128(s.acc, s.n, t)}, nil
 	}
-	r := new(big.Rat).SetFrac(s.sum(), new(big.Int).Mul(big.NewInt(s.n), pow10(scale)))
-	f, _ := r.Float64()
-	return planner.Datum{F: f}, nil
-}
-
-func pow10(n int) *big.Int {
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+	return planner.Datum{F: avgOf(s.sum(), s.n, t)}, nil
 }
 
 // An aggregator is the hash aggregate: it takes the filtered input batches

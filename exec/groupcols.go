@@ -538,27 +538,7 @@ func (c *colPart) finish(ai, g int) planner.Datum {
 	if s.a.Func == "sum" {
 		return planner.Datum{Big: sum.big()}
 	}
-	return planner.Datum{F: avgOf(sum, n, s.a.Arg.Type())}
-}
-
-// avgOf is the average of n values of t whose unscaled sum is sum,
-// correctly rounded: one float division when sum and the divisor are exact
-// as floats, else an exact quotient.
-func avgOf(sum int128, n int64, t Type) float64 {
-	scale := 0
-	if t.ID == TypeDecimal {
-		scale = t.Scale
-	}
-	const exact = 1 << 53
-	if sum.hi == int64(sum.lo)>>63 && scale <= 15 {
-		s, p := int64(sum.lo), int64(math.Pow10(scale))
-		if s > -exact && s < exact && n > 0 && n <= (exact-1)/p {
-			return float64(s) / float64(n*p)
-		}
-	}
-	r := new(big.Rat).SetFrac(sum.big(), new(big.Int).Mul(big.NewInt(n), pow10(scale)))
-	f, _ := r.Float64()
-	return f
+	return planner.Datum{F: avgOf128(sum, n, s.a.Arg.Type())}
 }
 
 // finishColumn appends to v the value of the aggregate stage's column src

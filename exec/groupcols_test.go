@@ -212,9 +212,15 @@ func refAvg(s *big.Int, n int64, scale int) string {
 	if n == 0 {
 		return "NULL"
 	}
+	return fmt.Sprint(longDoubleQuo(s, n, scale))
+}
+
+// longDoubleQuo is the exact quotient of s over n·10^scale rounded to a
+// 64-bit significand, then to a double: DuckDB's long double average.
+func longDoubleQuo(s *big.Int, n int64, scale int) float64 {
 	r := new(big.Rat).SetFrac(s, new(big.Int).Mul(big.NewInt(n), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)))
-	f, _ := r.Float64()
-	return fmt.Sprint(f)
+	f, _ := new(big.Float).SetPrec(64).SetRat(r).Float64()
+	return f
 }
 
 // resultLines runs q and returns its rows, columns joined by "|": integers
@@ -275,8 +281,10 @@ func TestGroupColsSpill(t *testing.T) {
 	}
 }
 
-// TestAvgOf checks the average against the exact quotient, rounded once,
-// where the float division's operands are exact and where they are not.
+// TestAvgOf checks the average against the exact quotient rounded to a
+// 64-bit significand and then to a double, as DuckDB's long double
+// division makes it, where the float division's operands are exact and
+// where they are not; and SMALLINT's double division.
 func TestAvgOf(t *testing.T) {
 	for _, tc := range []struct {
 		sum   int128
@@ -289,15 +297,27 @@ func TestAvgOf(t *testing.T) {
 		{int128{}.addInt(123456789), 18447, 15}, // n·10^15 leaves int64
 		{int128{}.addInt(math.MaxInt64).addInt(math.MaxInt64), 7, 3},
 		{int128{}.addInt(math.MinInt64).addInt(-5), 9, 0},
+		// The quotient rounded to 64 bits lands halfway between two
+		// doubles: DuckDB answers 1596.4201204819278, one ulp above the
+		// correctly rounded quotient.
+		{int128{}.addInt(13250287), 83, 2},
+		{int128{}.addInt(-13250287), 83, 2},
 	} {
 		typ := Type{ID: TypeBigInt}
 		if tc.scale > 0 {
-			typ = Type{ID: TypeDecimal, Precision: 18, Scale: tc.scale}
+			typ = Type{ID: TypeDecimal, Precision: 12, Scale: tc.scale}
 		}
-		want, _ := new(big.Rat).SetFrac(tc.sum.big(), new(big.Int).Mul(big.NewInt(tc.n), pow10(tc.scale))).Float64()
-		if got := avgOf(tc.sum, tc.n, typ); got != want {
-			t.Errorf("avgOf(%v, %d, scale %d) = %v, want %v", tc.sum.big(), tc.n, tc.scale, got, want)
+		want := longDoubleQuo(tc.sum.big(), tc.n, tc.scale)
+		if got := avgOf128(tc.sum, tc.n, typ); got != want {
+			t.Errorf("avgOf128(%v, %d, scale %d) = %v, want %v", tc.sum.big(), tc.n, tc.scale, got, want)
 		}
+	}
+	if got := avgOf128(int128{}.addInt(13250287), 83, Type{ID: TypeDecimal, Precision: 12, Scale: 2}); got != 1596.4201204819278 {
+		t.Errorf("avg of 132502.87 over 83 = %v, want DuckDB's 1596.4201204819278", got)
+	}
+	// SMALLINT sums as a double: (2^53+1)/1 rounds the sum first.
+	if got := avgOf128(int128{}.addInt(1<<53+1), 1, Type{ID: TypeSmallInt}); got != 1<<53 {
+		t.Errorf("SMALLINT average = %v, want %v", got, float64(1<<53))
 	}
 }
 
