@@ -356,7 +356,11 @@ type aggregator struct {
 	// strCache maps a string key's address to its group (groupIDs).
 	// strKeys maps the addresses of several string keys to their group
 	// (groupstrkeys.go), made at the first batch that needs it.
-	strKeys  *strKeysCache
+	strKeys *strKeysCache
+	// codeGroups finds groups by the keys' dictionary codes (groupcodes.go).
+	codeGroups codeGroups
+	// gids backs groupIDs' answer, reused from batch to batch.
+	gids     []int32
 	strCache [256]struct {
 		s string
 		g int32
@@ -601,7 +605,13 @@ func (ag *aggregator) add(k groupKey, g *group) int32 {
 
 // groupIDs finds (or makes) the group of every row.
 func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
-	gids := make([]int32, n)
+	if cap(ag.gids) < n {
+		ag.gids = make([]int32, n)
+	}
+	gids := ag.gids[:n]
+	if ag.groupIDsCodes(keys, gids) { // groupcodes.go
+		return gids
+	}
 	if v := keys[0].vec; ag.kind == keyStr && v != nil && v.Str != nil {
 		for i, x := range v.Str {
 			if v.IsNull(i) || x == "" {
@@ -1000,6 +1010,7 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 	ag.groups, ag.byInt, ag.byStr, ag.byKey = nil, intGroups{}, nil, nil
 	clear(ag.strCache[:])
 	ag.strKeys = nil
+	ag.codeGroups = codeGroups{}
 	if cols, ok := ag.plainColumns(n); ok {
 		// Each column is a key or an aggregate as is: they are finished
 		// straight into the columns, without rows or expressions.
