@@ -6,13 +6,14 @@ const maxCodeGroups = 1 << 14
 
 // A codeGroups finds the group of a row of string keys by the entries of
 // the keys' chunk dictionaries the scan read them from: a table of every
-// combination of entries, so that a row costs a load, with no string
-// hashed or compared. It serves one combination of dictionaries at a time
+// combination of entries and NULL, so that a row costs a load, with no
+// string hashed or compared. It serves one combination of dictionaries at a time
 // (a row group's), made anew when a key's dictionary changes.
 type codeGroups struct {
 	dicts []*dictVector
 	// gids holds the group of each combination (the first key's entry
-	// varies fastest), -1 until a row meets it.
+	// varies fastest; NULL is the entry past a dictionary's last), -1 until
+	// a row meets it.
 	gids  []int32
 	codes [][]int32
 }
@@ -33,7 +34,7 @@ func (cg *codeGroups) table(keys []source) []int32 {
 		}
 		cg.codes = append(cg.codes, c)
 		d := src.vec.Dict
-		size *= max(len(d.strs), 1)
+		size *= len(d.strs) + 1
 		if size > maxCodeGroups {
 			return nil
 		}
@@ -57,8 +58,8 @@ func (cg *codeGroups) table(keys []source) []int32 {
 }
 
 // groupIDsCodes is groupIDs by dictionary codes and reports whether it
-// could be: every key read from a dictionary (codeGroups). Rows with a
-// NULL key find their group as groupOf or encodedGroup would.
+// could be: every key read from a dictionary (codeGroups). The first row
+// of each combination finds its group as groupOf or encodedGroup would.
 func (ag *aggregator) groupIDsCodes(keys []source, gids []int32) bool {
 	if ag.kind == keyInt {
 		return false
@@ -74,10 +75,10 @@ func (ag *aggregator) groupIDsCodes(keys []source, gids []int32) bool {
 		find = ag.groupOf
 	}
 	if len(codes) == 1 {
+		null := int32(len(cg.dicts[0].strs))
 		for i, c := range codes[0][:len(gids)] {
 			if c < 0 {
-				gids[i] = find(keys, i)
-				continue
+				c = null
 			}
 			g := tab[c]
 			if g < 0 {
@@ -89,17 +90,16 @@ func (ag *aggregator) groupIDsCodes(keys []source, gids []int32) bool {
 		return true
 	}
 	dicts := cg.dicts
-rows:
 	for i := range gids {
 		at, stride := 0, 1
 		for k, c := range codes {
-			x := c[i]
+			n := len(dicts[k].strs)
+			x := int(c[i])
 			if x < 0 {
-				gids[i] = find(keys, i)
-				continue rows
+				x = n
 			}
-			at += int(x) * stride
-			stride *= max(len(dicts[k].strs), 1)
+			at += x * stride
+			stride *= n + 1
 		}
 		g := tab[at]
 		if g < 0 {

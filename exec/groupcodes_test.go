@@ -47,3 +47,23 @@ func TestVectorCodes(t *testing.T) {
 		t.Fatalf("take kept codes %v", got)
 	}
 }
+
+// TestVectorCodesLeadingNulls checks that a batch starting with NULL rows
+// takes its dictionary from the first row that has one.
+func TestVectorCodesLeadingNulls(t *testing.T) {
+	d := &dictVector{strs: []string{"a", "b"}}
+	v := &Vector{Type: Type{ID: TypeVarchar}, Str: []string{}}
+	v.appendNulls(2)
+	v.noteCodes(d, []int32{1})
+	v.Str = append(v.Str, "b")
+	if got := v.dictCodes(); !slices.Equal(got, []int32{-1, -1, 1}) {
+		t.Fatalf("codes %v", got)
+	}
+	w := &Vector{Type: Type{ID: TypeVarchar}, Str: []string{"plain"}}
+	w.appendNull()
+	w.noteCodes(d, []int32{0})
+	w.Str = append(w.Str, "a")
+	if got := w.dictCodes(); got != nil {
+		t.Fatalf("a row read without its dictionary kept codes %v", got)
+	}
+}

@@ -55,9 +55,32 @@ func (v *Vector) noteCodes(d *dictVector, idx []int32) {
 		v.Dict, v.Codes = d, append(v.Codes[:0], idx...)
 	case v.Dict == d && len(v.Codes) == len(v.Str):
 		v.Codes = append(v.Codes, idx...)
+	case v.Dict == nil && v.allNull():
+		// A batch that starts with NULLs learns its dictionary late.
+		if v.Codes == nil {
+			v.Codes = pooled[int32](&codePool, BatchSize)
+		}
+		v.Codes = v.Codes[:0]
+		for range v.Str {
+			v.Codes = append(v.Codes, -1)
+		}
+		v.Dict, v.Codes = d, append(v.Codes, idx...)
 	default:
 		v.Dict = nil
 	}
+}
+
+// allNull reports whether every row of v is NULL.
+func (v *Vector) allNull() bool {
+	if len(v.Nulls) != len(v.Str) {
+		return false
+	}
+	for _, null := range v.Nulls {
+		if !null {
+			return false
+		}
+	}
+	return true
 }
 
 // nullCodes gives k NULL rows about to be appended code -1.
