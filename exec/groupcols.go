@@ -32,6 +32,10 @@ type colPart struct {
 	n         int
 	aggs      []colState
 	gids      []int32
+	// hashes backs groupsOf's hashes of a batch's keys; sink takes what
+	// its reads ahead load, so that they are not left out.
+	hashes []uint64
+	sink   uint64
 }
 
 // rowBlockBits sets the groups of a block of rows.
@@ -240,12 +244,7 @@ func (c *colPart) consume(srcs []source, n int) {
 	}
 	gids := c.gids[:n]
 	if v := srcs[0].vec; v != nil && v.Int != nil && v.Nulls == nil {
-		for i, x := range v.Int[:n] {
-			g := c.groupOf(x)
-			gids[i] = g
-			// The row was just read to compare its key.
-			*c.word(g, countWord)++
-		}
+		c.groupsOf(v.Int, nil, gids)
 	} else {
 		for i := range n {
 			g := c.findOrAdd(colKeyAt(srcs[0], i))
@@ -272,12 +271,7 @@ func (c *colPart) consumeRows(srcs []source, sel []int32) {
 		c.gids = make([]int32, len(sel))
 	}
 	gids := c.gids[:len(sel)]
-	keys := srcs[0].vec.Int
-	for j, i := range sel {
-		g := c.groupOf(keys[i])
-		gids[j] = g
-		*c.word(g, countWord)++
-	}
+	c.groupsOf(srcs[0].vec.Int, sel, gids)
 	c.extend()
 	for ai := range c.aggs {
 		s := &c.aggs[ai]
