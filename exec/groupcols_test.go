@@ -359,3 +359,35 @@ func TestGroupColsPlainRows(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupColsReadAhead checks the groups of a part large enough that its
+// probes read a batch's slots and rows ahead (groupsOf), keys repeating
+// across batches in another order, against counts and sums computed here.
+func TestGroupColsReadAhead(t *testing.T) {
+	const rows, groups = 300000, 3 * touchGroups
+	q := fmt.Sprintf("SELECT (i * 7919) %% %d AS k, count(*), sum(i) FROM (SELECT range AS i FROM range(%d)) GROUP BY k", groups, rows)
+	n := map[int64]int64{}
+	sum := map[int64]int64{}
+	for i := range int64(rows) {
+		k := (i * 7919) % groups
+		n[k]++
+		sum[k] += i
+	}
+	for _, threads := range []int{1, 2} {
+		s := NewSession()
+		mustExec(t, s, fmt.Sprintf("SET threads = %d", threads))
+		got := resultLines(t, s, q)
+		if len(got) != groups {
+			t.Fatalf("threads %d: %d groups, want %d", threads, len(got), groups)
+		}
+		for _, line := range got {
+			var k, c, x int64
+			if _, err := fmt.Sscanf(line, "%d|%d|%d", &k, &c, &x); err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			if c != n[k] || x != sum[k] {
+				t.Fatalf("threads %d: group %d: count %d sum %d, want %d %d", threads, k, c, x, n[k], sum[k])
+			}
+		}
+	}
+}
