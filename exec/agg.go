@@ -360,7 +360,9 @@ type aggregator struct {
 	// codeGroups finds groups by the keys' dictionary codes (groupcodes.go).
 	codeGroups codeGroups
 	// gids backs groupIDs' answer, reused from batch to batch.
-	gids     []int32
+	gids []int32
+	// few holds the per-batch sums of updateFew (groupfew.go).
+	few      fewBatch
 	strCache [256]struct {
 		s string
 		g int32
@@ -500,6 +502,9 @@ func (ag *aggregator) consumeBatch(b *batch) error {
 		ag.single()
 	}
 	for ai, a := range ag.p.Aggs {
+		if gids != nil && ag.updateFew(ai, a, srcs[nk+ai], b.n, gids) { // groupfew.go
+			continue
+		}
 		ag.update(ai, a, srcs[nk+ai], b.n, gids)
 	}
 	return nil
