@@ -85,6 +85,27 @@ func (s *aggState) addBig(v *big.Int) {
 	s.isum.Add(s.isum, v)
 }
 
+// addWide adds a value that came as a big integer (HUGEINT, DECIMAL
+// wider than 18 digits): into the int128 sum while it has room, so that a
+// sum of such values costs no big.Int arithmetic per row.
+func (s *aggState) addWide(v *big.Int) {
+	if w, ok := int128Of(v); ok {
+		s.addAcc(w)
+		return
+	}
+	s.addBig(v)
+}
+
+// addAcc adds w to the int128 sum, or to the big one when the int128 sum
+// would leave the room addChecked keeps.
+func (s *aggState) addAcc(w int128) {
+	if r, ok := s.acc.addChecked(w); ok {
+		s.acc = r
+		return
+	}
+	s.addBig(w.big())
+}
+
 // sum is the integer sum so far.
 func (s *aggState) sum() *big.Int {
 	out := s.acc.big()
@@ -256,10 +277,8 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type, disti
 			s.fsum += d.F
 		default:
 			switch {
-			case d.Big != nil && d.Big.IsInt64():
-				s.addInt(d.Big.Int64())
 			case d.Big != nil:
-				s.addBig(d.Big)
+				s.addWide(d.Big)
 			case t.ID == TypeUBigInt:
 				s.acc = s.acc.addUint(uint64(d.I))
 			case t.ID == TypeBoolean:
@@ -314,7 +333,8 @@ func finishBuiltin(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 			return planner.Datum{F: s.fsum}, nil
 		}
 		sum := s.sum()
-		if a.T.ID == planner.TypeHugeInt && !planner.FitsHugeInt(sum) {
+		// DECIMAL(38) sums in HUGEINT too, and fails past its range.
+		if (a.T.ID == planner.TypeHugeInt || wideDecimal(a.T)) && !planner.FitsHugeInt(sum) {
 			return planner.Datum{}, fmt.Errorf("%w: Overflow in HUGEINT addition: sum(%s) is %s", planner.ErrOutOfRange, a.Arg, sum)
 		}
 		return planner.Datum{Big: sum}, nil // sum made a new big.Int
@@ -856,6 +876,15 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				}
 			}
 			return
+		case v.Big != nil:
+			for i, x := range v.Big {
+				if !v.IsNull(i) {
+					s := &groups[gids[i]].aggs[ai]
+					s.n++
+					s.addWide(x)
+				}
+			}
+			return
 		}
 	case "min", "max":
 		isMin := a.Func == "min"
@@ -1270,7 +1299,7 @@ func mergeState(a *planner.AggCall, dst, src *aggState) {
 		if src.aggExtra != nil && src.isum != nil {
 			dst.addBig(src.isum)
 		}
-		dst.acc = dst.acc.add(src.acc)
+		dst.addAcc(src.acc)
 	case "min", "max":
 		if !src.has {
 			return
