@@ -741,10 +741,13 @@ func (ag *aggregator) slabGroup() *group {
 		nk = 0
 	}
 	if len(ag.slab.groups) == 0 {
-		ag.slab.groups = make([]group, slab)
-		ag.slab.keys = make([]planner.Datum, slab*nk)
-		ag.slab.aggs = make([]aggState, slab*na)
-		ag.slab.extras = make([]aggExtra, slab*ag.extras)
+		// The slabs grow with the groups: a row group's partial aggregate
+		// of a few groups does not take a slab of hundreds.
+		size := min(slab, max(16, len(ag.groups)))
+		ag.slab.groups = make([]group, size)
+		ag.slab.keys = make([]planner.Datum, size*nk)
+		ag.slab.aggs = make([]aggState, size*na)
+		ag.slab.extras = make([]aggExtra, size*ag.extras)
 	}
 	g := &ag.slab.groups[0]
 	ag.slab.groups = ag.slab.groups[1:]
