@@ -85,6 +85,27 @@ func (s *aggState) addBig(v *big.Int) {
 	s.isum.Add(s.isum, v)
 }
 
+// addWide adds a value that came as a big integer (HUGEINT, DECIMAL
+// wider than 18 digits): into the int128 sum while it has room, so that a
+// sum of such values costs no big.Int arithmetic per row.
+func (s *aggState) addWide(v *big.Int) {
+	if w, ok := int128Of(v); ok {
+		s.addAcc(w)
+		return
+	}
+	s.addBig(v)
+}
+
+// addAcc adds w to the int128 sum, or to the big one when the int128 sum
+// would leave the room addChecked keeps.
+func (s *aggState) addAcc(w int128) {
+	if r, ok := s.acc.addChecked(w); ok {
+		s.acc = r
+		return
+	}
+	s.addBig(w.big())
+}
+
 // sum is the integer sum so far.
 func (s *aggState) sum() *big.Int {
 	out := s.acc.big()
@@ -256,10 +277,8 @@ func updateDatum(a *planner.AggCall, s *aggState, d planner.Datum, t Type, disti
 			s.fsum += d.F
 		default:
 			switch {
-			case d.Big != nil && d.Big.IsInt64():
-				s.addInt(d.Big.Int64())
 			case d.Big != nil:
-				s.addBig(d.Big)
+				s.addWide(d.Big)
 			case t.ID == TypeUBigInt:
 				s.acc = s.acc.addUint(uint64(d.I))
 			case t.ID == TypeBoolean:
@@ -314,7 +333,8 @@ func finishBuiltin(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 			return planner.Datum{F: s.fsum}, nil
 		}
 		sum := s.sum()
-		if a.T.ID == planner.TypeHugeInt && !planner.FitsHugeInt(sum) {
+		// DECIMAL(38) sums in HUGEINT too, and fails past its range.
+		if (a.T.ID == planner.TypeHugeInt || wideDecimal(a.T)) && !planner.FitsHugeInt(sum) {
 			return planner.Datum{}, fmt.Errorf("%w: Overflow in HUGEINT addition: sum(%s) is %s", planner.ErrOutOfRange, a.Arg, sum)
 		}
 		return planner.Datum{Big: sum}, nil // sum made a new big.Int
@@ -322,17 +342,10 @@ func finishBuiltin(a *planner.AggCall, s *aggState) (planner.Datum, error) {
 	if isFloat {
 		return planner.Datum{F: s.fsum / float64(s.n)}, nil
 	}
-	scale := 0
-	if t.ID == TypeDecimal {
-		scale = t.Scale
+	if s.aggExtra == nil || s.isum == nil {
+		return planner.Datum{F: avgOf128(s.acc, s.n, t)}, nil
 	}
-	r := new(big.Rat).SetFrac(s.sum(), new(big.Int).Mul(big.NewInt(s.n), pow10(scale)))
-	f, _ := r.Float64()
-	return planner.Datum{F: f}, nil
-}
-
-func pow10(n int) *big.Int {
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+	return planner.Datum{F: avgOf(s.sum(), s.n, t)}, nil
 }
 
 // An aggregator is the hash aggregate: it takes the filtered input batches
@@ -363,7 +376,13 @@ type aggregator struct {
 	// strCache maps a string key's address to its group (groupIDs).
 	// strKeys maps the addresses of several string keys to their group
 	// (groupstrkeys.go), made at the first batch that needs it.
-	strKeys  *strKeysCache
+	strKeys *strKeysCache
+	// codeGroups finds groups by the keys' dictionary codes (groupcodes.go).
+	codeGroups codeGroups
+	// gids backs groupIDs' answer, reused from batch to batch.
+	gids []int32
+	// few holds the per-batch sums of updateFew (groupfew.go).
+	few      fewBatch
 	strCache [256]struct {
 		s string
 		g int32
@@ -503,6 +522,9 @@ func (ag *aggregator) consumeBatch(b *batch) error {
 		ag.single()
 	}
 	for ai, a := range ag.p.Aggs {
+		if gids != nil && ag.updateFew(ai, a, srcs[nk+ai], b.n, gids) { // groupfew.go
+			continue
+		}
 		ag.update(ai, a, srcs[nk+ai], b.n, gids)
 	}
 	return nil
@@ -608,7 +630,13 @@ func (ag *aggregator) add(k groupKey, g *group) int32 {
 
 // groupIDs finds (or makes) the group of every row.
 func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
-	gids := make([]int32, n)
+	if cap(ag.gids) < n {
+		ag.gids = make([]int32, n)
+	}
+	gids := ag.gids[:n]
+	if ag.groupIDsCodes(keys, gids) { // groupcodes.go
+		return gids
+	}
 	if v := keys[0].vec; ag.kind == keyStr && v != nil && v.Str != nil {
 		for i, x := range v.Str {
 			if v.IsNull(i) || x == "" {
@@ -713,10 +741,13 @@ func (ag *aggregator) slabGroup() *group {
 		nk = 0
 	}
 	if len(ag.slab.groups) == 0 {
-		ag.slab.groups = make([]group, slab)
-		ag.slab.keys = make([]planner.Datum, slab*nk)
-		ag.slab.aggs = make([]aggState, slab*na)
-		ag.slab.extras = make([]aggExtra, slab*ag.extras)
+		// The slabs grow with the groups: a row group's partial aggregate
+		// of a few groups does not take a slab of hundreds.
+		size := min(slab, max(16, len(ag.groups)))
+		ag.slab.groups = make([]group, size)
+		ag.slab.keys = make([]planner.Datum, size*nk)
+		ag.slab.aggs = make([]aggState, size*na)
+		ag.slab.extras = make([]aggExtra, size*ag.extras)
 	}
 	g := &ag.slab.groups[0]
 	ag.slab.groups = ag.slab.groups[1:]
@@ -845,6 +876,15 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 					s := &groups[gids[i]].aggs[ai]
 					s.n++
 					s.acc = s.acc.addUint(uint64(x))
+				}
+			}
+			return
+		case v.Big != nil:
+			for i, x := range v.Big {
+				if !v.IsNull(i) {
+					s := &groups[gids[i]].aggs[ai]
+					s.n++
+					s.addWide(x)
 				}
 			}
 			return
@@ -1007,6 +1047,7 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 	ag.groups, ag.byInt, ag.byStr, ag.byKey = nil, intGroups{}, nil, nil
 	clear(ag.strCache[:])
 	ag.strKeys = nil
+	ag.codeGroups = codeGroups{}
 	if cols, ok := ag.plainColumns(n); ok {
 		// Each column is a key or an aggregate as is: they are finished
 		// straight into the columns, without rows or expressions.
@@ -1261,7 +1302,7 @@ func mergeState(a *planner.AggCall, dst, src *aggState) {
 		if src.aggExtra != nil && src.isum != nil {
 			dst.addBig(src.isum)
 		}
-		dst.acc = dst.acc.add(src.acc)
+		dst.addAcc(src.acc)
 	case "min", "max":
 		if !src.has {
 			return

@@ -85,6 +85,9 @@ func (v *Vector) head(n int) *Vector {
 		out.Bool = v.Bool[:n]
 	case v.Str != nil:
 		out.Str = v.Str[:n]
+		if c := v.dictCodes(); c != nil {
+			out.Codes = c[:n:n]
+		}
 	case v.Bytes != nil:
 		out.Bytes = v.Bytes[:n]
 	case v.Big != nil:
@@ -220,6 +223,7 @@ var (
 	intPool   = sync.Pool{New: func() any { return new([]int64) }}
 	floatPool = sync.Pool{New: func() any { return new([]float64) }}
 	strPool   = sync.Pool{New: func() any { return new([]string) }}
+	codePool  = sync.Pool{New: func() any { return new([]int32) }}
 	// nullPool holds NULL flags of released batches, which appendNull
 	// reuses: a column with NULLs otherwise allocates flags per batch.
 	nullPool = sync.Pool{New: func() any { return new([]bool) }}
@@ -287,6 +291,10 @@ func (b *batch) release() {
 			clear(v.Str)
 			s := v.Str[:0]
 			strPool.Put(&s)
+		}
+		if v.Codes != nil {
+			s := v.Codes[:0]
+			codePool.Put(&s)
 		}
 	}
 	b.pooled = false

@@ -163,6 +163,7 @@ func (r *flatReader) appendDict(dst *Vector, d *format.Values, idx []int32) {
 	dv := r.dictFor(d, dst.Type)
 	switch {
 	case dv.vec == nil:
+		dst.noteCodes(dv, idx)
 		var out []string
 		dst.Str, out = extend(dst.Str, n)
 		for k, i := range idx {

@@ -32,6 +32,10 @@ type colPart struct {
 	n         int
 	aggs      []colState
 	gids      []int32
+	// hashes backs groupsOf's hashes of a batch's keys; sink takes what
+	// its reads ahead load, so that they are not left out.
+	hashes []uint64
+	sink   uint64
 }
 
 // rowBlockBits sets the groups of a block of rows.
@@ -240,12 +244,7 @@ func (c *colPart) consume(srcs []source, n int) {
 	}
 	gids := c.gids[:n]
 	if v := srcs[0].vec; v != nil && v.Int != nil && v.Nulls == nil {
-		for i, x := range v.Int[:n] {
-			g := c.groupOf(x)
-			gids[i] = g
-			// The row was just read to compare its key.
-			*c.word(g, countWord)++
-		}
+		c.groupsOf(v.Int, nil, gids)
 	} else {
 		for i := range n {
 			g := c.findOrAdd(colKeyAt(srcs[0], i))
@@ -272,12 +271,7 @@ func (c *colPart) consumeRows(srcs []source, sel []int32) {
 		c.gids = make([]int32, len(sel))
 	}
 	gids := c.gids[:len(sel)]
-	keys := srcs[0].vec.Int
-	for j, i := range sel {
-		g := c.groupOf(keys[i])
-		gids[j] = g
-		*c.word(g, countWord)++
-	}
+	c.groupsOf(srcs[0].vec.Int, sel, gids)
 	c.extend()
 	for ai := range c.aggs {
 		s := &c.aggs[ai]
@@ -538,27 +532,7 @@ func (c *colPart) finish(ai, g int) planner.Datum {
 	if s.a.Func == "sum" {
 		return planner.Datum{Big: sum.big()}
 	}
-	return planner.Datum{F: avgOf(sum, n, s.a.Arg.Type())}
-}
-
-// avgOf is the average of n values of t whose unscaled sum is sum,
-// correctly rounded: one float division when sum and the divisor are exact
-// as floats, else an exact quotient.
-func avgOf(sum int128, n int64, t Type) float64 {
-	scale := 0
-	if t.ID == TypeDecimal {
-		scale = t.Scale
-	}
-	const exact = 1 << 53
-	if sum.hi == int64(sum.lo)>>63 && scale <= 15 {
-		s, p := int64(sum.lo), int64(math.Pow10(scale))
-		if s > -exact && s < exact && n > 0 && n <= (exact-1)/p {
-			return float64(s) / float64(n*p)
-		}
-	}
-	r := new(big.Rat).SetFrac(sum.big(), new(big.Int).Mul(big.NewInt(n), pow10(scale)))
-	f, _ := r.Float64()
-	return f
+	return planner.Datum{F: avgOf128(sum, n, s.a.Arg.Type())}
 }
 
 // finishColumn appends to v the value of the aggregate stage's column src

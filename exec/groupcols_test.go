@@ -212,9 +212,15 @@ func refAvg(s *big.Int, n int64, scale int) string {
 	if n == 0 {
 		return "NULL"
 	}
+	return fmt.Sprint(longDoubleQuo(s, n, scale))
+}
+
+// longDoubleQuo is the exact quotient of s over n·10^scale rounded to a
+// 64-bit significand, then to a double: DuckDB's long double average.
+func longDoubleQuo(s *big.Int, n int64, scale int) float64 {
 	r := new(big.Rat).SetFrac(s, new(big.Int).Mul(big.NewInt(n), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)))
-	f, _ := r.Float64()
-	return fmt.Sprint(f)
+	f, _ := new(big.Float).SetPrec(64).SetRat(r).Float64()
+	return f
 }
 
 // resultLines runs q and returns its rows, columns joined by "|": integers
@@ -275,8 +281,10 @@ func TestGroupColsSpill(t *testing.T) {
 	}
 }
 
-// TestAvgOf checks the average against the exact quotient, rounded once,
-// where the float division's operands are exact and where they are not.
+// TestAvgOf checks the average against the exact quotient rounded to a
+// 64-bit significand and then to a double, as DuckDB's long double
+// division makes it, where the float division's operands are exact and
+// where they are not; and SMALLINT's double division.
 func TestAvgOf(t *testing.T) {
 	for _, tc := range []struct {
 		sum   int128
@@ -289,15 +297,27 @@ func TestAvgOf(t *testing.T) {
 		{int128{}.addInt(123456789), 18447, 15}, // n·10^15 leaves int64
 		{int128{}.addInt(math.MaxInt64).addInt(math.MaxInt64), 7, 3},
 		{int128{}.addInt(math.MinInt64).addInt(-5), 9, 0},
+		// The quotient rounded to 64 bits lands halfway between two
+		// doubles: DuckDB answers 1596.4201204819278, one ulp above the
+		// correctly rounded quotient.
+		{int128{}.addInt(13250287), 83, 2},
+		{int128{}.addInt(-13250287), 83, 2},
 	} {
 		typ := Type{ID: TypeBigInt}
 		if tc.scale > 0 {
-			typ = Type{ID: TypeDecimal, Precision: 18, Scale: tc.scale}
+			typ = Type{ID: TypeDecimal, Precision: 12, Scale: tc.scale}
 		}
-		want, _ := new(big.Rat).SetFrac(tc.sum.big(), new(big.Int).Mul(big.NewInt(tc.n), pow10(tc.scale))).Float64()
-		if got := avgOf(tc.sum, tc.n, typ); got != want {
-			t.Errorf("avgOf(%v, %d, scale %d) = %v, want %v", tc.sum.big(), tc.n, tc.scale, got, want)
+		want := longDoubleQuo(tc.sum.big(), tc.n, tc.scale)
+		if got := avgOf128(tc.sum, tc.n, typ); got != want {
+			t.Errorf("avgOf128(%v, %d, scale %d) = %v, want %v", tc.sum.big(), tc.n, tc.scale, got, want)
 		}
+	}
+	if got := avgOf128(int128{}.addInt(13250287), 83, Type{ID: TypeDecimal, Precision: 12, Scale: 2}); got != 1596.4201204819278 {
+		t.Errorf("avg of 132502.87 over 83 = %v, want DuckDB's 1596.4201204819278", got)
+	}
+	// SMALLINT sums as a double: (2^53+1)/1 rounds the sum first.
+	if got := avgOf128(int128{}.addInt(1<<53+1), 1, Type{ID: TypeSmallInt}); got != 1<<53 {
+		t.Errorf("SMALLINT average = %v, want %v", got, float64(1<<53))
 	}
 }
 
@@ -337,5 +357,37 @@ func TestGroupColsPlainRows(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGroupColsReadAhead checks the groups of a part large enough that its
+// probes read a batch's slots and rows ahead (groupsOf), keys repeating
+// across batches in another order, against counts and sums computed here.
+func TestGroupColsReadAhead(t *testing.T) {
+	const rows, groups = 300000, 3 * touchGroups
+	q := fmt.Sprintf("SELECT (i * 7919) %% %d AS k, count(*), sum(i) FROM (SELECT range AS i FROM range(%d)) GROUP BY k", groups, rows)
+	n := map[int64]int64{}
+	sum := map[int64]int64{}
+	for i := range int64(rows) {
+		k := (i * 7919) % groups
+		n[k]++
+		sum[k] += i
+	}
+	for _, threads := range []int{1, 2} {
+		s := NewSession()
+		mustExec(t, s, fmt.Sprintf("SET threads = %d", threads))
+		got := resultLines(t, s, q)
+		if len(got) != groups {
+			t.Fatalf("threads %d: %d groups, want %d", threads, len(got), groups)
+		}
+		for _, line := range got {
+			var k, c, x int64
+			if _, err := fmt.Sscanf(line, "%d|%d|%d", &k, &c, &x); err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			if c != n[k] || x != sum[k] {
+				t.Fatalf("threads %d: group %d: count %d sum %d, want %d %d", threads, k, c, x, n[k], sum[k])
+			}
+		}
 	}
 }

@@ -38,10 +38,74 @@ func (c *colPart) findKey(k int64) int32 {
 // groupOf returns the group of a non-NULL key, adding it (its row: the key,
 // zero states) when new. One probe finds it or the slot it takes.
 func (c *colPart) groupOf(k int64) int32 {
+	return c.groupOfHash(k, hashInt(k))
+}
+
+// groupsOf sets gids[j] to the group of keys[sel[j]] (every key, with sel
+// nil), adding the new ones, and counts a row in each. A table far larger
+// than the cache costs a miss for a key's slot and another for its row;
+// probed one key after another, each waits for its misses in turn. So the
+// slots of the batch's keys are read first, then the rows they name, loads
+// independent of each other whose misses overlap, and the probes find
+// both in the cache.
+func (c *colPart) groupsOf(keys []int64, sel []int32, gids []int32) {
+	n := len(gids)
+	if cap(c.hashes) < n {
+		c.hashes = make([]uint64, n)
+	}
+	hs := c.hashes[:n]
+	if sel == nil {
+		for j, k := range keys[:n] {
+			hs[j] = hashInt(k)
+		}
+	} else {
+		for j, i := range sel {
+			hs[j] = hashInt(keys[i])
+		}
+	}
+	if c.used > touchGroups {
+		var sink uint64
+		for _, h := range hs {
+			sink += c.slots[h>>c.shift]
+		}
+		for _, h := range hs {
+			tag := h &^ slotIDMask
+			for i := h >> c.shift; ; i = (i + 1) & c.mask {
+				s := c.slots[i]
+				if s == 0 {
+					break
+				}
+				if s&^slotIDMask == tag {
+					sink += uint64(*c.word(int32(s&slotIDMask)-1, keyWord))
+					break
+				}
+			}
+		}
+		c.sink = sink
+	}
+	for j, h := range hs {
+		var k int64
+		if sel == nil {
+			k = keys[j]
+		} else {
+			k = keys[sel[j]]
+		}
+		g := c.groupOfHash(k, h)
+		gids[j] = g
+		// The row was just read to compare its key.
+		*c.word(g, countWord)++
+	}
+}
+
+// touchGroups is how many groups a part holds before groupsOf reads the
+// slots and rows of a batch ahead: fewer stay in the cache.
+const touchGroups = 1 << 15
+
+// groupOfHash is groupOf of a key whose hash is h.
+func (c *colPart) groupOfHash(k int64, h uint64) int32 {
 	if 4*(c.used+1) > 3*len(c.slots) {
 		c.growSlots()
 	}
-	h := hashInt(k)
 	tag := h &^ slotIDMask
 	for i := h >> c.shift; ; i = (i + 1) & c.mask {
 		s := c.slots[i]

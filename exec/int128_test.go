@@ -37,3 +37,42 @@ func TestInt128(t *testing.T) {
 		}
 	}
 }
+
+// TestInt128Wide checks int128Of against math/big at the edges of int128,
+// and that addChecked refuses a sum of 2^126 or more in magnitude, so that
+// an aggregate's sum moves to math/big before it could wrap.
+func TestInt128Wide(t *testing.T) {
+	one := big.NewInt(1)
+	pow := func(n uint) *big.Int { return new(big.Int).Lsh(one, n) }
+	for _, x := range []*big.Int{
+		big.NewInt(0), big.NewInt(-1), big.NewInt(math.MinInt64), new(big.Int).SetUint64(math.MaxUint64),
+		new(big.Int).Sub(pow(127), one), new(big.Int).Neg(new(big.Int).Sub(pow(127), one)), new(big.Int).Neg(pow(64)),
+		new(big.Int).Neg(new(big.Int).Add(pow(64), one)), pow(100),
+	} {
+		w, ok := int128Of(x)
+		if !ok || w.big().Cmp(x) != 0 {
+			t.Errorf("int128Of(%s) = %s, %v", x, w.big(), ok)
+		}
+	}
+	if _, ok := int128Of(pow(127)); ok {
+		t.Errorf("int128Of(2^127) fits")
+	}
+	near, _ := int128Of(new(big.Int).Sub(pow(126), one))
+	if _, ok := near.addChecked(int128{}.addInt(1)); ok {
+		t.Errorf("2^126-1 + 1 stayed in range")
+	}
+	if r, ok := near.addChecked(int128{}.addInt(-5)); !ok || r.big().Cmp(new(big.Int).Sub(pow(126), big.NewInt(6))) != 0 {
+		t.Errorf("2^126-1 - 5 = %s, %v", r.big(), ok)
+	}
+	low, _ := int128Of(new(big.Int).Neg(pow(126)))
+	if r, ok := low.addChecked(int128{}); !ok || r != low {
+		t.Errorf("-2^126 + 0 = %s, %v", r.big(), ok)
+	}
+	if _, ok := low.addChecked(int128{}.addInt(-1)); ok {
+		t.Errorf("-2^126 - 1 stayed in range")
+	}
+	max, _ := int128Of(new(big.Int).Sub(pow(127), one))
+	if _, ok := max.addChecked(max); ok {
+		t.Errorf("(2^127-1)·2 stayed in range")
+	}
+}

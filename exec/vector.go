@@ -27,6 +27,70 @@ type Vector struct {
 	Big []*big.Int
 	// Nested holds assembled STRUCT, LIST and MAP values.
 	Nested []format.Value
+	// Codes, while it has a code per row of Str, is each row's entry of the
+	// chunk dictionary Dict (-1 for NULL), so that GROUP BY finds a row's
+	// group by a small integer. An operation that does not keep them leaves
+	// Codes shorter than Str, or nil (dictCodes).
+	Dict  *dictVector
+	Codes []int32
+}
+
+// dictCodes returns every row's dictionary code, or nil when v has no code
+// for some row.
+func (v *Vector) dictCodes() []int32 {
+	if v.Dict == nil || v.Str == nil || len(v.Codes) != len(v.Str) {
+		return nil
+	}
+	return v.Codes
+}
+
+// noteCodes records that the rows about to be appended to Str are the
+// entries idx of d; rows of another dictionary or none lose the codes.
+func (v *Vector) noteCodes(d *dictVector, idx []int32) {
+	switch {
+	case len(v.Str) == 0:
+		if v.Codes == nil {
+			v.Codes = pooled[int32](&codePool, BatchSize)
+		}
+		v.Dict, v.Codes = d, append(v.Codes[:0], idx...)
+	case v.Dict == d && len(v.Codes) == len(v.Str):
+		v.Codes = append(v.Codes, idx...)
+	case v.Dict == nil && v.allNull():
+		// A batch that starts with NULLs learns its dictionary late.
+		if v.Codes == nil {
+			v.Codes = pooled[int32](&codePool, BatchSize)
+		}
+		v.Codes = v.Codes[:0]
+		for range v.Str {
+			v.Codes = append(v.Codes, -1)
+		}
+		v.Dict, v.Codes = d, append(v.Codes, idx...)
+	default:
+		v.Dict = nil
+	}
+}
+
+// allNull reports whether every row of v is NULL.
+func (v *Vector) allNull() bool {
+	if len(v.Nulls) != len(v.Str) {
+		return false
+	}
+	for _, null := range v.Nulls {
+		if !null {
+			return false
+		}
+	}
+	return true
+}
+
+// nullCodes gives k NULL rows about to be appended code -1.
+func (v *Vector) nullCodes(k int) {
+	if v.dictCodes() == nil {
+		return
+	}
+	for range k {
+		v.Codes = append(v.Codes, -1)
+	}
 }
 
 // Len is the number of rows.
@@ -80,6 +144,7 @@ func newVector(t Type, n int) *Vector {
 
 // appendNull appends a NULL row.
 func (v *Vector) appendNull() {
+	v.nullCodes(1)
 	n := v.Len()
 	if v.Nulls == nil {
 		v.Nulls = nullFlags(n, cap(v.Int)+cap(v.Float)+cap(v.Str)+cap(v.Bool)+cap(v.Bytes)+cap(v.Big)+cap(v.Nested)+1)
@@ -108,6 +173,8 @@ func (v *Vector) appendNulls(k int) {
 	if k <= 0 {
 		return
 	}
+	// appendNull, finding the codes one ahead, adds none.
+	v.nullCodes(k)
 	v.appendNull() // makes Nulls and picks the value slice
 	k--
 	if k == 0 {
