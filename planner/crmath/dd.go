@@ -90,18 +90,3 @@ func scale(a dd, k int) float64 {
 	v, _ := f.Float64()
 	return v
 }
-
-// nearHalfway reports whether a's rounding to a double could change
-// within a relative error of 2^-tol: the exact value may lie on the other
-// side of a halfway point.
-func nearHalfway(a dd, tol int) bool {
-	if a.hi == 0 || math.IsInf(a.hi, 0) || math.IsNaN(a.hi) {
-		return false
-	}
-	ulp := math.Abs(math.Nextafter(a.hi, math.Inf(1)) - a.hi)
-	if d := math.Abs(a.hi - math.Nextafter(a.hi, 0)); d < ulp {
-		ulp = d
-	}
-	gap := ulp/2 - math.Abs(a.lo)
-	return gap < math.Ldexp(math.Abs(a.hi), -tol)
-}
