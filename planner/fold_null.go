@@ -25,6 +25,12 @@ func foldNullArgument(x Expr) (Expr, bool) {
 		return nil, false
 	}
 	for _, a := range args {
+		if cst, ok := a.(*Cast); ok {
+			// DATE arithmetic casts its DATE operand to a day number
+			// without folding: NULL::DATE + 3 >= make_date(1970, 13, 1)
+			// is NULL too.
+			a = cst.X
+		}
 		if c, ok := a.(*Const); ok && c.Value.Null {
 			t := x.Type()
 			if b, ok := x.(*Binary); t.ID == TypeDecimal || ok && b.Op == "||" {
