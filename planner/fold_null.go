@@ -13,6 +13,16 @@ func foldNullArgument(x Expr) (Expr, bool) {
 	switch x := x.(type) {
 	case *Binary:
 		args = []Expr{x.L, x.R}
+		if cmpOpNames[x.Op] {
+			// DuckDB's comparison simplification looks at the first
+			// operand that is constant (the left one if both are): if
+			// that is NULL the comparison is NULL; if it fails, nothing
+			// folds, so CAST('a' AS TIMESTAMP) < NULL::TIMESTAMP fails.
+			args = []Expr{x.R}
+			if constantTree(x.L) {
+				args = []Expr{x.L}
+			}
+		}
 	case *Neg:
 		args = []Expr{x.X}
 	case *Call:
@@ -77,6 +87,9 @@ func constantTree(x Expr) bool {
 	}
 	return true
 }
+
+// cmpOpNames are the comparison operators of a Binary.
+var cmpOpNames = map[string]bool{"=": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
 
 // isNullConst reports whether x is a NULL constant of DuckDB's NULL type.
 func isNullConst(x Expr) bool {
