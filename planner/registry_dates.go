@@ -247,8 +247,10 @@ func partValue(p datePart, d Datum, t Type) (Datum, error) {
 		iy, _ := isoWeek(days)
 		return Datum{I: iy}, nil
 	case partYearWeek:
+		// DuckDB negates the week for years up to 0 (1 BC): 0001-01-01 - 3
+		// is -52.
 		iy, w := isoWeek(days)
-		if iy < 0 {
+		if iy <= 0 {
 			return Datum{I: iy*100 - w}, nil
 		}
 		return Datum{I: iy*100 + w}, nil
