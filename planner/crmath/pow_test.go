@@ -94,3 +94,28 @@ func TestPowExpTable(t *testing.T) {
 		}
 	}
 }
+
+// glibc's exp shares pow's exponential and is likewise a unit off the
+// correctly rounded result now and then; these are such arguments, with
+// glibc's answers.
+func TestExpMatchesGlibc(t *testing.T) {
+	cases := []struct{ x, want float64 }{
+		{-405.7326983851499, 6.201945758276666e-177},
+		{642.5979675996282, 1.193304863776576e+279},
+		{-323.4053616989332, 3.522378294220378e-141},
+		{-528.9170554012394, 1.9689806797432776e-230},
+		{16.653656457173888, 1.708406058390747e+07},
+		{0.012807249370565444, 1.012889613432218},
+		{477.68366546654147, 2.85351399867582e+207},
+		{211.5121837634331, 7.220616239363845e+91},
+		{-17.759360069030322, 1.937349254175705e-08},
+		{85.51738570483131, 1.3795222782446584e+37},
+		{-391.52323550408033, 9.196430300108013e-171},
+		{652.5673681839089, 2.5492185636886334e+283},
+	}
+	for _, c := range cases {
+		if got := Exp(c.x); got != c.want {
+			t.Errorf("exp(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
