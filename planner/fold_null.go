@@ -1,14 +1,22 @@
 package planner
 
 // foldNullArgument folds an operator or function call with a constant NULL
-// argument to a NULL constant, without evaluating its other arguments, as
-// DuckDB's function binder does for functions that propagate NULL:
+// argument (or an integer // by 0) to a NULL constant, without evaluating
+// its other arguments, as DuckDB's function binder does for functions that
+// propagate NULL:
 // NULL::DOUBLE - cos('inf') is NULL, not an error. Where DuckDB computes
 // the result type from the arguments' types (DECIMAL arithmetic, round and
 // floor of a DECIMAL, the || operator) the constant has DuckDB's NULL type,
 // which then takes no part in choosing a common type: greatest(-7.005 +
 // NULL::DECIMAL(18,3), -0.25) is -0.25, a DECIMAL(3,2).
 func foldNullArgument(x Expr) (Expr, bool) {
+	if b, ok := x.(*Binary); ok && b.Op == "div" && b.T.IsInteger() {
+		// DuckDB's arithmetic simplification: an integer // by a constant
+		// 0 is NULL, its left operand never evaluated.
+		if c, ok := b.R.(*Const); ok && !c.Value.Null && bigOf(c.Value, c.T).Sign() == 0 {
+			return &Const{Value: NullDatum, T: b.T}, true
+		}
+	}
 	var args []Expr
 	switch x := x.(type) {
 	case *Binary:
