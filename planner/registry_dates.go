@@ -161,6 +161,10 @@ func bindDatePart(f *ScalarFunc, args []Expr) (Expr, error) {
 	t := tBigInt
 	if c, ok := args[0].(*Const); ok && !c.Value.Null {
 		p, ok := dateParts[strings.ToLower(c.Value.S)]
+		if d, isConst := args[1].(*Const); !ok && isConst && d.Value.Null {
+			// DuckDB folds a NULL date to NULL before reading the part.
+			return &Const{Value: NullDatum, T: tBigInt}, nil
+		}
 		if !ok {
 			return nil, unknownPart(c.Value.S)
 		}

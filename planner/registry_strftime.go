@@ -275,8 +275,9 @@ func evalStrptime(_ *Call, a []Datum) (Datum, error) {
 			isoWeekday, ok = num(1)
 			ok = ok && isoWeekday >= 1 && isoWeekday <= 7
 		case 'U', 'W':
+			// One week count only: %U with %W is an error.
 			week, ok = num(2)
-			ok = ok && week <= 53
+			ok = ok && week <= 53 && weeks != 'U' && weeks != 'W'
 			weeks = format[i]
 		case 'w':
 			weekday, ok = num(1)
