@@ -523,7 +523,7 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 				return negLiteral(c), nil
 			}
 			if isNullConst(x) {
-				return x, nil
+				return &Const{Value: NullDatum, T: tBigInt}, nil // DuckDB's -(BIGINT)
 			}
 			if !x.Type().IsNumeric() && x.Type().ID != TypeInterval {
 				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
