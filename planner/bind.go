@@ -29,6 +29,10 @@ type binder struct {
 	// depth counts the bind calls under way: 1 while binding a whole
 	// expression, more inside it (see settleConstant).
 	depth int
+	// rowsMayBeNone says the stage's input may have no rows (a FROM
+	// clause): a constant that fails then fails only on a row, as in
+	// DuckDB, and zero rows mean no error.
+	rowsMayBeNone bool
 	// outer, when positive, says the first outer columns are an enclosing
 	// query's, which a correlated subquery's names reach after its own
 	// (correlated.go).
@@ -354,7 +358,7 @@ func (b *binder) bind(e ast.Expr) (Expr, error) {
 	if err != nil {
 		return nil, unlocated(err)
 	}
-	if b.depth == 1 {
+	if b.depth == 1 && !b.rowsMayBeNone {
 		if y, err = settleConstant(y); err != nil {
 			return nil, b.locate(err, e)
 		}
@@ -519,7 +523,7 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 				return negLiteral(c), nil
 			}
 			if isNullConst(x) {
-				return x, nil
+				return &Const{Value: NullDatum, T: tBigInt}, nil // DuckDB's -(BIGINT)
 			}
 			if !x.Type().IsNumeric() && x.Type().ID != TypeInterval {
 				return nil, binderError("No function matches the given name and argument types '-(%s)'", x.Type())
@@ -1049,12 +1053,12 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 	case op == "/":
 		return both(floatType, floatType)
 	case isFloat(lt) || isFloat(rt):
-		t := floatType
-		if op == "div" {
-			return nil, binderError("No function matches the given name and argument types '//(%s, %s)'", lt, rt)
-		}
-		return both(t, t)
+		return both(floatType, floatType)
 	case lt.ID == TypeDecimal || rt.ID == TypeDecimal:
+		if op == "div" {
+			// DuckDB divides decimals with // as DOUBLEs.
+			return both(Type{ID: TypeDouble}, Type{ID: TypeDouble})
+		}
 		dl, dr := asDecimal(lt), asDecimal(rt)
 		switch op {
 		case "*":

@@ -368,6 +368,7 @@ func finishSelect(sel *sql.Select, s *ast.Select, scan *Scan, cols []Column, c b
 	sub := func(st ast.SelectStatement) (*Plan, error) { return build(sel, st, c.enclosed(cols)) }
 	subs := c.subqueries(sel, cols)
 	in := &binder{cols: cols, needed: needed, sel: sel, plan: sub, scalars: scalars, marks: marks, enclosing: c.enclosing, scope: c.scope, subquery: subs}
+	in.rowsMayBeNone = scan.Source != "(no source)"
 
 	if where != nil {
 		where = substituteAliases(where, in, explicitAliases(s))

@@ -310,6 +310,13 @@ func evalBinary(e *Binary, row []Datum) (Datum, error) {
 				return NullDatum, nil
 			}
 			v = math.Mod(a, b)
+		case "div":
+			// DuckDB's // of floats is their quotient, unrounded, and
+			// NULL (not ±inf) for a zero divisor.
+			if b == 0 {
+				return NullDatum, nil
+			}
+			v = a / b
 		case "^":
 			v = crmath.Pow(a, b)
 		default:

@@ -1,18 +1,36 @@
 package planner
 
 // foldNullArgument folds an operator or function call with a constant NULL
-// argument to a NULL constant, without evaluating its other arguments, as
-// DuckDB's function binder does for functions that propagate NULL:
+// argument (or an integer // by 0) to a NULL constant, without evaluating
+// its other arguments, as DuckDB's function binder does for functions that
+// propagate NULL:
 // NULL::DOUBLE - cos('inf') is NULL, not an error. Where DuckDB computes
 // the result type from the arguments' types (DECIMAL arithmetic, round and
 // floor of a DECIMAL, the || operator) the constant has DuckDB's NULL type,
 // which then takes no part in choosing a common type: greatest(-7.005 +
 // NULL::DECIMAL(18,3), -0.25) is -0.25, a DECIMAL(3,2).
 func foldNullArgument(x Expr) (Expr, bool) {
+	if b, ok := x.(*Binary); ok && b.Op == "div" && b.T.IsInteger() {
+		// DuckDB's arithmetic simplification: an integer // by a constant
+		// 0 is NULL, its left operand never evaluated.
+		if c, ok := b.R.(*Const); ok && !c.Value.Null && bigOf(c.Value, c.T).Sign() == 0 {
+			return &Const{Value: NullDatum, T: b.T}, true
+		}
+	}
 	var args []Expr
 	switch x := x.(type) {
 	case *Binary:
 		args = []Expr{x.L, x.R}
+		if cmpOpNames[x.Op] {
+			// DuckDB's comparison simplification looks at the first
+			// operand that is constant (the left one if both are): if
+			// that is NULL the comparison is NULL; if it fails, nothing
+			// folds, so CAST('a' AS TIMESTAMP) < NULL::TIMESTAMP fails.
+			args = []Expr{x.R}
+			if constantTree(x.L) {
+				args = []Expr{x.L}
+			}
+		}
 	case *Neg:
 		args = []Expr{x.X}
 	case *Call:
@@ -25,6 +43,12 @@ func foldNullArgument(x Expr) (Expr, bool) {
 		return nil, false
 	}
 	for _, a := range args {
+		if cst, ok := a.(*Cast); ok {
+			// DATE arithmetic casts its DATE operand to a day number
+			// without folding: NULL::DATE + 3 >= make_date(1970, 13, 1)
+			// is NULL too.
+			a = cst.X
+		}
 		if c, ok := a.(*Const); ok && c.Value.Null {
 			t := x.Type()
 			if b, ok := x.(*Binary); t.ID == TypeDecimal || ok && b.Op == "||" {
@@ -71,6 +95,9 @@ func constantTree(x Expr) bool {
 	}
 	return true
 }
+
+// cmpOpNames are the comparison operators of a Binary.
+var cmpOpNames = map[string]bool{"=": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
 
 // isNullConst reports whether x is a NULL constant of DuckDB's NULL type.
 func isNullConst(x Expr) bool {

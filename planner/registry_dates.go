@@ -161,6 +161,10 @@ func bindDatePart(f *ScalarFunc, args []Expr) (Expr, error) {
 	t := tBigInt
 	if c, ok := args[0].(*Const); ok && !c.Value.Null {
 		p, ok := dateParts[strings.ToLower(c.Value.S)]
+		if d, isConst := args[1].(*Const); !ok && isConst && d.Value.Null {
+			// DuckDB folds a NULL date to NULL before reading the part.
+			return &Const{Value: NullDatum, T: tBigInt}, nil
+		}
 		if !ok {
 			return nil, unknownPart(c.Value.S)
 		}
@@ -247,8 +251,10 @@ func partValue(p datePart, d Datum, t Type) (Datum, error) {
 		iy, _ := isoWeek(days)
 		return Datum{I: iy}, nil
 	case partYearWeek:
+		// DuckDB negates the week for years up to 0 (1 BC): 0001-01-01 - 3
+		// is -52.
 		iy, w := isoWeek(days)
-		if iy < 0 {
+		if iy <= 0 {
 			return Datum{I: iy*100 - w}, nil
 		}
 		return Datum{I: iy*100 + w}, nil
@@ -493,11 +499,17 @@ func evalMakeTimestamp(_ *Call, a []Datum) (Datum, error) {
 	if m < 1 || m > 12 || d < 1 || d > monthDays(y, m) || y < -290000 || y > 294000 {
 		return Datum{}, fmt.Errorf("%w: Date out of range: %d-%d-%d", ErrConversion, y, m, d)
 	}
-	if h < 0 || h > 24 || mi < 0 || mi >= 60 || s < 0 || s >= 60 || math.IsNaN(s) {
+	if h < 0 || h > 24 || mi < 0 || mi >= 60 || s <= -1 || s >= 60 || math.IsNaN(s) {
 		return Datum{}, fmt.Errorf("%w: Time out of range: %d:%d:%s", ErrConversion, h, mi, AppendText(nil, Datum{F: s}, tDouble))
 	}
-	us := int64(math.Round(s * 1e6))
-	return Datum{I: daysFromCivil(y, m, d)*microsPerDay + h*3600e6 + mi*60e6 + us}, nil
+	// As DuckDB: whole seconds, then the fraction rounded to microseconds,
+	// so -1e-300 is 0 but -0.0000005 (-1 µs) is out of range.
+	whole := math.Trunc(s)
+	us := int64(math.Round((s - whole) * 1e6))
+	if us < 0 {
+		return Datum{}, fmt.Errorf("%w: Time out of range: %d:%d:%d.%d", ErrConversion, h, mi, int64(whole), us)
+	}
+	return Datum{I: daysFromCivil(y, m, d)*microsPerDay + h*3600e6 + mi*60e6 + int64(whole)*1e6 + us}, nil
 }
 
 // bindOneDate binds a function of one date or timestamp with result t.

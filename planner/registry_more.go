@@ -130,14 +130,16 @@ func evalFactorial(_ *Call, a []Datum) (Datum, error) {
 }
 
 // bindRadix binds hex and bin: integers up to BIGINT as their 64-bit
-// pattern, strings and blobs byte by byte.
+// pattern, UBIGINT as its value, HUGEINT as its 128-bit pattern, strings
+// and blobs byte by byte.
 func bindRadix(f *ScalarFunc, args []Expr) (Expr, error) {
 	if err := arity(f, args, 1, 1); err != nil {
 		return nil, err
 	}
 	t := args[0].Type()
 	switch {
-	case t.IsInteger() && t.ID != TypeHugeInt && t.ID != TypeUBigInt:
+	case t.ID == TypeHugeInt || t.ID == TypeUBigInt:
+	case t.IsInteger():
 		if err := castArgs(args, tBigInt); err != nil {
 			return nil, err
 		}
@@ -160,8 +162,14 @@ func evalRadix(c *Call, a []Datum) (Datum, error) {
 	}
 	var b []byte
 	switch c.Args[0].Type().ID {
-	case TypeBigInt:
+	case TypeBigInt, TypeUBigInt:
 		return Datum{S: strings.ToUpper(strconv.FormatUint(uint64(a[0].I), base))}, nil
+	case TypeHugeInt:
+		v := a[0].Big
+		if v.Sign() < 0 {
+			v = new(big.Int).Add(v, new(big.Int).Lsh(big.NewInt(1), 128))
+		}
+		return Datum{S: strings.ToUpper(v.Text(base))}, nil
 	case TypeVarchar:
 		b = []byte(a[0].S)
 	default:

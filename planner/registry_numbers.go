@@ -100,10 +100,11 @@ func bindSameNumeric(f *ScalarFunc, args []Expr) (Expr, error) {
 	}
 	t := args[0].Type()
 	if t.ID == TypeNull {
-		if err := castArgs(args, tDouble); err != nil {
+		// DuckDB picks the BIGINT overload for an untyped NULL.
+		if err := castArgs(args, tBigInt); err != nil {
 			return nil, err
 		}
-		t = tDouble
+		t = tBigInt
 	}
 	if !t.IsNumeric() {
 		return nil, noMatch(f.Name, args)
@@ -131,6 +132,13 @@ func bindRound(f *ScalarFunc, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	t := args[0].Type()
+	if t.ID == TypeNull {
+		// DuckDB picks the BIGINT overload for an untyped NULL.
+		if err := castArgs(args[:1], tBigInt); err != nil {
+			return nil, err
+		}
+		t = tBigInt
+	}
 	if !t.IsNumeric() {
 		return nil, noMatch(f.Name, args)
 	}
@@ -240,10 +248,15 @@ func bindIntegral(f *ScalarFunc, args []Expr) (Expr, error) {
 	}
 	t := args[0].Type()
 	if t.ID == TypeNull {
-		if err := castArgs(args, tDouble); err != nil {
+		// DuckDB's overload for an untyped NULL: trunc's BIGINT, floor's
+		// and ceil's DOUBLE.
+		t = tDouble
+		if f.Name == "trunc" {
+			t = tBigInt
+		}
+		if err := castArgs(args, t); err != nil {
 			return nil, err
 		}
-		t = tDouble
 	}
 	if !t.IsNumeric() {
 		return nil, noMatch(f.Name, args)

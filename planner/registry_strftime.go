@@ -193,6 +193,12 @@ func evalStrptime(_ *Call, a []Datum) (Datum, error) {
 	}
 	y, m, d, h, mi, sec, frac := int64(1900), int64(1), int64(1), int64(0), int64(0), int64(0), int64(0)
 	pm, twelve := false, false
+	// weeks says how the day is given instead of month and day: by an
+	// ISO year, week and weekday (%G %V %u) or by a week of the year
+	// counted from its first Sunday (%U) or Monday (%W) and a weekday
+	// (%w). A later %Y or %y drops an ISO year, as in DuckDB.
+	var weeks byte
+	var week, weekday, isoWeekday int64 = 1, -1, 1
 	pos := 0
 	num := func(maxDigits int) (int64, bool) {
 		start := pos
@@ -247,8 +253,35 @@ func evalStrptime(_ *Call, a []Datum) (Datum, error) {
 			if y < 1969 {
 				y += 100
 			}
+			if weeks == 'G' {
+				weeks = 0
+			}
 		case 'Y':
 			y, ok = num(9)
+			if weeks == 'G' {
+				weeks = 0
+			}
+		case 'G':
+			if weeks == 'U' || weeks == 'W' {
+				return fail()
+			}
+			y, ok = num(9)
+			weeks = 'G'
+		case 'V':
+			// An ISO week needs an ISO year.
+			week, ok = num(2)
+			ok = ok && weeks == 'G' && week >= 1 && week <= 53
+		case 'u':
+			isoWeekday, ok = num(1)
+			ok = ok && isoWeekday >= 1 && isoWeekday <= 7
+		case 'U', 'W':
+			// One week count only: %U with %W is an error.
+			week, ok = num(2)
+			ok = ok && week <= 53 && weeks != 'U' && weeks != 'W'
+			weeks = format[i]
+		case 'w':
+			weekday, ok = num(1)
+			ok = ok && weekday <= 6
 		case 'H':
 			h, ok = num(2)
 		case 'I':
@@ -309,7 +342,9 @@ func evalStrptime(_ *Call, a []Datum) (Datum, error) {
 		return fail()
 	}
 	var days int64
-	if d > monthDays(y, m) {
+	if weeks != 0 {
+		days = weekDay(weeks, y, week, weekday, isoWeekday)
+	} else if d > monthDays(y, m) {
 		if m != 1 || d > 366 || d > 365 && monthDays(y, 2) == 28 {
 			return Datum{}, fmt.Errorf("%w: Date out of range: %d-%d-%d", ErrConversion, y, m, d)
 		}
@@ -318,4 +353,27 @@ func evalStrptime(_ *Call, a []Datum) (Datum, error) {
 		days = daysFromCivil(y, m, d)
 	}
 	return Datum{I: days*microsPerDay + (h*3600+mi*60+sec)*1e6 + frac/1000}, nil
+}
+
+// weekDay is the day number of a date given by weeks: ISO year y's week
+// and ISO weekday (1 Monday) for 'G'; for 'U' and 'W', the week of year y
+// counted from its first Sunday or Monday (week 0 holds the days before)
+// and a weekday (0 Sunday; -1 for the week's first day).
+func weekDay(weeks byte, y, week, weekday, isoWeekday int64) int64 {
+	dow := func(days int64) int64 { return ((days+4)%7 + 7) % 7 } // 0 Sunday
+	if weeks == 'G' {
+		jan4 := daysFromCivil(y, 1, 4)
+		monday := jan4 - (dow(jan4)+6)%7
+		return monday + (week-1)*7 + isoWeekday - 1
+	}
+	jan1 := daysFromCivil(y, 1, 1)
+	start := jan1 + (7-dow(jan1))%7 // the first Sunday
+	offset := max(weekday, 0)
+	if weeks == 'W' {
+		start = jan1 + (8-dow(jan1))%7 // the first Monday
+		if weekday >= 0 {
+			offset = (weekday + 6) % 7
+		}
+	}
+	return start + (week-1)*7 + offset
 }

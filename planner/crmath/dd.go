@@ -1,9 +1,6 @@
 package crmath
 
-import (
-	"math"
-	"math/big"
-)
+import "math"
 
 // invalid is the NaN an invalid operation yields on x86-64 (the sign bit
 // set), which DuckDB prints as -nan; a NaN argument is returned as it is.
@@ -75,33 +72,3 @@ func div(a, b dd) dd {
 
 // quo is a/b for doubles, as a dd.
 func quo(a, b float64) dd { return div(ddOf(a), ddOf(b)) }
-
-// scale is a·2^k rounded once to a double. hi is a rounded already, so a
-// normal result is hi·2^k; a subnormal one is rounded from the whole sum,
-// as rounding hi to 53 bits and then to fewer would round twice.
-func scale(a dd, k int) float64 {
-	r := math.Ldexp(a.hi, k)
-	if math.Abs(r) >= 0x1p-1022 || math.IsInf(r, 0) {
-		return r
-	}
-	f := new(big.Float).SetPrec(200).SetFloat64(a.hi)
-	f.Add(f, new(big.Float).SetFloat64(a.lo))
-	f.SetMantExp(f, k)
-	v, _ := f.Float64()
-	return v
-}
-
-// nearHalfway reports whether a's rounding to a double could change
-// within a relative error of 2^-tol: the exact value may lie on the other
-// side of a halfway point.
-func nearHalfway(a dd, tol int) bool {
-	if a.hi == 0 || math.IsInf(a.hi, 0) || math.IsNaN(a.hi) {
-		return false
-	}
-	ulp := math.Abs(math.Nextafter(a.hi, math.Inf(1)) - a.hi)
-	if d := math.Abs(a.hi - math.Nextafter(a.hi, 0)); d < ulp {
-		ulp = d
-	}
-	gap := ulp/2 - math.Abs(a.lo)
-	return gap < math.Ldexp(math.Abs(a.hi), -tol)
-}

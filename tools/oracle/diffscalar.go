@@ -107,7 +107,7 @@ var sigs = []sig{
 	f(tInt, "abs", tInt), f(tDbl, "abs", tDbl), f(tDec, "abs", tDec),
 	f(tDbl, "round", tDbl), f(tDbl, "round", tDbl, tSigned), f(tDec, "round", tDec, tSigned), f(tDec, "round", tDec),
 	f(tDbl, "floor", tDbl), f(tDbl, "ceil", tDbl), f(tDbl, "trunc", tDbl), f(tDec, "floor", tDec), f(tDec, "ceiling", tDec), f(tDec, "trunc", tDec),
-	f(tInt, "floor", tInt),
+	f(tDbl, "floor", tInt),
 	f(tDbl, "sqrt", tDbl), f(tDbl, "cbrt", tDbl), f(tDbl, "exp", tDbl), f(tDbl, "ln", tDbl), f(tDbl, "log10", tDbl), f(tDbl, "log2", tDbl),
 	f(tDbl, "log", tDbl), f(tDbl, "log", tDbl, tDbl), f(tDbl, "power", tDbl, tDbl), f(tDbl, "pow", tInt, tInt),
 	f(tDbl, "sin", tDbl), f(tDbl, "cos", tDbl), f(tDbl, "tan", tDbl), f(tDbl, "atan", tDbl), f(tDbl, "atan2", tDbl, tDbl),
