@@ -111,6 +111,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 	if out, err = p.lowerWithinGroup(out); err != nil {
 		return nil, err
 	}
+	if out, err = p.lowerIgnoreNulls(out); err != nil {
+		return nil, err
+	}
 	if out, err = p.lowerFilter(out); err != nil {
 		return nil, err
 	}

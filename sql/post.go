@@ -147,6 +147,7 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 					}
 				}
 			}
+			fixIgnoreNulls(sel, n)
 			if ok, err := fixArgOrder(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }); !ok {
 				if ferr != nil {
 					return false, ferr

@@ -420,6 +420,9 @@ type FuncExpr struct {
 	OrderBy []ArgOrder
 	// Over is the OVER clause of a window function call, or nil.
 	Over *Window
+	// IgnoreNulls says f(x IGNORE NULLS) OVER (...): a value window
+	// function skips the rows where x is NULL.
+	IgnoreNulls bool
 }
 
 // A ConvertExpr is a cast: CAST(x AS T), x::T or a typed literal.
