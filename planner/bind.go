@@ -507,6 +507,9 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if IsBitwiseOperator(e.Operator) {
+			return bitwise(e.Operator, l, r)
+		}
 		return arithmetic(e.Operator, l, r)
 	case *ast.UnaryExpr:
 		x, err := b.bind(e.Expr)
@@ -533,6 +536,8 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 				return nil, err
 			}
 			return &Not{X: x}, nil
+		case ast.TildaStr:
+			return bitwiseNot(x)
 		}
 		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
 	case *ast.FuncExpr:

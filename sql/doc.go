@@ -88,7 +88,10 @@
 //     INTERVAL '1-2' YEAR TO MONTH is refused, as DuckDB refuses it.
 //   - ILIKE / NOT ILIKE: ComparisonExpr with Operator ILikeStr / NotILikeStr.
 //   - a || b: BinaryExpr with Operator ConcatStr (string concatenation).
-//     DuckDB's bitwise | is rejected as unsupported.
+//     Bitwise a | b, a & b, a << b, a >> b are BinaryExprs "|", "&", "<<",
+//     ">>", grouped as DuckDB groups them (one precedence level with ||,
+//     below + and -, leaning left; bitwise.go); | and || in one query are
+//     refused. Prefix ~x is a UnaryExpr "~" over the arithmetic after it.
 //   - ^ and ** are BinaryExpr "^", which means power (DuckDB), not XOR;
 //     // is BinaryExpr "div" (integer division); == is "=".
 //   - ORDER BY ... NULLS FIRST|LAST: Order.Nulls. Order.Direction is

@@ -17,6 +17,10 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 		ferr = p.errOut(out, findKw(out, kw), kind, msg)
 		return false, ferr
 	}
+	bitOr, berr := p.bitwiseOr(out)
+	if berr != nil {
+		return berr
+	}
 	var visit sqlparser.Visit
 	visit = func(node sqlparser.SQLNode) (bool, error) {
 		switch n := node.(type) {
@@ -185,7 +189,8 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 				n.Operator = NotILikeStr
 			}
 		case *sqlparser.BinaryExpr:
-			if n.Operator == sqlparser.BitOrStr {
+			fixOpLevel(n, sel.pos)
+			if n.Operator == sqlparser.BitOrStr && !bitOr {
 				n.Operator = ConcatStr
 			}
 		case *sqlparser.JoinTableExpr:
