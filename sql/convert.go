@@ -156,7 +156,7 @@ func (c *converter) tableExprs(xs sqlparser.TableExprs) ast.TableExprs {
 func (c *converter) tableExpr(x sqlparser.TableExpr) ast.TableExpr {
 	switch n := x.(type) {
 	case *sqlparser.AliasedTableExpr:
-		t := &ast.AliasedTableExpr{At: c.pos(n), As: ast.NewTableIdent(n.As.String())}
+		t := &ast.AliasedTableExpr{At: c.pos(n), As: ast.NewTableIdent(n.As.String()), Columns: c.raw.SubqueryColumns[n]}
 		switch e := n.Expr.(type) {
 		case sqlparser.TableName:
 			t.Expr = c.tableName(e)

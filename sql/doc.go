@@ -106,7 +106,9 @@
 //     argument; substring(s FROM a FOR b) is
 //     substring(s, a, b) and substring(s FOR b) is substring(s, 1, b).
 //   - FROM src [AS] t(a, b): Source.Columns holds the column list, which
-//     renames src's first columns; the tree has the alias alone.
+//     renames src's first columns; the tree has the alias alone. For a
+//     FROM subquery, (query) [AS] t(a, b), the list is in
+//     AliasedTableExpr.Columns.
 //   - POSITION(needle IN haystack) is the FuncExpr position(haystack,
 //     needle); position with a comma is a syntax error, as in DuckDB.
 //   - percentile_cont(f) WITHIN GROUP (ORDER BY x) and percentile_disc are

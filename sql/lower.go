@@ -106,6 +106,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return nil, err
 	}
 	out = fromFirst(out)
+	if out, err = p.lowerSubqueryColumns(out); err != nil {
+		return nil, err
+	}
 	out = lowerExtract(out)
 	out = lowerSubstr(out)
 	if out, err = p.lowerPosition(out); err != nil {

@@ -200,6 +200,9 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 			if _, ok := n.Expr.(*sqlparser.Subquery); ok && n.As.String() == unnamedMarker {
 				n.As = sqlparser.NewTableIdent("")
 			}
+			if !p.fixSubqueryColumns(sel, n) {
+				return fail("", ErrInternal, "subquery column list marker out of range")
+			}
 			t, ok := n.Expr.(sqlparser.TableName)
 			if !ok || !t.Qualifier.IsEmpty() {
 				break

@@ -123,6 +123,9 @@ type AliasedTableExpr struct {
 	At
 	Expr SimpleTableExpr
 	As   TableIdent
+	// Columns renames a subquery's first columns: FROM (query) t(a, b).
+	// A file, view or CTE has its list in TableName.Source.Columns.
+	Columns []string
 }
 
 // A ParenTableExpr is a parenthesized list of table expressions.
