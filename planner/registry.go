@@ -118,6 +118,9 @@ func IsAggregate(name string) bool { return aggregateFuncs[strings.ToLower(name)
 // call binds a scalar function call by name.
 func call(name string, args []Expr) (Expr, error) {
 	f := scalarFuncs[name]
+	if t := tableSeriesFuncs[name]; t != nil {
+		f = t
+	}
 	if f == nil {
 		if aggregateFuncs[name] != nil {
 			return nil, binderError("aggregate function %s cannot be used here", name)

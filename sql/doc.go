@@ -160,7 +160,10 @@
 //     is the UNION ALL of one SELECT per row, its columns col0, col1, ...
 //     or those of the alias's column list (FROM (VALUES ...) t(x, y)).
 //   - FROM range(...) and generate_series(...) with one to three integer
-//     literals are SourceFunction sources with Args.
+//     literals are SourceFunction sources with Args; with other arguments
+//     (timestamps and an INTERVAL, expressions) they are the subquery
+//     (SELECT unnest(__pqsql_table_range(...)) AS range), the list form
+//     under a name the planner binds with the table function's errors.
 //   - Nested values (nested.go) are nodes the planner binds by type: x[i]
 //     is an ast.Subscript and x[a:b] an ast.Slice (a bound left out is
 //     nil); (expr).f and x[1].f are an ast.FieldAccess; [a, b] and

@@ -114,7 +114,7 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 			switch name := n.Name.Lowered(); {
 			case name == filterMarker:
 				return fail("filter", ErrInternal, "FILTER marker outside a function call")
-			case nestedFuncs[name]:
+			case nestedFuncs[name], strings.HasPrefix(name, TableSeriesPrefix):
 			case strings.HasPrefix(name, reservedPrefix):
 				return fail("nulls", ErrSyntax, "NULLS FIRST/LAST is only allowed after an ORDER BY item")
 			}
