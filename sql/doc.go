@@ -141,6 +141,7 @@
 //     list.
 //   - USING SAMPLE spec: ast.Select.Sample. TABLESAMPLE is refused.
 //   - GROUP BY ALL and ORDER BY ALL: a single item, the column AllMarker.
+//     A query's ORDER BY * is ORDER BY ALL, as in DuckDB.
 //   - GROUP BY with GROUPING SETS, ROLLUP, CUBE, () or a parenthesized
 //     list: GroupBy holds each expression once and ast.Select.GroupingSets
 //     the sets, by position in GroupBy, expanded as DuckDB does (a cross

@@ -106,6 +106,7 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 		return nil, err
 	}
 	out = fromFirst(out)
+	out = lowerOrderByStar(out)
 	out = lowerFromSeries(out)
 	if out, err = p.lowerSubqueryColumns(out); err != nil {
 		return nil, err
