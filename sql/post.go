@@ -109,6 +109,12 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 				}
 			}
 		case *sqlparser.FuncExpr:
+			if n.Name.Lowered() == "columns" && !fixStarList(sel, &n.Exprs, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }) {
+				if ferr != nil {
+					return false, ferr
+				}
+				return fail("exclude", ErrSyntax, "expected column names in EXCLUDE and expressions with AS in REPLACE")
+			}
 			// An Order unwraps its marker before its children are walked, so
 			// a marker seen here sits where NULLS cannot go.
 			switch name := n.Name.Lowered(); {
