@@ -253,6 +253,10 @@ func (wr *windowRun) compute(w *planner.WindowCall, col int) error {
 	if w.Agg != nil {
 		return wr.aggregate(w, s, set)
 	}
+	var nn *nonNullIndex
+	if w.IgnoreNulls {
+		nn = newNonNullIndex(args[0])
+	}
 	switch w.Func {
 	case "row_number":
 		for pos := range n {
@@ -313,6 +317,9 @@ func (wr *windowRun) compute(w *planner.WindowCall, col int) error {
 				off = -off
 			}
 			t := int64(pos) + off
+			if nn != nil {
+				t = int64(nn.shifted(pos, int(s.partStart[pos]), int(s.partEnd[pos]), off))
+			}
 			switch {
 			case t >= int64(s.partStart[pos]) && t < int64(s.partEnd[pos]):
 				set(pos, args[0][t])
@@ -336,15 +343,25 @@ func (wr *windowRun) compute(w *planner.WindowCall, col int) error {
 			switch w.Func {
 			case "first_value":
 				t = lo
+				if nn != nil && lo < hi {
+					t = nn.nth(lo, hi, 1)
+				}
 			case "last_value":
 				t = hi - 1
+				if nn != nil && lo < hi {
+					t = nn.last(lo, hi)
+				}
 			default:
 				k := args[1][pos]
-				if k.Null {
+				// DuckDB gives NULL for a position below 1.
+				if k.Null || k.I <= 0 {
 					break
 				}
-				if k.I <= 0 {
-					return fmt.Errorf("%w: Argument for nth_value must be greater than zero", planner.ErrInvalidInput)
+				if nn != nil {
+					if lo < hi {
+						t = nn.nth(lo, hi, k.I)
+					}
+					break
 				}
 				t = lo + int(k.I) - 1
 			}

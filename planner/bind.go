@@ -511,6 +511,9 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if IsBitwiseOperator(e.Operator) {
+			return bitwise(e.Operator, l, r)
+		}
 		return arithmetic(e.Operator, l, r)
 	case *ast.UnaryExpr:
 		x, err := b.bind(e.Expr)
@@ -537,6 +540,8 @@ func (b *binder) bind1(e ast.Expr) (Expr, error) {
 				return nil, err
 			}
 			return &Not{X: x}, nil
+		case ast.TildaStr:
+			return bitwiseNot(x)
 		}
 		return nil, fmt.Errorf("%w: unary operator %s", ErrNotImplemented, e.Operator)
 	case *ast.FuncExpr:
@@ -992,20 +997,21 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 		}
 		l, lt = x, rt
 	}
-	// A string literal takes the other operand's type.
+	// A string literal takes the other operand's type; facing a DECIMAL
+	// it is a DOUBLE, as DuckDB binds it ('1.25' + 1.5 is 2.75).
 	if c, ok := l.(*Const); ok && lt.ID == TypeVarchar && rt.IsNumeric() {
-		x, err := castTo(c, rt)
+		x, err := castTo(c, stringOperandType(rt))
 		if err != nil {
 			return nil, err
 		}
-		l, lt = x, rt
+		l, lt = x, x.Type()
 	}
 	if c, ok := r.(*Const); ok && rt.ID == TypeVarchar && lt.IsNumeric() {
-		x, err := castTo(c, lt)
+		x, err := castTo(c, stringOperandType(lt))
 		if err != nil {
 			return nil, err
 		}
-		r, rt = x, lt
+		r, rt = x, x.Type()
 	}
 	if isIntLiteral(l) != isIntLiteral(r) {
 		l, r = adoptLiteral(l, rt), adoptLiteral(r, lt)
@@ -1099,6 +1105,15 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 	}
 	t, _ := commonType(lt, rt)
 	return both(t, t)
+}
+
+// stringOperandType is the type a string literal takes facing an
+// arithmetic operand of type other.
+func stringOperandType(other Type) Type {
+	if other.ID == TypeDecimal {
+		return tDouble
+	}
+	return other
 }
 
 // isStringLiteral reports whether x is a string constant, which DuckDB

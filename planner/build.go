@@ -171,9 +171,12 @@ func aliasedSource(sel *sql.Select, at *ast.AliasedTableExpr, c buildCtx) (*Scan
 	}
 	// FROM src t(a, b) renames src's first columns; DuckDB ignores names
 	// past its last column.
-	var names []string
+	names := at.Columns
 	if t, ok := at.Expr.(ast.TableName); ok && t.Source != nil {
 		names = t.Source.Columns
+	}
+	if _, ok := at.Expr.(*ast.Subquery); ok && len(names) > len(cols) {
+		return nil, nil, binderError("table \"%s\" has %d columns available but %d columns specified", table, len(cols), len(names))
 	}
 	out := make([]Column, len(cols))
 	for i, col := range cols {
@@ -182,6 +185,9 @@ func aliasedSource(sel *sql.Select, at *ast.AliasedTableExpr, c buildCtx) (*Scan
 			out[i].Name = names[i]
 		}
 	}
+	// A FROM item's columns are known by distinct names, as in DuckDB:
+	// (SELECT 1 AS a, 2 AS a) t has columns a and a_1.
+	dedupNames(out)
 	return scan, out, nil
 }
 

@@ -244,7 +244,7 @@ func castString(s string, from, to Type) (Datum, error) {
 			v, ok = parseDate(t[:i])
 		}
 		if !ok {
-			return Datum{}, fmt.Errorf("%w: date field value out of range: \"%s\", expected format is (YYYY-MM-DD)", ErrConversion, s)
+			return Datum{}, dateCastError(s)
 		}
 		return Datum{I: v}, nil
 	case (to.ID == TypeTimestamp || to.ID == TypeTimestampTZ) && infinityText(t) != 0:

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 
 	"github.com/pqsql/pqsql/sql"
 	"github.com/pqsql/pqsql/sql/ast"
@@ -64,8 +66,23 @@ func columnsMatch(c *ast.FuncExpr, cols []Column) ([]int, error) {
 		return nil, binderError("COLUMNS expects a single argument")
 	}
 	var re *regexp.Regexp
+	var exclude map[string]bool
 	switch a := c.Exprs[0].(type) {
 	case *ast.StarExpr:
+		if len(a.Replace) > 0 {
+			return nil, fmt.Errorf("%w: COLUMNS(* REPLACE (...))", ErrNotImplemented)
+		}
+		exclude = map[string]bool{}
+		for _, x := range a.Exclude {
+			found := false
+			for _, col := range cols {
+				found = found || strings.EqualFold(col.Name, x)
+			}
+			if !found {
+				return nil, binderError("Column \"%s\" in EXCLUDE list not found in FROM clause", x)
+			}
+			exclude[strings.ToLower(x)] = true
+		}
 	case *ast.AliasedExpr:
 		v, ok := a.Expr.(*ast.SQLVal)
 		if !ok || v.Type != ast.StrVal {
@@ -80,9 +97,12 @@ func columnsMatch(c *ast.FuncExpr, cols []Column) ([]int, error) {
 	}
 	var m []int
 	for i, col := range cols {
-		if re == nil || re.MatchString(col.Name) {
+		if re == nil && !exclude[strings.ToLower(col.Name)] || re != nil && re.MatchString(col.Name) {
 			m = append(m, i)
 		}
+	}
+	if len(m) == 0 && re == nil {
+		return nil, binderError("SELECT list is empty after resolving * expressions!")
 	}
 	if len(m) == 0 {
 		return nil, binderError("No matching columns found that match regex \"%s\"", re)

@@ -118,6 +118,9 @@ func IsAggregate(name string) bool { return aggregateFuncs[strings.ToLower(name)
 // call binds a scalar function call by name.
 func call(name string, args []Expr) (Expr, error) {
 	f := scalarFuncs[name]
+	if t := tableSeriesFuncs[name]; t != nil {
+		f = t
+	}
 	if f == nil {
 		if aggregateFuncs[name] != nil {
 			return nil, binderError("aggregate function %s cannot be used here", name)
@@ -140,7 +143,7 @@ var notYet = map[string]string{
 	"bit_or": "aggregate", "bit_xor": "aggregate", "sum_no_overflow": "aggregate", "fsum": "aggregate",
 	"mad": "aggregate", "regr_slope": "aggregate", "regr_intercept": "aggregate", "favg": "aggregate",
 	"random": "scalar", "uuid": "scalar", "gen_random_uuid": "scalar", "now": "scalar",
-	"current_date": "scalar", "current_timestamp": "scalar", "today": "scalar", "hash": "scalar",
+	"current_date": "scalar", "current_timestamp": "scalar", "today": "scalar",
 	"nfc_normalize": "scalar", "strip_accents": "scalar",
 	"json_extract": "scalar", "json_extract_string": "scalar", "row_number": "window", "rank": "window",
 	"dense_rank": "window", "lag": "window", "lead": "window", "ntile": "window",

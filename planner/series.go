@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/pqsql/pqsql/sql"
@@ -30,7 +29,7 @@ func seriesSource(src *sql.Source) (*Scan, []Column, error) {
 		return nil, nil, binderError("No function matches the given name and argument types '%s' with %d arguments", src.Function, len(a))
 	}
 	if s.Step == 0 {
-		return nil, nil, fmt.Errorf("%w: interval cannot be 0!", ErrInvalidInput)
+		return nil, nil, binderError("interval cannot be 0!")
 	}
 	cols := []Column{{Name: src.Function, Type: tBigInt}}
 	fn := &TableFunction{Name: src.Function, Columns: cols, Series: s}

@@ -27,6 +27,10 @@ type WindowCall struct {
 	// offset, whose bounds are key values.
 	RangeKey Expr
 	T        Type
+	// IgnoreNulls says the value function (lag, lead, first_value,
+	// last_value, nth_value) counts only the rows where its first argument
+	// is not NULL.
+	IgnoreNulls bool
 
 	label string
 }
@@ -123,7 +127,7 @@ func (b *binder) window(e *ast.FuncExpr) (Expr, error) {
 	in := *b
 	in.win = nil
 	name := e.Name.Lowered()
-	wc := &WindowCall{Func: name}
+	wc := &WindowCall{Func: name, IgnoreNulls: e.IgnoreNulls}
 	if IsAggregate(name) {
 		a, err := in.windowAggregate(e)
 		if err != nil {
@@ -390,6 +394,9 @@ func windowLabel(wc *WindowCall) string {
 				s.WriteString(", ")
 			}
 			s.WriteString(a.String())
+		}
+		if wc.IgnoreNulls {
+			s.WriteString(" IGNORE NULLS")
 		}
 		s.WriteString(")")
 	}

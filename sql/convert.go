@@ -156,7 +156,7 @@ func (c *converter) tableExprs(xs sqlparser.TableExprs) ast.TableExprs {
 func (c *converter) tableExpr(x sqlparser.TableExpr) ast.TableExpr {
 	switch n := x.(type) {
 	case *sqlparser.AliasedTableExpr:
-		t := &ast.AliasedTableExpr{At: c.pos(n), As: ast.NewTableIdent(n.As.String())}
+		t := &ast.AliasedTableExpr{At: c.pos(n), As: ast.NewTableIdent(n.As.String()), Columns: c.raw.SubqueryColumns[n]}
 		switch e := n.Expr.(type) {
 		case sqlparser.TableName:
 			t.Expr = c.tableName(e)
@@ -303,7 +303,7 @@ func (c *converter) expr(x sqlparser.Expr) ast.Expr {
 func (c *converter) call(n *sqlparser.FuncExpr) *ast.FuncExpr {
 	f := &ast.FuncExpr{At: c.pos(n), Qualifier: ast.NewTableIdent(n.Qualifier.String()),
 		Name: ast.NewColIdent(n.Name.String()), Distinct: n.Distinct, Exprs: c.selectExprs(n.Exprs),
-		Filter: c.expr(c.raw.Filters[n])}
+		Filter: c.expr(c.raw.Filters[n]), IgnoreNulls: c.raw.IgnoreNulls[n]}
 	for _, o := range c.raw.argOrders[n] {
 		f.OrderBy = append(f.OrderBy, ast.ArgOrder{Expr: c.expr(o.Expr), Desc: o.Desc, Asc: o.Asc, Nulls: o.Nulls})
 	}

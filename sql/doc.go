@@ -88,7 +88,10 @@
 //     INTERVAL '1-2' YEAR TO MONTH is refused, as DuckDB refuses it.
 //   - ILIKE / NOT ILIKE: ComparisonExpr with Operator ILikeStr / NotILikeStr.
 //   - a || b: BinaryExpr with Operator ConcatStr (string concatenation).
-//     DuckDB's bitwise | is rejected as unsupported.
+//     Bitwise a | b, a & b, a << b, a >> b are BinaryExprs "|", "&", "<<",
+//     ">>", grouped as DuckDB groups them (one precedence level with ||,
+//     below + and -, leaning left; bitwise.go); | and || in one query are
+//     refused. Prefix ~x is a UnaryExpr "~" over the arithmetic after it.
 //   - ^ and ** are BinaryExpr "^", which means power (DuckDB), not XOR;
 //     // is BinaryExpr "div" (integer division); == is "=".
 //   - ORDER BY ... NULLS FIRST|LAST: Order.Nulls. Order.Direction is
@@ -103,7 +106,9 @@
 //     argument; substring(s FROM a FOR b) is
 //     substring(s, a, b) and substring(s FOR b) is substring(s, 1, b).
 //   - FROM src [AS] t(a, b): Source.Columns holds the column list, which
-//     renames src's first columns; the tree has the alias alone.
+//     renames src's first columns; the tree has the alias alone. For a
+//     FROM subquery, (query) [AS] t(a, b), the list is in
+//     AliasedTableExpr.Columns.
 //   - POSITION(needle IN haystack) is the FuncExpr position(haystack,
 //     needle); position with a comma is a syntax error, as in DuckDB.
 //   - percentile_cont(f) WITHIN GROUP (ORDER BY x) and percentile_disc are
@@ -136,6 +141,7 @@
 //     list.
 //   - USING SAMPLE spec: ast.Select.Sample. TABLESAMPLE is refused.
 //   - GROUP BY ALL and ORDER BY ALL: a single item, the column AllMarker.
+//     A query's ORDER BY * is ORDER BY ALL, as in DuckDB.
 //   - GROUP BY with GROUPING SETS, ROLLUP, CUBE, () or a parenthesized
 //     list: GroupBy holds each expression once and ast.Select.GroupingSets
 //     the sets, by position in GroupBy, expanded as DuckDB does (a cross
@@ -155,7 +161,10 @@
 //     is the UNION ALL of one SELECT per row, its columns col0, col1, ...
 //     or those of the alias's column list (FROM (VALUES ...) t(x, y)).
 //   - FROM range(...) and generate_series(...) with one to three integer
-//     literals are SourceFunction sources with Args.
+//     literals are SourceFunction sources with Args; with other arguments
+//     (timestamps and an INTERVAL, expressions) they are the subquery
+//     (SELECT unnest(__pqsql_table_range(...)) AS range), the list form
+//     under a name the planner binds with the table function's errors.
 //   - Nested values (nested.go) are nodes the planner binds by type: x[i]
 //     is an ast.Subscript and x[a:b] an ast.Slice (a bound left out is
 //     nil); (expr).f and x[1].f are an ast.FieldAccess; [a, b] and

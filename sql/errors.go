@@ -29,6 +29,9 @@ var (
 	// ErrBinder reports text that parses but that DuckDB's binder refuses
 	// whatever the tables hold (a * inside an expression).
 	ErrBinder = errclass.Sub(errclass.Binder, "Binder Error")
+	// ErrCatalog reports an operator DuckDB's lexer reads as one name that
+	// no function has (5|-3 names the operator |-).
+	ErrCatalog = errclass.Sub(errclass.Catalog, "Catalog Error")
 	// ErrInvalidUTF8 reports statement text that is not valid UTF-8.
 	ErrInvalidUTF8 = errclass.Sub(errclass.InvalidInput, "Invalid Input Error")
 )
@@ -44,7 +47,7 @@ type Error struct {
 	Offset int    // 0-based byte offset of the offending token
 	Token  string // the offending token as written; "" means end of input
 	Msg    string // what was wrong, usually "expected X"
-	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal, ErrExpressionDepth, ErrInvalidUTF8
+	Err    error  // one of ErrSyntax, ErrUnsupported, ErrEmpty, ErrInternal, ErrExpressionDepth, ErrInvalidUTF8, ErrBinder, ErrCatalog
 }
 
 // Error formats the error as

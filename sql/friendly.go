@@ -70,7 +70,8 @@ func (p *parser) lowerFriendly(out []otok) ([]otok, error) {
 			out = splice(out, i+1, i+3, invented(percentMarker, o), invented("(", o), out[i+1], invented(")", o))
 		case out[i].kw == "all" && kwAt(out, i-1) == "by" && (kwAt(out, i-2) == "group" || kwAt(out, i-2) == "order"):
 			out[i] = invented(AllMarker, out[i].orig)
-		case isOpTok(out, i, "*") && (kwAt(out, i-1) == "select" || kwAt(out, i-1) == "distinct" || isOpTok(out, i-1, ",") || isOpTok(out, i-1, ".")):
+		case isOpTok(out, i, "*") && (kwAt(out, i-1) == "select" || kwAt(out, i-1) == "distinct" || isOpTok(out, i-1, ",") || isOpTok(out, i-1, ".") ||
+			isOpTok(out, i-1, "(") && kwAt(out, i-2) == "columns"):
 			// * EXCLUDE (...) REPLACE (...), either or both.
 			for kw := kwAt(out, i+1); (kw == "exclude" || kw == "replace") && isOpTok(out, i+2, "("); kw = kwAt(out, i+1) {
 				end := matchClose(out, i+2)
@@ -204,12 +205,18 @@ func (s *parsed) DistinctOnOf(n *sqlparser.Select) []sqlparser.Expr {
 // fixStar moves the EXCLUDE or REPLACE markers following a star into
 // sel.Stars; walk visits the REPLACE expressions taken out of the list.
 func fixStar(sel *parsed, n *sqlparser.Select, walk func(sqlparser.Expr) error) bool {
-	for i := 0; i+1 < len(n.SelectExprs); i++ {
-		st, ok := n.SelectExprs[i].(*sqlparser.StarExpr)
+	return fixStarList(sel, &n.SelectExprs, walk)
+}
+
+// fixStarList is fixStar on a select list or on the arguments of
+// COLUMNS(* EXCLUDE (...)).
+func fixStarList(sel *parsed, xs *sqlparser.SelectExprs, walk func(sqlparser.Expr) error) bool {
+	for i := 0; i+1 < len(*xs); i++ {
+		st, ok := (*xs)[i].(*sqlparser.StarExpr)
 		if !ok {
 			continue
 		}
-		ae, ok := n.SelectExprs[i+1].(*sqlparser.AliasedExpr)
+		ae, ok := (*xs)[i+1].(*sqlparser.AliasedExpr)
 		f, isF := funcOf(ae, ok)
 		if !isF || f.Name.Lowered() != excludeMarker && f.Name.Lowered() != replaceMarker {
 			continue
@@ -243,7 +250,7 @@ func fixStar(sel *parsed, n *sqlparser.Select, walk func(sqlparser.Expr) error) 
 			sel.Stars = map[*sqlparser.StarExpr]*rawStarOptions{}
 		}
 		sel.Stars[st] = opts
-		n.SelectExprs = append(n.SelectExprs[:i+1], n.SelectExprs[i+2:]...)
+		*xs = append((*xs)[:i+1], (*xs)[i+2:]...)
 		i-- // a REPLACE may follow an EXCLUDE
 	}
 	return true

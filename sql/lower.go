@@ -99,16 +99,27 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 			return nil, p.errOut(out, i, ErrUnsupported, "WITH inside a subquery is not supported: put the common table expressions before the outer SELECT")
 		}
 	}
+	if out, err = p.lowerTilde(out); err != nil {
+		return nil, err
+	}
 	if out, err = p.lowerValues(out); err != nil {
 		return nil, err
 	}
 	out = fromFirst(out)
+	out = lowerOrderByStar(out)
+	out = lowerFromSeries(out)
+	if out, err = p.lowerSubqueryColumns(out); err != nil {
+		return nil, err
+	}
 	out = lowerExtract(out)
 	out = lowerSubstr(out)
 	if out, err = p.lowerPosition(out); err != nil {
 		return nil, err
 	}
 	if out, err = p.lowerWithinGroup(out); err != nil {
+		return nil, err
+	}
+	if out, err = p.lowerIgnoreNulls(out); err != nil {
 		return nil, err
 	}
 	if out, err = p.lowerFilter(out); err != nil {
@@ -187,6 +198,9 @@ func (p *parser) queryRange(lo, hi int) (*Select, error) {
 // backslash escapes), and operators with a different meaning in MySQL are
 // renamed or rejected.
 func (p *parser) convert(lo, hi int) ([]otok, error) {
+	if err := p.checkOperatorRuns(lo, hi); err != nil {
+		return nil, err
+	}
 	out := make([]otok, 0, hi-lo+8)
 	for i := lo; i < hi; i++ {
 		t := p.toks[i]
@@ -224,7 +238,7 @@ func (p *parser) convert(lo, hi int) ([]otok, error) {
 			case "||":
 				o.text = "|" // restored to ConcatStr by fixAST
 			case "|":
-				return nil, p.errAt(i, ErrUnsupported, "bitwise | is not supported")
+				o.text = "|" // bitwise or; fixAST tells it from ||
 			case "//":
 				o.text = "div"
 			case "**":
@@ -233,7 +247,7 @@ func (p *parser) convert(lo, hi int) ([]otok, error) {
 				o.text = "="
 			case "->>":
 				return nil, p.errAt(i, ErrUnsupported, "JSON operators are not supported")
-			case "~", "!":
+			case "!":
 				return nil, p.errAt(i, ErrUnsupported, "operator "+t.val+" is not supported")
 			default:
 				o.text = t.val

@@ -26,6 +26,9 @@ type parser struct {
 	overs []string // the OVER clauses as written, numbered by lowerOver
 	// samples are the USING SAMPLE clauses, numbered by lowerSample.
 	samples []*Sample
+	// subCols are the column lists of FROM subqueries, numbered by
+	// lowerSubqueryColumns.
+	subCols []subqueryCols
 }
 
 func parseAt(text string, base Position) (st Statement, err error) {

@@ -322,7 +322,7 @@ var invalid = []struct {
 	{"SELECT \"abc\nFROM t", 1, 8, `"abc`, ErrSyntax, `unterminated quoted identifier: expected closing "`},
 	{`SELECT 1 /* never closed`, 1, 10, `/* never closed`, ErrSyntax, `unterminated /* comment: expected */`},
 	{`SELECT "" FROM t`, 1, 8, `""`, ErrSyntax, `zero-length quoted identifier`},
-	{`SELECT a | b FROM t`, 1, 10, `|`, ErrUnsupported, `bitwise | is not supported`},
+	{`SELECT a || b | c FROM t`, 1, 15, `|`, ErrUnsupported, `bitwise | and string concatenation || in one query are not supported: use concat() for one of them`},
 	{`SELECT * FROM t WHERE x = ?`, 1, 27, `?`, ErrUnsupported, `prepared statement parameters are not supported`},
 	{`SELECT * FROM t WHERE x = $1`, 1, 27, `$`, ErrUnsupported, `prepared statement parameters are not supported`},
 	{`SELECT a # b FROM t`, 1, 10, `#`, ErrSyntax, `unexpected character`},
@@ -432,8 +432,8 @@ func TestErrorString(t *testing.T) {
 			`syntax error at line 1, column 22 near "x": expected ",", WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, ...`},
 		{`SELECT * FROM`,
 			`syntax error at line 1, column 14, at end of input: ` + expectSource},
-		{`SELECT a | b FROM t`,
-			`unsupported at line 1, column 10 near "|": bitwise | is not supported`},
+		{`SELECT a || b | c FROM t`,
+			`unsupported at line 1, column 15 near "|": bitwise | and string concatenation || in one query are not supported: use concat() for one of them`},
 	} {
 		_, err := Parse(tc.src)
 		if err == nil || err.Error() != tc.want {

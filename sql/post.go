@@ -17,6 +17,10 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 		ferr = p.errOut(out, findKw(out, kw), kind, msg)
 		return false, ferr
 	}
+	bitOr, berr := p.bitwiseOr(out)
+	if berr != nil {
+		return berr
+	}
 	var visit sqlparser.Visit
 	visit = func(node sqlparser.SQLNode) (bool, error) {
 		switch n := node.(type) {
@@ -105,12 +109,18 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 				}
 			}
 		case *sqlparser.FuncExpr:
+			if n.Name.Lowered() == "columns" && !fixStarList(sel, &n.Exprs, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }) {
+				if ferr != nil {
+					return false, ferr
+				}
+				return fail("exclude", ErrSyntax, "expected column names in EXCLUDE and expressions with AS in REPLACE")
+			}
 			// An Order unwraps its marker before its children are walked, so
 			// a marker seen here sits where NULLS cannot go.
 			switch name := n.Name.Lowered(); {
 			case name == filterMarker:
 				return fail("filter", ErrInternal, "FILTER marker outside a function call")
-			case nestedFuncs[name]:
+			case nestedFuncs[name], strings.HasPrefix(name, TableSeriesPrefix):
 			case strings.HasPrefix(name, reservedPrefix):
 				return fail("nulls", ErrSyntax, "NULLS FIRST/LAST is only allowed after an ORDER BY item")
 			}
@@ -147,6 +157,7 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 					}
 				}
 			}
+			fixIgnoreNulls(sel, n)
 			if ok, err := fixArgOrder(sel, n, func(e sqlparser.Expr) error { return sqlparser.Walk(visit, e) }); !ok {
 				if ferr != nil {
 					return false, ferr
@@ -184,7 +195,8 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 				n.Operator = NotILikeStr
 			}
 		case *sqlparser.BinaryExpr:
-			if n.Operator == sqlparser.BitOrStr {
+			fixOpLevel(n, sel.pos)
+			if n.Operator == sqlparser.BitOrStr && !bitOr {
 				n.Operator = ConcatStr
 			}
 		case *sqlparser.JoinTableExpr:
@@ -193,6 +205,9 @@ func (p *parser) fixAST(sel *parsed, out []otok) error {
 		case *sqlparser.AliasedTableExpr:
 			if _, ok := n.Expr.(*sqlparser.Subquery); ok && n.As.String() == unnamedMarker {
 				n.As = sqlparser.NewTableIdent("")
+			}
+			if !p.fixSubqueryColumns(sel, n) {
+				return fail("", ErrInternal, "subquery column list marker out of range")
 			}
 			t, ok := n.Expr.(sqlparser.TableName)
 			if !ok || !t.Qualifier.IsEmpty() {

@@ -75,6 +75,10 @@ type parsed struct {
 	// the call's node in AST, whose Qualifier is WindowQualifier (see
 	// WindowOf).
 	Windows map[*sqlparser.FuncExpr]*rawWindow
+	// SubqueryColumns holds the column list of FROM (query) t(a, b).
+	SubqueryColumns map[*sqlparser.AliasedTableExpr][]string
+	// IgnoreNulls marks the window calls written with IGNORE NULLS.
+	IgnoreNulls map[*sqlparser.FuncExpr]bool
 	// DistinctOn holds the keys of SELECT DISTINCT ON (keys).
 	DistinctOn map[*sqlparser.Select][]sqlparser.Expr
 	// Percent marks the SELECTs whose LIMIT is a percentage.

@@ -123,6 +123,9 @@ type AliasedTableExpr struct {
 	At
 	Expr SimpleTableExpr
 	As   TableIdent
+	// Columns renames a subquery's first columns: FROM (query) t(a, b).
+	// A file, view or CTE has its list in TableName.Source.Columns.
+	Columns []string
 }
 
 // A ParenTableExpr is a parenthesized list of table expressions.
@@ -420,6 +423,9 @@ type FuncExpr struct {
 	OrderBy []ArgOrder
 	// Over is the OVER clause of a window function call, or nil.
 	Over *Window
+	// IgnoreNulls says f(x IGNORE NULLS) OVER (...): a value window
+	// function skips the rows where x is NULL.
+	IgnoreNulls bool
 }
 
 // A ConvertExpr is a cast: CAST(x AS T), x::T or a typed literal.

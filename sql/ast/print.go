@@ -234,6 +234,9 @@ func (p *printer) node(n Node) {
 			p.s("distinct ")
 		}
 		p.node(n.Exprs)
+		if n.IgnoreNulls {
+			p.s(" ignore nulls")
+		}
 		p.s(")")
 		if n.Over != nil {
 			p.s(" " + n.Over.Text)
