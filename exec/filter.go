@@ -629,11 +629,11 @@ func safeCast(from, to Type) func(*Vector) *Vector {
 	case fromInt && to.ID == TypeDouble:
 		return mapInts(to, func(x int64) float64 { return float64(x) })
 	case fromInt && to.ID == TypeFloat:
-		return mapInts(to, func(x int64) float64 { return float64(float32(float64(x))) })
+		return mapInts(to, func(x int64) float64 { return float64(float32(x)) })
 	case from.ID == TypeUBigInt && to.ID == TypeDouble:
 		return mapInts(to, func(x int64) float64 { return float64(uint64(x)) })
 	case from.ID == TypeUBigInt && to.ID == TypeFloat:
-		return mapInts(to, func(x int64) float64 { return float64(float32(float64(uint64(x)))) })
+		return mapInts(to, func(x int64) float64 { return float64(float32(uint64(x))) })
 	case from.ID == TypeFloat && to.ID == TypeDouble:
 		return retype(to)
 	case fromInt && to.ID == TypeDecimal && !wideDecimal(to) && decimalDigits[from.ID]+to.Scale <= to.Precision:

@@ -79,6 +79,9 @@ func castDatum(d Datum, from, to Type) (Datum, error) {
 		}
 		return CastDatum(Datum{I: v}, Type{ID: TypeInteger}, to)
 	case to.ID == TypeFloat && (from.IsNumeric() || from.ID == TypeBoolean):
+		if r, ok := float32Of(d, from); ok {
+			return Datum{F: float64(r)}, nil
+		}
 		f := floatOf(d, from)
 		if r := float32(f); math.IsInf(float64(r), 0) && !math.IsInf(f, 0) {
 			// A finite value past FLOAT's range does not become infinity.

@@ -125,11 +125,9 @@ func floatOf(d Datum, t Type) float64 {
 	case t.ID == TypeFloat || t.ID == TypeDouble:
 		return d.F
 	case t.ID == TypeDecimal:
-		f, _ := new(big.Rat).SetFrac(bigOf(d, t), pow10(t.Scale)).Float64()
-		return f
+		return decimalDouble(bigOf(d, t), t)
 	case t.ID == TypeHugeInt:
-		f, _ := new(big.Float).SetInt(bigOf(d, t)).Float64()
-		return f
+		return hugeDouble(bigOf(d, t))
 	case t.ID == TypeUBigInt:
 		return float64(uint64(d.I))
 	case t.ID == TypeBoolean:
