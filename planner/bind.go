@@ -1018,13 +1018,13 @@ func arithmetic(op string, l, r Expr) (Expr, error) {
 		lt, rt = l.Type(), r.Type()
 	}
 	switch {
-	case lt.ID == TypeDate && rt.IsInteger() && (op == "+" || op == "-"):
+	case lt.ID == TypeDate && dateOffsetType(rt) && (op == "+" || op == "-"):
 		r2, err := castTo(r, Type{ID: TypeBigInt})
 		if err != nil {
 			return nil, err
 		}
 		return &Binary{Op: op, L: &Cast{X: l, T: Type{ID: TypeBigInt}}, R: r2, T: Type{ID: TypeDate}}, nil
-	case lt.IsInteger() && rt.ID == TypeDate && op == "+":
+	case dateOffsetType(lt) && rt.ID == TypeDate && op == "+":
 		l2, err := castTo(l, Type{ID: TypeBigInt})
 		if err != nil {
 			return nil, err
@@ -1422,4 +1422,15 @@ func (b *binder) pairAggregate(e *ast.FuncExpr, a *AggCall, fn *AggregateFunc) (
 	}
 	a.Arg, a.T = arg, t
 	return b.addAggregate(a)
+}
+
+// dateOffsetType reports whether a DATE ± t is a day count: DuckDB defines
+// it for INTEGER, and so for the integer types that cast to INTEGER
+// implicitly; DATE + BIGINT is its Binder Error.
+func dateOffsetType(t Type) bool {
+	switch t.ID {
+	case TypeTinyInt, TypeSmallInt, TypeInteger, TypeUTinyInt, TypeUSmallInt:
+		return true
+	}
+	return false
 }
