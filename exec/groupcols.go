@@ -281,7 +281,7 @@ func (c *colPart) consumeRows(srcs []source, sel []int32) {
 		case s.float:
 			for j, g := range gids {
 				p := c.word(g, s.sum)
-				*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + v.Float[sel[j]]))
+				addFloatWord(p, v.Float[sel[j]])
 			}
 		default:
 			for j, g := range gids {
@@ -340,7 +340,7 @@ func (c *colPart) update(s *colState, src source, n int, gids []int32) {
 		for i, g := range gids {
 			if !v.IsNull(i) {
 				p := c.word(g, s.sum)
-				*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + v.Float[i]))
+				addFloatWord(p, v.Float[i])
 			}
 		}
 	case !s.float && v.Int != nil && s.wide == nil && v.Nulls == nil:
@@ -388,7 +388,7 @@ func (c *colPart) addValue(s *colState, d planner.Datum, g int32) {
 	case s.a.Func == "count":
 	case s.float:
 		p := c.word(g, s.sum)
-		*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + d.F))
+		addFloatWord(p, d.F)
 	case d.Big != nil:
 		// A decimal of up to 18 digits fits an int64.
 		c.addInt(s, g, d.Big.Int64())
@@ -485,7 +485,7 @@ func (c *colPart) merge(o *colPart, groups []int32) {
 		case dst.float:
 			for j, id := range ids {
 				p := c.word(id, dst.sum)
-				*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + o.fsum(src, int(groups[j]))))
+				addFloatWord(p, o.fsum(src, int(groups[j])))
 			}
 		default:
 			for j, id := range ids {
@@ -593,4 +593,10 @@ func (c *colPart) finishColumn(v *Vector, src, lo, hi int) {
 	for g := lo; g < hi; g++ {
 		v.appendDatum(c.finish(ai, g))
 	}
+}
+
+// addFloatWord adds x to the float sum held, as its bits, in the group
+// word p.
+func addFloatWord(p *int64, x float64) {
+	*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + x))
 }
