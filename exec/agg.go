@@ -928,6 +928,8 @@ func (ag *aggregator) update(ai int, a *planner.AggCall, src source, n int, gids
 				}
 			}
 			return
+		case v.Str != nil && t.ID == TypeVarchar && ag.minMaxCodes(ai, isMin, v, n, gids):
+			return
 		case v.Str != nil && t.ID == TypeVarchar:
 			for i, x := range v.Str {
 				if v.IsNull(i) {

@@ -18,6 +18,8 @@ type fewBatch struct {
 	rows []int64
 	seq  int64
 	sums []int64
+	// cells backs minMaxCodes' table of groups by dictionary entries.
+	cells []int32
 }
 
 // smallSumType reports whether values of t are integers below 10^15 in
