@@ -600,3 +600,22 @@ func (c *colPart) finishColumn(v *Vector, src, lo, hi int) {
 func addFloatWord(p *int64, x float64) {
 	*p = int64(math.Float64bits(math.Float64frombits(uint64(*p)) + x))
 }
+
+// narrowSumColumn is the column of aggregate stage column src, an integer
+// sum whose groups' sums all fit int64 (groupCols.narrowSums), of groups
+// [lo, hi): the sums in Int, NULL where a group has no value.
+func (c *colPart) narrowSumColumn(t Type, src, lo, hi int) *Vector {
+	s := &c.aggs[src-1]
+	v := &Vector{Type: t, Int: make([]int64, hi-lo)}
+	for g := lo; g < hi; g++ {
+		if c.values(s, g) == 0 {
+			if v.Nulls == nil {
+				v.Nulls = make([]bool, hi-lo)
+			}
+			v.Nulls[g-lo] = true
+			continue
+		}
+		v.Int[g-lo] = *c.word(int32(g), s.sum)
+	}
+	return v
+}

@@ -13,6 +13,8 @@ import (
 func (x *executor) aggregateSets(ctx context.Context, p *planner.Plan, emit emitFunc) error {
 	out := x.newAggSink(ctx, p, emit)
 	defer out.close()
+	// The sets' batches meet in the result, each column in one form.
+	out.direct = false
 	sas := make([]*spillAgg, len(p.GroupingSets))
 	for i := range p.GroupingSets {
 		sas[i] = newSpillAgg(x, p.GroupingSetPlan(i), 0)

@@ -156,6 +156,7 @@ func startStream(ctx context.Context, x *executor, p *planner.Plan, run func(fun
 	ctx = streamCtx{Context: inner, caller: ctx}
 	rs := &resultStream{ch: make(chan *Batch, streamBuffer), cancel: cancel}
 	x.countCTERefs(p)
+	x.root = p
 	go func() {
 		err := run(func() error {
 			return x.stream(ctx, p, func(b *batch) (bool, error) {

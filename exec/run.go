@@ -49,6 +49,8 @@ type executor struct {
 	// EXPLAIN's report; a query keeps none, so a glob's footers are freed
 	// file by file.
 	keepMeters bool
+	// root is the plan whose rows are the statement's result (startStream).
+	root *planner.Plan
 }
 
 // newExecutor returns an executor for one statement of a session with

@@ -58,6 +58,10 @@ type aggSink struct {
 	held  int64
 	mem   *memTracker
 	done  bool
+	// direct is set when the batches go, unsorted and whole, to the
+	// statement's result: a column of sums may then hold them as int64
+	// (groupCols.narrowSums).
+	direct bool
 }
 
 func (x *executor) newAggSink(ctx context.Context, p *planner.Plan, emit emitFunc) *aggSink {
@@ -70,6 +74,7 @@ func (x *executor) newAggSink(ctx context.Context, p *planner.Plan, emit emitFun
 	} else {
 		s.cut = newLimitCutter(p.Offset, p.Limit, len(p.Columns))
 	}
+	s.direct = p == x.root && s.dd == nil && s.sort == nil
 	return s
 }
 
@@ -360,6 +365,12 @@ func (sa *spillAgg) route(b *batch) error {
 // finish passes the groups in memory to out, frees them, then aggregates
 // each partition in turn.
 func (sa *spillAgg) finish(ctx context.Context, out *aggSink) error {
+	if gc := sa.ag.cols; gc != nil {
+		// The groups of spilled partitions come as other batches, whose
+		// sums may not all fit int64; the result's batches are packed
+		// together, so each column keeps one form.
+		gc.direct = out.direct && sa.level == 0 && !sa.frozen
+	}
 	if err := out.addAggregator(sa.ag); err != nil {
 		return err
 	}

@@ -157,7 +157,7 @@ func (v *Vector) appendNull() {
 		v.Float = append(v.Float, 0)
 	case v.Str != nil || v.Type.ID == TypeVarchar:
 		v.Str = append(v.Str, "")
-	case v.Big != nil || wideDecimal(v.Type):
+	case v.Big != nil || wideDecimal(v.Type) && v.Int == nil:
 		v.Big = append(v.Big, nil)
 	case v.Bytes != nil || v.Type.ID == TypeBlob || v.Type.ID == TypeUUID || v.Type.ID == TypeInterval:
 		v.Bytes = append(v.Bytes, nil)
@@ -193,7 +193,7 @@ func (v *Vector) appendNulls(k int) {
 		v.Float = extendZero(v.Float, k)
 	case v.Str != nil || v.Type.ID == TypeVarchar:
 		v.Str = extendZero(v.Str, k)
-	case v.Big != nil || wideDecimal(v.Type):
+	case v.Big != nil || wideDecimal(v.Type) && v.Int == nil:
 		v.Big = extendZero(v.Big, k)
 	case v.Bytes != nil || v.Type.ID == TypeBlob || v.Type.ID == TypeUUID || v.Type.ID == TypeInterval:
 		v.Bytes = extendZero(v.Bytes, k)
