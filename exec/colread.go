@@ -136,6 +136,7 @@ func (r *flatReader) nextPage(row int64) error {
 		if r.once {
 			// Every value gathered was copied out of the dictionary.
 			r.pr.Close()
+			r.dv.drop()
 			r.dict, r.dv = nil, nil
 		}
 		return nil

@@ -3,8 +3,10 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"math/bits"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
@@ -99,8 +101,17 @@ type dictVector struct {
 	strs []string
 	have []bool
 	// truth is the judge's verdict on every entry, then on NULL; nil until
-	// judged.
-	truth []uint8
+	// judged. It is held in truthBuf, borrowed from truthPool.
+	truth    []uint8
+	truthBuf *[]uint8
+}
+
+// drop hands back the storage dv borrowed; nothing reads its verdicts after.
+func (dv *dictVector) drop() {
+	if dv != nil && dv.truthBuf != nil {
+		truthPool.Put(dv.truthBuf)
+		dv.truth, dv.truthBuf = nil, nil
+	}
 }
 
 // dictFor returns the converted dictionary d, for vectors of type t.
@@ -108,6 +119,7 @@ func (r *flatReader) dictFor(d *format.Values, t Type) *dictVector {
 	if r.dv != nil && r.dv.src == d {
 		return r.dv
 	}
+	r.dv.drop()
 	dv := &dictVector{src: d}
 	n := d.Len()
 	switch {
@@ -123,6 +135,20 @@ func (r *flatReader) dictFor(d *format.Values, t Type) *dictVector {
 	}
 	r.dv = dv
 	return dv
+}
+
+// releaseDicts hands back the storage of the dictionaries of numbers the
+// readers of a row group met, once the row group is read: every value
+// taken from them was copied, and the next row group's dictionaries can be
+// decoded into it rather than into fresh memory.
+func releaseDicts(readers []colReader) {
+	for _, r := range readers {
+		if fr, ok := r.(*flatReader); ok && fr.dict != nil {
+			format.ReleaseDictionary(fr.dict)
+			fr.dv.drop()
+			fr.dict, fr.dv = nil, nil
+		}
+	}
 }
 
 // sparseDictRows: rows fewer than a dictionary's entries over this many
@@ -217,10 +243,13 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 	// The entries are judged where they are, and NULL in a batch of its
 	// own: a dictionary of a hundred thousand entries is not copied to
 	// gain one row.
-	truth := make([]uint8, n+1)
+	// Borrowed: a verdict a byte for each of a hundred thousand entries,
+	// row group after row group.
+	dv.truthBuf = borrowTruth(n + 1)
+	truth := *dv.truthBuf
 	b := &batch{cols: make([]*Vector, width), n: n}
 	b.cols[j.col] = v
-	if err := j.node.eval(b, allRows(n), truth[:n]); err != nil {
+	if err := j.node.eval(b, entryRows(n), truth[:n]); err != nil {
 		return nil, err
 	}
 	null := newVector(t, 1)
@@ -232,6 +261,32 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 	}
 	dv.truth = truth
 	return truth, nil
+}
+
+// sharedRows is 0, 1, 2, ... shared read-only by every judging of a
+// dictionary as its selection of all entries, so that a dictionary of a
+// hundred thousand entries does not make one of its own each row group.
+var sharedRows atomic.Pointer[[]int32]
+
+// maxSharedRows bounds the entries sharedRows keeps for good.
+const maxSharedRows = 1 << 18
+
+// entryRows is the selection of rows [0, n), which no one may modify.
+func entryRows(n int) []int32 {
+	if p := sharedRows.Load(); p != nil && len(*p) >= n {
+		return (*p)[:n:n]
+	}
+	if n > maxSharedRows {
+		return allRows(n)
+	}
+	// Grown to a power of two: a few sizes serve every dictionary.
+	rows := allRows(max(1024, 1<<bits.Len(uint(n-1))))
+	for {
+		p := sharedRows.Load()
+		if p != nil && len(*p) >= len(rows) || sharedRows.CompareAndSwap(p, &rows) {
+			return rows[:n:n]
+		}
+	}
 }
 
 // selectRows returns the rows of ranges for which j is TRUE, and how many

@@ -1010,6 +1010,7 @@ type inNode struct {
 	not      bool
 	hasNull  bool
 	ints     intGroups
+	bits     *intBits // the integer keys as a bitmap, when dense enough
 	strs     map[string]bool
 	bytes    [][]byte
 }
@@ -1055,6 +1056,9 @@ func compileIn(e *planner.InList, width int) pnode {
 			n.bytes = append(n.bytes, d.Bytes)
 		}
 	}
+	if kind == cmpInt || kind == cmpUint {
+		n.bits = newIntBits(keysOf(&n.ints))
+	}
 	return n
 }
 
@@ -1066,6 +1070,10 @@ func (n *inNode) eval(b *batch, sel []int32, res []uint8) error {
 	v, ok := n.x.vector(b)
 	if !ok {
 		return n.fallback.eval(b, sel, res)
+	}
+	if n.bits != nil {
+		n.evalInts(v, sel, res)
+		return nil
 	}
 	for _, i := range sel {
 		if v.IsNull(int(i)) {

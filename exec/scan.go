@@ -674,9 +674,11 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 		}
 	}()
 	// The dictionaries pushdown decoded are not needed once the row group
-	// is read; the plan outlives the scan.
+	// is read, and every value taken from them was copied; the plan
+	// outlives the scan.
 	defer func() {
 		for i := range t.rg.Columns {
+			format.ReleaseDictionary(t.rg.Columns[i].Dictionary)
 			t.rg.Columns[i].Dictionary = nil
 		}
 	}()
@@ -747,6 +749,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		rows = kept
 	}
 	readers := make([]colReader, q.width)
+	defer releaseDicts(readers)
 	if q.judges != nil && rows == nil && s.judgeable(t) {
 		return s.scanJudged(ctx, t, kept, readers, send)
 	}

@@ -277,17 +277,13 @@ func (d *chunkDecoder) page(p *rawPage) error {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	dict := &Values{Type: d.leaf.Type}
-	reserveDict(dict, int(h.NumValues))
-	err = decodePlain(dict, data, int(h.NumValues), d.leaf.TypeLength)
-	if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray && d.md.Codec != meta.Uncompressed {
-		// Numbers are copied out of the page, which can serve the next
-		// dictionary of the scan.
-		putFetchBuffer(data)
-	}
-	if err != nil {
+	// Decompressed, the page is the decoder's own (decompressDictionary).
+	owned := d.md.Codec != meta.Uncompressed && len(data) > 0
+	if err := decodeDict(dict, data, int(h.NumValues), d.leaf.TypeLength, owned); err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	if err := d.check.apply(dict, 0); err != nil {
+		releaseDict(dict)
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
 	d.dict, d.ownDict = dict, true

@@ -21,6 +21,9 @@ type Values struct {
 	// Bytes holds BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values; they may alias
 	// page buffers and must not be modified.
 	Bytes [][]byte
+	// page, when not nil, is the pooled dictionary page the numbers are a
+	// view of (dictpool.go).
+	page []byte
 }
 
 // Len is the number of values.
