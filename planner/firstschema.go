@@ -107,6 +107,9 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 // is empty when every field found has the first's name and type, and
 // otherwise tells apart files that map differently.
 func mapFields(first, fields []*format.Field) ([]*format.Field, string) {
+	if sameFields(first, fields) {
+		return first, "" // a glob's files usually match: no maps to build
+	}
 	type slot struct {
 		name string
 		nth  int
@@ -133,4 +136,18 @@ func mapFields(first, fields []*format.Field) ([]*format.Field, string) {
 		fmt.Fprintf(&key, "%d\x00%s\x00%s\x00", i, g.Name, TypeOf(g))
 	}
 	return out, key.String()
+}
+
+// sameFields reports whether fields has first's names, in first's order
+// and spelling, with first's types.
+func sameFields(first, fields []*format.Field) bool {
+	if len(first) != len(fields) {
+		return false
+	}
+	for i, fl := range first {
+		if g := fields[i]; g.Name != fl.Name || TypeOf(g) != TypeOf(fl) {
+			return false
+		}
+	}
+	return true
 }
