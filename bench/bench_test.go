@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -345,5 +346,71 @@ func BenchmarkPQSQL(b *testing.B) {
 				_ = answer
 			}
 		})
+	}
+}
+
+// A memory child opens the engine it is named, runs the query it is named
+// once over the files under its data directory, and prints what it measured;
+// a name that is neither engine nor query is a usage error.
+func TestMemChild(t *testing.T) {
+	if err := resetPeakRSS(); err != nil {
+		t.Skipf("this kernel cannot reset the peak RSS: %v", err)
+	}
+	fixture, err := filepath.Abs("../fixtures/orders_sorted.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "orders-1m"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(fixture, filepath.Join(data, "orders-1m", "orders_sorted.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, e := range []string{"pqsql", "DuckDB"} {
+		var out bytes.Buffer
+		if err := memChild(ctx, e, "point_lookup_sorted", 2, data, &out); err != nil {
+			t.Fatalf("%s: %v", e, err)
+		}
+		var m memSample
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatalf("%s: %v in %q", e, err, out.String())
+		}
+		if m.BaseRSS <= 0 || m.PeakRSSDelta < 0 || m.ElapsedMS <= 0 {
+			t.Errorf("%s: %+v", e, m)
+		}
+		if e == "DuckDB" && m.PeakGoHeap != 0 {
+			t.Errorf("DuckDB's sample holds a Go heap peak: %+v", m)
+		}
+	}
+	for _, bad := range [][2]string{{"sqlite", "point_lookup_sorted"}, {"pqsql", "no_such_query"}} {
+		if err := memChild(ctx, bad[0], bad[1], 2, data, io.Discard); !errors.Is(err, errUsage) {
+			t.Errorf("%s on %s: %v, want a usage error", bad[0], bad[1], err)
+		}
+	}
+}
+
+// The memory report gives each engine's median peak RSS Δ with its range,
+// the ratio, pqsql's heap peak and how many rows pqsql is at most DuckDB's.
+func TestMemoryMarkdown(t *testing.T) {
+	pq := summarizeMem([]memSample{{BaseRSS: 30 << 20, PeakRSSDelta: 1 << 20, PeakGoHeap: 512 << 10}, {BaseRSS: 30 << 20, PeakRSSDelta: 3 << 20, PeakGoHeap: 128 << 10}, {BaseRSS: 30 << 20, PeakRSSDelta: 2 << 20, PeakGoHeap: 256 << 10}}, nil)
+	duck := summarizeMem([]memSample{{BaseRSS: 50 << 20, PeakRSSDelta: 4 << 20}}, nil)
+	failed := summarizeMem(nil, errors.New("DuckDB: exit status 1: boom"))
+	rep := memReport{Runs: 3, Threads: 2, Machine: machine{CPUs: 2}, Queries: []memQuery{
+		{Name: "q1", PQSQL: pq, DuckDB: duck},
+		{Name: "q2", PQSQL: pq, DuckDB: failed},
+	}}
+	var out bytes.Buffer
+	rep.writeMarkdown(&out)
+	for _, want := range []string{
+		"| `q1` | 2.00 MiB (1.00 MiB–3.00 MiB) | 256 KiB | 4.00 MiB (4.00 MiB–4.00 MiB) | 0.50x |",
+		"| `q2` | 2.00 MiB (1.00 MiB–3.00 MiB) | 256 KiB | error: DuckDB: exit status 1: boom | – |",
+		"at most DuckDB's: 1 of 1.",
+		"pqsql 30.0 MiB, DuckDB 50.0 MiB",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -12,6 +12,7 @@
 //	go run . -runs 5 -filter top  # only queries whose name matches the regexp
 //	go run . -scale               # also the 10M-row scaling queries
 //	go run . -json                # the measurements as JSON
+//	go run . -memory -runs 3      # peak memory, each query in a fresh process per engine
 //
 // Each query runs alternately in the two engines, with the same thread count
 // and DuckDB's external file cache off, so that both read the files through

@@ -37,11 +37,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s3 := fs.Bool("s3", false, "run only the rows over a loopback S3 server (pqsql alone; see s3.go)")
 	latency := fs.Duration("s3-latency", 20*time.Millisecond, "latency the S3 server adds to every request")
 	render := fs.String("render", "", "print the markdown of an earlier run's JSON `file` (such as data/last-run.json) and exit")
+	memory := fs.Bool("memory", false, "measure each engine's peak memory instead, each query once in a fresh process per run (see memory.go)")
+	child := fs.String(memChildFlag, "", "internal to -memory: measure this `engine` (pqsql or DuckDB) on -"+memQueryFlag)
+	childQuery := fs.String(memQueryFlag, "", "internal to -memory: the `query` a child measures")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 0 || *runs < 1 || *threads < 1 {
 		return fmt.Errorf("%w: flags only, -runs >= 1, -threads >= 1", errUsage)
+	}
+	if *child != "" {
+		return memChild(ctx, *child, *childQuery, *threads, *dataDir, stdout)
+	}
+	if *memory && *s3 {
+		return fmt.Errorf("%w: -memory measures the local rows; it does not go with -s3", errUsage)
 	}
 	if *render != "" {
 		b, err := os.ReadFile(*render)
@@ -88,6 +97,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	files, err := ensureFiles(gen, fileSet(data, needsScale(qs)), stderr)
 	if err != nil {
 		return err
+	}
+	if *memory {
+		return runMemory(ctx, qs, memConfig{runs: *runs, threads: *threads, dataDir: data, asJSON: *asJSON, args: args}, stdout, stderr)
 	}
 	if *s3 {
 		return runS3(ctx, qs, files, s3Config{runs: *runs, threads: *threads, latency: *latency, args: args}, stdout, stderr)

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -246,17 +248,23 @@ func (m *fileMeter) regionsOf() []region {
 }
 
 // locate finds the structures the footer places: column chunks, column and
-// offset indexes and Bloom filters.
+// offset indexes and Bloom filters. It runs for every file a query plans,
+// so its slices are sized once and sorted without closures' allocations.
 func (m *fileMeter) locate() {
 	f := m.f
-	var rs []region
-	var starts []int64
-	type bloomAt struct {
-		off    int64
-		length int64 // 0: unknown
-		leaf   int
+	n, blooms, unsized := 0, 0, 0
+	for rg := range f.Meta.RowGroups {
+		n += len(f.Meta.RowGroups[rg].Columns)
+		for c := range f.Meta.RowGroups[rg].Columns {
+			if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
+				blooms++
+				if md.BloomFilterLength == nil || *md.BloomFilterLength <= 0 {
+					unsized++
+				}
+			}
+		}
 	}
-	var blooms []bloomAt
+	rs := make([]region, 0, 3*n+blooms)
 	for rg := range f.Meta.RowGroups {
 		for c := range f.Meta.RowGroups[rg].Columns {
 			if r, err := f.ChunkRange(rg, c); err == nil {
@@ -268,37 +276,48 @@ func (m *fileMeter) locate() {
 			if r, ok := f.OffsetIndexRange(rg, c); ok {
 				rs = append(rs, region{r, regionIndex, c})
 			}
-			if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
-				b := bloomAt{off: *md.BloomFilterOffset, leaf: c}
-				if md.BloomFilterLength != nil {
-					b.length = int64(*md.BloomFilterLength)
+		}
+	}
+	// starts are where every structure begins, for a filter without a
+	// length, which runs to the next one.
+	var starts []int64
+	if unsized > 0 {
+		starts = make([]int64, 0, len(rs)+blooms)
+		for _, r := range rs {
+			starts = append(starts, r.r.Offset)
+		}
+		for rg := range f.Meta.RowGroups {
+			for c := range f.Meta.RowGroups[rg].Columns {
+				if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
+					starts = append(starts, *md.BloomFilterOffset)
 				}
-				blooms = append(blooms, b)
 			}
 		}
+		slices.Sort(starts)
 	}
 	footer := f.Source.Size() - f.FooterSize
-	for _, r := range rs {
-		starts = append(starts, r.r.Offset)
-	}
-	for _, b := range blooms {
-		starts = append(starts, b.off)
-	}
-	sort.Slice(starts, func(i, j int) bool { return starts[i] < starts[j] })
-	for _, b := range blooms {
-		end := b.off + b.length
-		if b.length <= 0 {
-			// Without a length the filter runs to the next structure.
-			end = footer
-			if i := sort.Search(len(starts), func(i int) bool { return starts[i] > b.off }); i < len(starts) {
-				end = min(end, starts[i])
+	for rg := range f.Meta.RowGroups {
+		for c := range f.Meta.RowGroups[rg].Columns {
+			md := f.Chunk(rg, c).MetaData
+			if md == nil || md.BloomFilterOffset == nil {
+				continue
+			}
+			off := *md.BloomFilterOffset
+			var end int64
+			if md.BloomFilterLength != nil && *md.BloomFilterLength > 0 {
+				end = off + int64(*md.BloomFilterLength)
+			} else {
+				end = footer
+				if i, _ := slices.BinarySearch(starts, off+1); i < len(starts) {
+					end = min(end, starts[i])
+				}
+			}
+			if end > off {
+				rs = append(rs, region{format.Range{Offset: off, Length: end - off}, regionBloom, c})
 			}
 		}
-		if end > b.off {
-			rs = append(rs, region{format.Range{Offset: b.off, Length: end - b.off}, regionBloom, b.leaf})
-		}
 	}
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].r.Offset < rs[j].r.Offset })
+	slices.SortStableFunc(rs, func(a, b region) int { return cmp.Compare(a.r.Offset, b.r.Offset) })
 	m.regions = rs
 	m.maxEnd = make([]int64, len(rs))
 	for i, r := range rs {

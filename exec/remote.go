@@ -39,6 +39,14 @@ func (p purposeSource) Size() int64 { return p.obj.Size() }
 // so that EXPLAIN ANALYZE can report the bytes and requests the query
 // made, by purpose.
 func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface{ Close() error }, error) {
+	return x.openCountedFooter(path, nil)
+}
+
+// openCountedFooter is openCounted with the footer binding read of the
+// file, when it kept one: the file is not read or decoded again, and the
+// reads binding made count as the file's footer reads, as they would had
+// the scan made them.
+func (x *executor) openCountedFooter(path string, kept *planner.Footer) (*format.File, *fileMeter, interface{ Close() error }, error) {
 	st, ctx := x.store, x.ctx
 	if st == nil {
 		st = defaultStore
@@ -61,6 +69,18 @@ func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface
 	m.store = st
 	m.planOnly = x.planOnly
 	m.openedAt = time.Now()
+	if kept != nil && m.remote == nil {
+		// A file changed since binding read it (another size) is opened
+		// again, as is one whose footer the limits refuse, to fail as it
+		// would.
+		if f, err := kept.File.WithSource(m, x.settings.readLimits()); err == nil {
+			f.Name = path
+			m.counts[ioFooter].Credit(kept.Read)
+			m.openTime = time.Since(m.openedAt)
+			m.setFile(f)
+			return f, m, src, nil
+		}
+	}
 	f, err := format.OpenSource(m, path, x.settings.readLimits())
 	if err != nil {
 		src.Close()

@@ -527,7 +527,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		if ctx.Err() != nil {
 			return
 		}
-		f, cs, closer, err := s.x.openCounted(path)
+		f, cs, closer, err := s.x.openCountedFooter(path, scan.TakeFooter(path))
 		if err != nil {
 			pass(scanMsg{err: err})
 			return

@@ -129,6 +129,23 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	return f, nil
 }
 
+// WithSource returns the file, its footer as already decoded, served by
+// src, another Source on the same bytes, under limits: a footer decoded
+// once serves the stage that bound the schema and the scan after it. The
+// footer is not read again, so limits on it are checked here as
+// OpenSource checks them.
+func (f *File) WithSource(src Source, limits Limits) (*File, error) {
+	if n := f.FooterSize - footerTail; n > limits.MaxFooterSize {
+		return nil, fmt.Errorf("format: file %s: %w: footer of %d bytes exceeds the limit of %d", f.Name, ErrLimit, n, limits.MaxFooterSize)
+	}
+	if src.Size() != f.Source.Size() {
+		return nil, fmt.Errorf("format: file %s: %w: %d bytes now, %d when its footer was read", f.Name, ErrTruncated, src.Size(), f.Source.Size())
+	}
+	g := *f
+	g.Source, g.Limits, g.closer = src, limits, nil
+	return &g, nil
+}
+
 // validate checks what later stages rely on: every row group has one chunk per
 // leaf, and every chunk's metadata agrees with its leaf.
 func (f *File) validate() error {

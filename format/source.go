@@ -68,6 +68,13 @@ func (c *CountingSource) ReadAt(p []byte, off int64) (int, error) {
 // Size is the size of the underlying source.
 func (c *CountingSource) Size() int64 { return c.src.Size() }
 
+// Credit counts reads made through another source on the same file, such
+// as the footer read once and decoded for an earlier stage.
+func (c *CountingSource) Credit(st IOStats) {
+	c.bytes.Add(st.Bytes)
+	c.requests.Add(st.Requests)
+}
+
 // Stats returns the counts so far.
 func (c *CountingSource) Stats() IOStats {
 	return IOStats{Bytes: c.bytes.Load(), Requests: c.requests.Load()}

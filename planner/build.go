@@ -289,7 +289,12 @@ func filesScan(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, er
 		return nil, nil, err
 	}
 	defer closeFile()
-	return schemaScan(src, files, f.Schema.Fields, c)
+	scan, cols, err := schemaScan(src, files, f.Schema.Fields, c)
+	if err == nil {
+		scan.footers = &keptFooters{}
+		scan.footers.keep(files[0], f, true)
+	}
+	return scan, cols, err
 }
 
 // schemaScan is the scan of files read with the given top-level fields.

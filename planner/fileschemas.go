@@ -8,14 +8,14 @@ import (
 	"github.com/pqsql/pqsql/format"
 )
 
-// eachSchema opens files and calls fn with each one's index and top-level
-// fields, as soon as it is open; fn keeps only what it needs, so that the
-// footers of a glob of thousands of files are never held at once. A glob's
+// eachSchema opens files and calls fn with each one's index and file, as
+// soon as it is open; fn keeps only what it needs, so that the footers of
+// a glob of thousands of files are never held at once. A glob's
 // files are opened several at a time, fn called from as many goroutines:
 // planning waits on every footer before the scan reads a row, and the
 // cores are otherwise idle then. The error is the first file's, in file
 // order, that failed to open; files after it may not have been.
-func eachSchema(files []string, c buildCtx, fn func(i int, fields []*format.Field)) error {
+func eachSchema(files []string, c buildCtx, fn func(i int, f *format.File)) error {
 	errs := make([]error, len(files))
 	open := func(i int) {
 		f, closeFile, err := openFile(c.ctx, c.store, files[i])
@@ -23,7 +23,7 @@ func eachSchema(files []string, c buildCtx, fn func(i int, fields []*format.Fiel
 			errs[i] = err
 			return
 		}
-		fn(i, f.Schema.Fields)
+		fn(i, f)
 		closeFile()
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(files))

@@ -29,7 +29,7 @@ func TestEachSchemaInOrder(t *testing.T) {
 		files = append(files, []string{sorted, types}[i%2])
 	}
 	got := make([][]*format.Field, len(files))
-	if err := eachSchema(files, c, func(i int, fields []*format.Field) { got[i] = fields }); err != nil {
+	if err := eachSchema(files, c, func(i int, f *format.File) { got[i] = f.Schema.Fields }); err != nil {
 		t.Fatal(err)
 	}
 	for i, fields := range got {
@@ -49,7 +49,7 @@ func TestEachSchemaInOrder(t *testing.T) {
 		{[]string{sorted, types, bad, missing}, "bad.parquet"},
 		{append(append([]string{}, files...), bad), "bad.parquet"},
 	} {
-		err := eachSchema(tc.files, c, func(int, []*format.Field) {})
+		err := eachSchema(tc.files, c, func(int, *format.File) {})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want the one of %s", tc.files, err, tc.want)
 		}

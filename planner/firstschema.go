@@ -31,7 +31,12 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 	}
 	var runs []run
 	var first []*format.Field
-	if err := eachSchema(files[:1], c, func(_ int, fields []*format.Field) { first = fields }); err != nil {
+	kept := &keptFooters{}
+	err := eachSchema(files[:1], c, func(_ int, f *format.File) {
+		first = f.Schema.Fields
+		kept.keep(files[0], f, true)
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	// Each later file's fields as mapped to the first's, kept only where
@@ -41,10 +46,11 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 		key    string
 	}
 	maps := make([]mapped, len(files))
-	err := eachSchema(files[1:], c, func(i int, fields []*format.Field) {
-		if m, key := mapFields(first, fields); key != "" {
+	err = eachSchema(files[1:], c, func(i int, f *format.File) {
+		if m, key := mapFields(first, f.Schema.Fields); key != "" {
 			maps[i+1] = mapped{m, key}
 		}
+		kept.keep(files[i+1], f, false)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -61,7 +67,11 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 		runs[len(runs)-1].files = append(runs[len(runs)-1].files, path)
 	}
 	if len(runs) == 1 {
-		return schemaScan(src, files, first, c)
+		scan, cols, err := schemaScan(src, files, first, c)
+		if err == nil {
+			scan.footers = kept
+		}
+		return scan, cols, err
 	}
 	var acc *Plan
 	var want []Column
@@ -70,6 +80,7 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 		if err != nil {
 			return nil, nil, err
 		}
+		s.footers = kept
 		if want == nil {
 			want = cols
 		}
@@ -96,6 +107,9 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 // is empty when every field found has the first's name and type, and
 // otherwise tells apart files that map differently.
 func mapFields(first, fields []*format.Field) ([]*format.Field, string) {
+	if sameFields(first, fields) {
+		return first, "" // a glob's files usually match: no maps to build
+	}
 	type slot struct {
 		name string
 		nth  int
@@ -122,4 +136,18 @@ func mapFields(first, fields []*format.Field) ([]*format.Field, string) {
 		fmt.Fprintf(&key, "%d\x00%s\x00%s\x00", i, g.Name, TypeOf(g))
 	}
 	return out, key.String()
+}
+
+// sameFields reports whether fields has first's names, in first's order
+// and spelling, with first's types.
+func sameFields(first, fields []*format.Field) bool {
+	if len(first) != len(fields) {
+		return false
+	}
+	for i, fl := range first {
+		if g := fields[i]; g.Name != fl.Name || TypeOf(g) != TypeOf(fl) {
+			return false
+		}
+	}
+	return true
 }

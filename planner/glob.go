@@ -54,14 +54,20 @@ func expandPaths(ctx context.Context, st *storage.Store, patterns []string) ([]s
 const footersAhead = 64
 
 // openFile opens a file's footer through the store, to bind its schema.
-// The store caches what it read, so the query's scan does not read it
-// again.
+// The store caches what it read of a remote file, so the query's scan does
+// not read it again; a local file's footer binding keeps for the scan
+// (keptFooters).
 func openFile(ctx context.Context, st *storage.Store, path string) (*format.File, func(), error) {
 	src, err := st.Open(ctx, path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrIO, err)
 	}
-	f, err := format.OpenSource(src, filepath.Base(path), format.DefaultLimits)
+	var read format.Source = src
+	if storage.Parse(path).Scheme == "" {
+		// Counted, so that a scan reusing the footer accounts its reads.
+		read = format.NewCountingSource(src)
+	}
+	f, err := format.OpenSource(read, filepath.Base(path), format.DefaultLimits)
 	if err != nil {
 		src.Close()
 		return nil, nil, fmt.Errorf("%w: %w", ErrIO, err)
@@ -74,6 +80,15 @@ func openFile(ctx context.Context, st *storage.Store, path string) (*format.File
 // footer from the store's cache where it was read ahead). Close it with the
 // function returned.
 func (s *Scan) OpenFile(ctx context.Context, path string) (*format.File, func(), error) {
+	if fo := s.footers.peek(path); fo != nil && s.store != nil {
+		// The footer binding decoded, over a source of the file's own.
+		if src, err := s.store.Open(ctx, path); err == nil {
+			if f, err := fo.File.WithSource(src, format.DefaultLimits); err == nil {
+				return f, func() { src.Close() }, nil
+			}
+			src.Close()
+		}
+	}
 	if s.store == nil {
 		f, err := format.Open(path)
 		if err != nil {

@@ -123,6 +123,8 @@ type Scan struct {
 	fileIndex map[string]int
 	// store is the storage the files were listed from.
 	store *storage.Store
+	// footers are the footers binding read, for the scan to reuse.
+	footers *keptFooters
 	// Source is the source as written, for EXPLAIN.
 	Source string
 	// CountOnly says only the row count is needed (count(*) without WHERE),

@@ -23,7 +23,14 @@ func Columns(md *meta.FileMetaData) ([]Column, error) {
 		left int // children still to visit
 		path []string
 	}
-	var cols []Column
+	// Elements without children bound the leaves: one allocation holds them.
+	leaves := 0
+	for k := 1; k < len(md.Schema); k++ {
+		if n := md.Schema[k].NumChildren; n == nil || *n <= 0 {
+			leaves++
+		}
+	}
+	cols := make([]Column, 0, leaves)
 	root := md.Schema[0]
 	if root.NumChildren == nil || *root.NumChildren < 0 {
 		return nil, fmt.Errorf("%w: the root has no num_children", ErrMalformedSchema)
@@ -42,8 +49,17 @@ func Columns(md *meta.FileMetaData) ([]Column, error) {
 		top.left--
 		e := &md.Schema[i]
 		i++
+		isGroup := e.NumChildren != nil && *e.NumChildren > 0
+		if !isGroup && len(top.path) == 0 {
+			// A top-level leaf, the common case: its path is its name.
+			if e.Type == nil && e.NumChildren != nil {
+				continue
+			}
+			cols = append(cols, Column{Path: e.Name, Leaf: e, Writer: w})
+			continue
+		}
 		path := append(append([]string{}, top.path...), e.Name)
-		if e.NumChildren != nil && *e.NumChildren > 0 {
+		if isGroup {
 			if int(*e.NumChildren) > len(md.Schema)-i {
 				return nil, fmt.Errorf("%w: element %q claims %d children, but only %d elements follow", ErrMalformedSchema, e.Name, *e.NumChildren, len(md.Schema)-i)
 			}
@@ -69,9 +85,9 @@ func Columns(md *meta.FileMetaData) ([]Column, error) {
 			cols[k].OrderNote = note
 		}
 	default:
+		orders := append([]meta.ColumnOrder(nil), md.ColumnOrders...)
 		for k := range cols {
-			co := md.ColumnOrders[k]
-			cols[k].ColumnOrder = &co
+			cols[k].ColumnOrder = &orders[k]
 		}
 	}
 	return cols, nil

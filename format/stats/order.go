@@ -80,7 +80,10 @@ type Order struct {
 	width   int   // FIXED_LEN_BYTE_ARRAY length; 0 for variable or fixed-width numbers
 	scale   int32 // DECIMAL scale
 	decimal bool  // the leaf is a DECIMAL (in any physical type)
-	name    string
+	// lt and ct are the leaf's annotation, named by Name: the order is
+	// chosen for every page of a page index, and its name is rarely asked.
+	lt *meta.LogicalType
+	ct *meta.ConvertedType
 }
 
 // Kind returns the comparator's kind.
@@ -89,8 +92,8 @@ func (o Order) Kind() Kind { return o.kind }
 // Name says, for a user, how values are compared, e.g. "unsigned 32-bit
 // integers (UINT_32)".
 func (o Order) Name() string {
-	if o.name != "" {
-		return o.name
+	if ann := annotationName(o.lt, o.ct); ann != "" {
+		return o.kind.String() + " (" + ann + ")"
 	}
 	return o.kind.String()
 }
@@ -165,13 +168,8 @@ func OrderOf(leaf *meta.SchemaElement) (o Order, ok bool, why string) {
 			scale = *leaf.Scale
 		}
 	}
-	ann := annotationName(lt, ct)
 	mk := func(k Kind) (Order, bool, string) {
-		name := k.String()
-		if ann != "" {
-			name += " (" + ann + ")"
-		}
-		return Order{kind: k, width: width, scale: scale, decimal: decimal, name: name}, true, ""
+		return Order{kind: k, width: width, scale: scale, decimal: decimal, lt: lt, ct: ct}, true, ""
 	}
 
 	switch t {

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
@@ -12,7 +13,7 @@ import (
 // bounds only (writers shorten them).
 func PageBounds(c Column, ci *meta.ColumnIndex, page int) Bounds {
 	o, ok, why := OrderOf(c.Leaf)
-	b := Bounds{Path: fmt.Sprintf("%s, page %d", c.Path, page), Order: o, NoNaN: !o.kind.IsFloat()}
+	b := Bounds{Path: c.Path + ", page " + strconv.Itoa(page), Order: o, NoNaN: !o.kind.IsFloat()}
 	if ci == nil {
 		b.Refused = "the column chunk has no column index"
 		return b

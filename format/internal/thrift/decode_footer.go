@@ -46,7 +46,7 @@ func (d *decoder) fileMetaData(m *meta.FileMetaData) error {
 		case 3:
 			m.NumRows, err = d.i64(s.t)
 		case 4:
-			m.RowGroups, err = readStructList(d, s.t, d.rowGroup)
+			m.RowGroups, err = readSizedStructList(d, s.t, func(n int) { d.rowGroupsLeft = n }, d.rowGroup)
 		case 5:
 			m.KeyValueMetadata, err = readStructList(d, s.t, d.keyValue)
 		case 6:
@@ -347,7 +347,7 @@ func (d *decoder) rowGroup(rg *meta.RowGroup) error {
 		var err error
 		switch s.id {
 		case 1:
-			rg.Columns, err = readStructList(d, s.t, d.columnChunk)
+			rg.Columns, err = readSizedStructList(d, s.t, d.reserveChunks, d.columnChunk)
 		case 2:
 			rg.TotalByteSize, err = d.i64(s.t)
 		case 3:
@@ -365,6 +365,7 @@ func (d *decoder) rowGroup(rg *meta.RowGroup) error {
 		}
 		s.done(err)
 	}
+	d.rowGroupsLeft--
 	return s.end(ids(1, 2, 3))
 }
 

@@ -53,6 +53,9 @@ type decoder struct {
 
 	// names interns path_in_schema elements, which repeat in every row group.
 	names map[string]string
+	// rowGroupsLeft counts the row groups of the footer not yet decoded,
+	// the first included, to size the slabs of their column chunks.
+	rowGroupsLeft int
 }
 
 // decoders recycles decoders, and their protocol, across calls: a page
@@ -92,6 +95,15 @@ func (s *slab[T]) alloc() *T {
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
+}
+
+// reserve makes room for n more without growing in steps: a footer's
+// column chunks are counted before they are decoded, and the steps would
+// leave arrays up to three times what the footer needs.
+func (s *slab[T]) reserve(n int) {
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]T, 0, n)
+	}
 }
 
 // chunks hands out short slices of shared arrays.
@@ -512,6 +524,42 @@ func readList[T any](d *decoder, t, elem thrift.TType, c *chunks[T], read func(*
 // readStructList reads a list of structs, each by read.
 func readStructList[T any](d *decoder, t thrift.TType, read func(*T) error) ([]T, error) {
 	return readList(d, t, thrift.STRUCT, nil, read)
+}
+
+// readSizedStructList is readStructList that tells sized the list's length
+// before its first element is read.
+func readSizedStructList[T any](d *decoder, t thrift.TType, sized func(n int), read func(*T) error) ([]T, error) {
+	n, err := d.listBegin(t, thrift.STRUCT)
+	if err != nil {
+		return nil, err
+	}
+	sized(n)
+	out := make([]T, 0, min(n, maxPrealloc))
+	for i := range n {
+		var zero T
+		out = append(out, zero)
+		if err := read(&out[i]); err != nil {
+			return nil, atIndex(err, i)
+		}
+	}
+	return out, d.p.ReadListEnd(d.ctx)
+}
+
+// minColumnChunkBytes is less than any column chunk with metadata takes in
+// the compact protocol (its required fields alone take more), so that
+// reserving by a count the remaining bytes could not hold is impossible.
+const minColumnChunkBytes = 16
+
+// reserveChunks sizes the slabs of column chunk metadata for the n chunks
+// of a row group and those of the row groups after it, assumed alike.
+func (d *decoder) reserveChunks(n int) {
+	total := n * max(d.rowGroupsLeft, 1)
+	if n > 0 && total/n != max(d.rowGroupsLeft, 1) {
+		total = maxPrealloc // overflow
+	}
+	total = min(total, (len(d.r.b)-d.r.pos)/minColumnChunkBytes+1, maxPrealloc)
+	d.cmds.reserve(total)
+	d.stats.reserve(total)
 }
 
 func (d *decoder) i32List(t thrift.TType) ([]int32, error) {
