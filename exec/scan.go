@@ -851,6 +851,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	}
 	if cut != nil {
 		survivors = cut.survivors()
+		q.topk.recycle(cut)
 	}
 	if err := s.drain(t, q.whereCols, readers); err != nil {
 		return err

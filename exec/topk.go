@@ -325,7 +325,15 @@ func cutRows[T cmp.Ordered](vals []T, nulls []bool, n, k int, key planner.SortKe
 // they are fewer than k, or the k-th is a NULL sorting last, which cuts
 // nothing).
 func kthCut[T cmp.Ordered](vals []T, nulls []bool, sel []int32, k int, key planner.SortKey) (keyCut[T], bool) {
-	var nn []T
+	var buf []T
+	return kthCutBuf(&buf, vals, nulls, sel, k, key)
+}
+
+// kthCutBuf is kthCut sorting the keys in *buf's storage, kept there for
+// the next call.
+func kthCutBuf[T cmp.Ordered](buf *[]T, vals []T, nulls []bool, sel []int32, k int, key planner.SortKey) (keyCut[T], bool) {
+	nn := (*buf)[:0]
+	defer func() { *buf = nn[:0] }()
 	nullCount := 0
 	for _, i := range sel {
 		if nulls != nil && nulls[i] {

@@ -153,7 +153,7 @@ func (c *rowGroupCut) rankKey(r colReader, first, rows int64) bool {
 		return false
 	}
 	c.ranks, c.rankReader = newDictRanks(d), fr
-	c.num = &candidates[uint64]{k: c.str.k, key: c.str.key, trimTies: c.str.trimTies}
+	c.num = c.numCandidates(c.str.k, c.str.key, c.str.trimTies)
 	if g := c.str.global; g != nil {
 		c.num.global = &keyCut[uint64]{null: g.null}
 		if !g.null {

@@ -3,6 +3,7 @@ package exec
 import (
 	"cmp"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/pqsql/pqsql/format"
@@ -34,6 +35,10 @@ type topKScan struct {
 	// skipped counts the row groups skipped; pagesSkipped the pages of
 	// the key column skipped in the row groups read.
 	skipped, pagesSkipped atomic.Int64
+	// spare holds the buffers of finished row groups' cuts for the next
+	// ones (recycle).
+	spareMu sync.Mutex
+	spare   []*rowGroupCut
 }
 
 // newTopKScan returns the hold of a plan whose rows go to a sorted limit
@@ -277,19 +282,29 @@ type rowGroupCut struct {
 	rankReader  *flatReader
 	rankNulls   []bool
 	every       []int32
+	// spareNum is a finished cut's candidates, whose storage the next
+	// numeric candidates take.
+	spareNum *candidates[uint64]
 }
 
 // newRowGroupCut starts the cut of a task dispatched with bound lb, over
 // a file whose key column has type t; a type other than the plan's is not
 // cut.
 func (s *topKScan) newRowGroupCut(lb loggedBound, t Type) *rowGroupCut {
-	c := &rowGroupCut{s: s}
+	c := &rowGroupCut{}
+	s.spareMu.Lock()
+	if n := len(s.spare); n > 0 {
+		c = s.spare[n-1]
+		s.spare = s.spare[:n-1]
+	}
+	s.spareMu.Unlock()
+	c.s = s
 	if t != s.typ {
 		return c
 	}
 	switch kind := cmpKindOf(s.typ); kind {
 	case cmpInt, cmpUint, cmpFloat:
-		c.num = &candidates[uint64]{k: s.k, key: s.key, trimTies: s.onlyKey}
+		c.num = c.numCandidates(s.k, s.key, s.onlyKey)
 		if lb.has {
 			c.num.global = &keyCut[uint64]{null: lb.d.Null}
 			if !lb.d.Null {
@@ -329,6 +344,31 @@ func (c *rowGroupCut) add(b *batch, runs []rowRange, sel []int32) {
 	}
 }
 
+// numCandidates are empty numeric candidates, in the storage of a spare
+// cut's when there is one.
+func (c *rowGroupCut) numCandidates(k int, key planner.SortKey, trimTies bool) *candidates[uint64] {
+	n := c.spareNum
+	c.spareNum = nil
+	if n == nil {
+		n = &candidates[uint64]{}
+	}
+	*n = candidates[uint64]{k: k, key: key, trimTies: trimTies,
+		rows: n.rows[:0], vals: n.vals[:0], nulls: n.nulls[:0], sorted: n.sorted[:0], all: n.all[:0]}
+	return n
+}
+
+// recycle keeps the buffers of c, whose survivors were taken, for the
+// cut of a later row group: each would otherwise grow its own.
+func (s *topKScan) recycle(c *rowGroupCut) {
+	spare := &rowGroupCut{keys: c.keys[:0], rankNulls: c.rankNulls[:0], every: c.every, spareNum: c.num}
+	if spare.spareNum == nil {
+		spare.spareNum = c.spareNum
+	}
+	s.spareMu.Lock()
+	s.spare = append(s.spare, spare)
+	s.spareMu.Unlock()
+}
+
 // survivors are the rows left, in order.
 func (c *rowGroupCut) survivors() []rowRange {
 	switch {
@@ -354,9 +394,20 @@ type candidates[T cmp.Ordered] struct {
 	rows     []int64
 	vals     []T
 	nulls    []bool
+	// sorted and all are kthCut's scratch.
+	sorted []T
+	all    []int32
 }
 
 func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32) {
+	if c.local == nil && len(sel) > c.k {
+		// Before any cut, the batch's own k-th row cuts the rows that sort
+		// after it, so that they are never copied; rows that tie with it
+		// stay, and a later shrink cuts those.
+		if cut, ok := kthCutBuf(&c.sorted, vals, nulls, sel, c.k, c.key); ok {
+			c.local = &cut
+		}
+	}
 	ri, base := 0, int32(0)
 	for _, i := range sel {
 		for i-base >= int32(runs[ri].Len()) {
@@ -385,11 +436,12 @@ func (c *candidates[T]) shrink() {
 	if len(c.rows) < c.k {
 		return
 	}
-	all := make([]int32, len(c.rows))
+	all := resize(c.all, len(c.rows))
 	for i := range all {
 		all[i] = int32(i)
 	}
-	cut, ok := kthCut(c.vals, c.nulls, all, c.k, c.key)
+	c.all = all
+	cut, ok := kthCutBuf(&c.sorted, c.vals, c.nulls, all, c.k, c.key)
 	if !ok {
 		return
 	}

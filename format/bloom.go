@@ -29,6 +29,10 @@ type BloomFilter struct {
 	// HeaderBytes is the thrift header's length, and FetchedBytes what was
 	// read to find it (the header and the start of the bitset).
 	HeaderBytes, FetchedBytes int64
+	// fetched is the start of the bitset that read returned, from bitset
+	// on: a small filter is read whole with its header, and its blocks
+	// are not read again.
+	fetched []byte
 }
 
 // Hash is the filter hash of a value in PLAIN physical form.
@@ -68,6 +72,9 @@ func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	}
 
 	bf.FetchedBytes = n
+	if int64(hn) < int64(len(b)) {
+		bf.fetched = b[hn:]
+	}
 	return bf, nil
 }
 
@@ -106,7 +113,18 @@ func (b *BloomFilter) MayContain(hash uint64) (bool, error) {
 // ReadBlock reads the 32-byte block a hash probes, so that a caller probing
 // many values can read each block once.
 func (b *BloomFilter) ReadBlock(hash uint64) ([]byte, error) {
-	return readRange(b.src, b.BlockRange(hash))
+	r := b.BlockRange(hash)
+	if b.Fetched(r) {
+		at := r.Offset - b.bitset
+		return b.fetched[at : at+r.Length : at+r.Length], nil
+	}
+	return readRange(b.src, r)
+}
+
+// Fetched reports whether block r came with the header read, so that
+// reading it costs nothing more.
+func (b *BloomFilter) Fetched(r Range) bool {
+	return r.Offset >= b.bitset && r.End() <= b.bitset+int64(len(b.fetched))
 }
 
 // BlockMayContain tests the eight bits hash sets in a 32-byte block.
@@ -173,10 +191,14 @@ func (f *File) BloomReads(rg, col int, hashes []uint64) (reads []Range, ok bool)
 	if !ok || off+length > f.Source.Size() {
 		return nil, false
 	}
-	reads = append(reads, f.bloomHeaderRange(rg, col))
+	hr := f.bloomHeaderRange(rg, col)
+	reads = append(reads, hr)
 	bf := BloomFilter{bitset: off + header, numBytes: bitset}
 	for _, h := range hashes {
-		reads = append(reads, bf.BlockRange(h))
+		// A block the header read covers is not read again.
+		if r := bf.BlockRange(h); r.Offset < hr.Offset || r.End() > hr.End() {
+			reads = append(reads, r)
+		}
 	}
 	return reads, true
 }

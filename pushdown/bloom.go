@@ -63,8 +63,11 @@ func (s *rgState) mayContain(x *bloomState, c int, h uint64) bool {
 	r := x.bf.BlockRange(h)
 	block, seen := x.blocks[r.Offset]
 	if !seen {
-		// Two values may hash into one block: read and count it once.
-		s.tally.filterBytes += r.Length
+		// Two values may hash into one block: read and count it once; a
+		// block the header read brought costs nothing more.
+		if !x.bf.Fetched(r) {
+			s.tally.filterBytes += r.Length
+		}
 		var err error
 		if block, err = x.bf.ReadBlock(h); err != nil {
 			s.note(fmt.Sprintf("row group %d, column %s: Bloom filter block unreadable, kept (%v)", s.rg, s.p.f.Schema.Leaves[c].Path, err))

@@ -179,7 +179,7 @@ func (c *Cond) excludedBy(b stats.Bounds) (bool, string) {
 	case NotPrefix:
 		return c.allPrefixed(b, v)
 	case LikeOp:
-		s := shapeOf(c.Pattern, c.Escape)
+		s := c.likeShape()
 		if s.exact {
 			if b.MayHoldEqual(s.prefix) {
 				return false, ""
@@ -191,7 +191,7 @@ func (c *Cond) excludedBy(b stats.Bounds) (bool, string) {
 		}
 		return c.prefixExcluded(b, s.prefix)
 	case NotLikeOp:
-		s := shapeOf(c.Pattern, c.Escape)
+		s := c.likeShape()
 		switch {
 		case s.exact:
 			if c.allEqual(b, s.prefix) {

@@ -42,7 +42,9 @@
 // proven empty: row-group statistics (free, in the footer), Bloom filters for
 // = and IN (a small header and one 32-byte block per probe), the page index
 // (column and offset indexes: per-page verdicts turned into [RowRanges],
-// binary-searched when the boundary order is trusted), and dictionary pages
+// binary-searched when the boundary order is trusted; the offset index is
+// read only once the column index rules a page out, since a chunk whose
+// pages are all kept is read whole), and dictionary pages
 // for =, !=, IN, NOT IN and LIKE when encoding stats prove every data page
 // of a chunk is dictionary-encoded. AND intersects row ranges and OR unites
 // them, so predicates across columns prune as well as predicates on one.

@@ -191,7 +191,7 @@ func pageTable(lines []PageLine) []string {
 		col := lines[i:j]
 		judged := false
 		for _, l := range col {
-			judged = judged || l.HasRows
+			judged = judged || l.Judged
 		}
 		if judged {
 			out = append(out, judgedPages(col)...)
@@ -259,6 +259,12 @@ func judgedPages(col []PageLine) []string {
 	}
 	for n, note := range notes {
 		out = append(out, fmt.Sprintf("  (%d) %s", n+1, note))
+	}
+	for _, l := range col {
+		if l.Judged && !l.HasRows {
+			out = append(out, "  no rows or bytes: the column index rules out no page, so the offset index is not read")
+			break
+		}
 	}
 	return out
 }
@@ -425,8 +431,11 @@ func (s Summary) Mechanisms() []Mechanism {
 // column, its rows when the page index located them, and the verdict with
 // its reasons ("skip; order_id > 19990: skip, outside ...").
 type PageLine struct {
-	Path    string
-	Page    int
+	Path string
+	Page int
+	// Judged says the page index judged the page; HasRows that its
+	// offset index placed it (it is not read when no page is ruled out).
+	Judged  bool
 	HasRows bool
 	Rows    RowRange
 	Keep    bool
@@ -468,7 +477,7 @@ func (p *FilePlan) PageDetails(rg RowGroupPlan) []PageLine {
 	type key struct{ leaf, page int }
 	decided := map[key][]PageDecision{}
 	var order []key
-	for _, d := range rg.Pages {
+	for _, d := range rg.PageDecisions() {
 		k := key{d.Leaf, d.Page}
 		if decided[k] == nil {
 			order = append(order, k)
@@ -543,9 +552,14 @@ func (p *FilePlan) PageDetails(rg RowGroupPlan) []PageLine {
 func pageLine(path string, page int, ds []PageDecision, keep bool, why string) PageLine {
 	l := PageLine{Path: path, Page: page, Keep: keep}
 	if len(ds) > 0 {
-		l.HasRows, l.Rows = true, ds[0].Rows
+		l.Judged = true
+		for _, d := range ds {
+			if d.Located {
+				l.HasRows, l.Rows, l.Bytes = true, d.Rows, d.Bytes
+				break
+			}
+		}
 		l.Min, l.Max = ds[0].Bounds()
-		l.Bytes = ds[0].Bytes
 		if !keep && !allKeep(ds) {
 			l.Mechanism = PageIndex
 		}

@@ -46,6 +46,16 @@ type likeShape struct {
 	prefixOnly bool
 }
 
+// likeShape is the shape of a LikeOp or NotLikeOp's pattern: the one the
+// condition was resolved with, judged against every page's bounds, or one
+// parsed now for a condition built otherwise.
+func (c *Cond) likeShape() likeShape {
+	if c.like != nil {
+		return *c.like
+	}
+	return shapeOf(c.Pattern, c.Escape)
+}
+
 func shapeOf(pattern string, escape rune) likeShape {
 	toks := parseLike(pattern, escape)
 	var s likeShape

@@ -3,7 +3,6 @@ package pushdown
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/pqsql/pqsql/format"
@@ -11,9 +10,15 @@ import (
 	"github.com/pqsql/pqsql/format/stats"
 )
 
-// chunkIndex is one chunk's page index, read and judged once per plan.
+// chunkIndex is one chunk's page index, read and judged once per plan. The
+// column index is read first, alone: the offset index only places pages in
+// rows and bytes, which matters only once the column index rules a page
+// out, so it is read then (locate) and not when every page is kept.
 type chunkIndex struct {
-	oi *meta.OffsetIndex
+	ci *meta.ColumnIndex
+	// oi is the offset index once located; nil before.
+	oi      *meta.OffsetIndex
+	located bool
 	// why says why the page index cannot be used; "" when it can.
 	why    string
 	bounds []stats.Bounds
@@ -37,6 +42,12 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		x.why = "the chunk has no column index"
 		return x
 	}
+	if !f.HasPageIndex(s.rg, c) {
+		// Without an offset index no page can be placed: reading the
+		// column index would decide nothing.
+		x.why = "the chunk has no offset index"
+		return x
+	}
 	s.tally.indexBytes += max(r.Length, 0)
 	ci, err := f.ReadColumnIndex(s.rg, c)
 	if err != nil {
@@ -44,23 +55,15 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
-	oi := s.offsetIndex(c)
-	if oi.oi == nil {
-		x.why = oi.why
-		return x
-	}
-	if why := pageIndexProblem(f, s.rg, c, ci, oi.oi, s.rows); why != "" {
+	if why := stats.NullPagesContradiction(ci, f.Schema.Leaves[c].MaxDef); why != "" {
 		x.why = why
 		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
-	x.oi = oi.oi
+	x.ci = ci
 	col := s.p.cols[c]
-	x.bounds = make([]stats.Bounds, len(ci.NullPages))
-	for i := range x.bounds {
-		x.bounds[i] = stats.PageBounds(col, ci, i)
-	}
-	order, _ := stats.IndexOrder(col, ci)
+	x.bounds = stats.ColumnIndexBounds(col, ci, s.p.takeBounds())
+	order, _ := stats.IndexOrderOf(col, ci, x.bounds)
 	if order == meta.Ascending || order == meta.Descending {
 		x.order = order
 		for i, b := range x.bounds {
@@ -75,6 +78,29 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		}
 	}
 	return x
+}
+
+// locate reads chunk c's offset index for x and checks it against the
+// column index, reporting whether the pages can be placed; when they
+// cannot, x.why says why and the page index keeps every row.
+func (s *rgState) locate(c int, x *chunkIndex) bool {
+	if x.located {
+		return x.oi != nil
+	}
+	x.located = true
+	oi := s.offsetIndex(c)
+	if oi.oi == nil {
+		x.why = oi.why
+		return false
+	}
+	f := s.p.f
+	if why := pageIndexProblem(f, s.rg, c, x.ci, oi.oi, s.rows); why != "" {
+		x.why = why
+		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
+		return false
+	}
+	x.oi = oi.oi
+	return true
 }
 
 // pageIndexProblem says why column index ci of leaf c in row group rg
@@ -110,21 +136,22 @@ func (s *rgState) pageLeaf(c *Cond) (RowRanges, string) {
 		return s.all, ""
 	}
 	keep, reasons := ix.pages(c, true)
+	nKept := countTrue(keep)
+	// A page ruled out must be placed to be skipped; when none is, the
+	// offset index is read only if already at hand.
+	if (nKept < len(keep) || s.oi[col] != nil) && !s.locate(col, ix) {
+		return s.all, ""
+	}
+	located := ix.oi != nil
+	s.judged = append(s.judged, pageJudgement{cond: c, col: &s.p.cols[col], ci: ix.ci, oi: ix.oi, keep: keep, reasons: reasons})
+	if !located {
+		return s.all, ""
+	}
 	var kept []RowRange
-	nKept := 0
-	cond := c.String()
-	s.pages = slices.Grow(s.pages, len(keep))
 	for i, k := range keep {
-		first, end := format.PageRows(ix.oi, i, s.rows)
-		d := PageDecision{Leaf: col, Path: c.Col.Path, Cond: cond, Page: i, Rows: RowRange{first, end}, Keep: k, Reason: reasons[i],
-			Bytes: int64(ix.oi.PageLocations[i].CompressedPageSize)}
-		if i < len(ix.bounds) && ix.bounds[i].Min != nil && ix.bounds[i].Max != nil {
-			d.cond, d.min, d.max = c, ix.bounds[i].Min, ix.bounds[i].Max
-		}
-		s.pages = append(s.pages, d)
 		if k {
+			first, end := format.PageRows(ix.oi, i, s.rows)
 			kept = append(kept, RowRange{first, end})
-			nKept++
 		}
 	}
 	rows := NewRowRanges(kept...)
@@ -229,7 +256,7 @@ func (c *Cond) searchRanges() []valueRange {
 	case Prefix:
 		return prefix(c.Value)
 	case LikeOp:
-		if s := shapeOf(c.Pattern, c.Escape); len(s.prefix) > 0 {
+		if s := c.likeShape(); len(s.prefix) > 0 {
 			return prefix(s.prefix)
 		}
 	}
@@ -324,4 +351,68 @@ func countTrue(bs []bool) int {
 		}
 	}
 	return n
+}
+
+// takeBounds is a slice of page bounds a finished row group gave back, or
+// nil: each row group would otherwise allocate its own for every column
+// index it judges.
+func (p *planner) takeBounds() []stats.Bounds {
+	p.freeMu.Lock()
+	defer p.freeMu.Unlock()
+	n := len(p.freeBounds)
+	if n == 0 {
+		return nil
+	}
+	b := p.freeBounds[n-1]
+	p.freeBounds = p.freeBounds[:n-1]
+	return b
+}
+
+// releaseIndexes gives the row group's page bounds back for the next row
+// group; nothing of the plan refers to them once the row group is judged
+// (page decisions keep the column index's own bytes).
+func (s *rgState) releaseIndexes() {
+	p := s.p
+	p.freeMu.Lock()
+	defer p.freeMu.Unlock()
+	for _, x := range s.index {
+		if x.bounds != nil {
+			clear(x.bounds)
+			p.freeBounds = append(p.freeBounds, x.bounds[:0])
+			x.bounds, x.ordered = nil, nil
+		}
+	}
+}
+
+// A pageJudgement is the page index's verdict on each page of a chunk for
+// one condition, kept as it was decided; the PageDecisions EXPLAIN shows
+// are spelled out from it only when asked for (RowGroupPlan.PageDecisions).
+type pageJudgement struct {
+	cond *Cond
+	col  *stats.Column
+	ci   *meta.ColumnIndex
+	// oi places the pages; nil when the column index kept every page and
+	// the offset index was not read.
+	oi      *meta.OffsetIndex
+	keep    []bool
+	reasons []string
+}
+
+// decisions spells out j for a row group of rows rows.
+func (j *pageJudgement) decisions(rows int64) []PageDecision {
+	c := j.cond
+	leaf, cond := c.Col.Leaf.Index, c.String()
+	out := make([]PageDecision, len(j.keep))
+	for i, k := range j.keep {
+		d := PageDecision{Leaf: leaf, Path: c.Col.Path, Cond: cond, Page: i, Keep: k, Reason: j.reasons[i]}
+		if j.oi != nil {
+			first, end := format.PageRows(j.oi, i, rows)
+			d.Rows, d.Located, d.Bytes = RowRange{first, end}, true, int64(j.oi.PageLocations[i].CompressedPageSize)
+		}
+		if b := stats.PageBounds(*j.col, j.ci, i); b.Min != nil && b.Max != nil {
+			d.cond, d.min, d.max = c, b.Min, b.Max
+		}
+		out[i] = d
+	}
+	return out
 }

@@ -137,9 +137,9 @@ type RowGroupPlan struct {
 	// Rows are the rows to read; nil when skipped.
 	Rows    RowRanges
 	Columns []ColumnRead
-	// Pages are the page index's per-page decisions on the predicate's
-	// columns, for EXPLAIN VERBOSE.
-	Pages []PageDecision
+	// judged are the page index's verdicts on the predicate's columns'
+	// pages (PageDecisions).
+	judged []pageJudgement
 	// SkippedBytes counts the read columns' chunk bytes not read.
 	SkippedBytes int64
 }
@@ -182,18 +182,31 @@ func (c *ColumnRead) WholeRange() format.Range {
 	return c.Chunk
 }
 
+// PageDecisions are the page index's per-page decisions on the
+// predicate's columns, for EXPLAIN VERBOSE.
+func (rg *RowGroupPlan) PageDecisions() []PageDecision {
+	var out []PageDecision
+	for i := range rg.judged {
+		out = append(out, rg.judged[i].decisions(rg.NumRows)...)
+	}
+	return out
+}
+
 // A PageDecision is the page index's verdict on one page for one leaf of
 // the predicate.
 type PageDecision struct {
-	Leaf   int
-	Path   string
-	Cond   string
-	Page   int
-	Rows   RowRange
-	Keep   bool
-	Reason string
-	// Bytes is the page's compressed size by the offset index.
-	Bytes int64
+	Leaf int
+	Path string
+	Cond string
+	Page int
+	// Rows and Bytes (the page's compressed size) are the offset index's;
+	// Located says they are known: the offset index is not read when the
+	// column index keeps every page.
+	Rows    RowRange
+	Bytes   int64
+	Located bool
+	Keep    bool
+	Reason  string
 	// cond and min, max are the condition and the page's bounds, written
 	// in SQL only when a plan is shown (Bounds).
 	cond     *Cond
@@ -343,6 +356,9 @@ type planner struct {
 	geo   *geoInfo
 	// starts are the row groups' first rows in the file (RowNumber).
 	starts []int64
+	// freeBounds are page bounds slices finished row groups gave back.
+	freeMu     sync.Mutex
+	freeBounds [][]stats.Bounds
 }
 
 // An rgTally is what judging one row group adds to the file's plan: bytes
@@ -512,7 +528,7 @@ type rgState struct {
 	oi     map[int]*offsetIndex
 	blooms map[int]*bloomState
 	dicts  map[int]*dictState
-	pages  []PageDecision
+	judged []pageJudgement
 	// noCover ignores GeoParquet coverings; uncovered is such a state for
 	// the same row group (see byCovering).
 	noCover   bool
@@ -525,6 +541,7 @@ type rgState struct {
 func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	md := &p.f.Meta.RowGroups[rg]
 	s := p.newRGState(rg, t)
+	defer s.releaseIndexes()
 	out := RowGroupPlan{Index: rg, NumRows: md.NumRows}
 	var chunkBytes int64
 	chunks := make([]format.Range, len(p.plan.Columns))
@@ -540,7 +557,7 @@ func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	skip := func(m Mechanism, why string) (RowGroupPlan, error) {
 		out.Verdict, out.Mechanism, out.Reason = Skip, m, why
 		out.SkippedBytes = chunkBytes
-		out.Pages = s.pages
+		out.judged = s.judged
 		t.skipped[m] += chunkBytes
 		return out, nil
 	}
@@ -563,7 +580,7 @@ func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	}
 	rows := s.node(p.pred, last)
 	out.Rows = rows
-	out.Pages = s.pages
+	out.judged = s.judged
 	if rows.Covers(s.rows) {
 		out.Verdict = Scan
 		out.Reason = "no mechanism rules out " + p.pred.String()

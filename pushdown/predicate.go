@@ -256,6 +256,8 @@ type Cond struct {
 	Escape  rune
 	// Order compares the column's values (and says how to print them).
 	Order stats.Order
+	// like is Pattern's shape, found once when resolved (likeShape).
+	like *likeShape
 }
 
 func (*Compare) expr()    {}

@@ -358,7 +358,7 @@ func coerceLike(c Column, pattern string, escape rune, not bool) (Expr, error) {
 	if not {
 		op = NotLikeOp
 	}
-	return &Cond{Col: c, Op: op, Pattern: pattern, Escape: escape, Order: ci.order}, nil
+	return &Cond{Col: c, Op: op, Pattern: pattern, Escape: escape, Order: ci.order, like: &s}, nil
 }
 
 // coerceIn resolves col [NOT] IN (list). x IN (a, b) is x = a OR x = b in

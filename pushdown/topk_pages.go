@@ -49,15 +49,15 @@ func (t *TopK) Pages(rg int) (p *TopKPages, columnIndexBytes, offsetIndexBytes i
 		return nil, columnIndexBytes, offsetIndexBytes, why
 	}
 	p = &TopKPages{
-		Rows:   make([]RowRange, len(oi.PageLocations)),
-		Bytes:  make([]int64, len(oi.PageLocations)),
-		bounds: make([]stats.Bounds, len(oi.PageLocations)),
+		Rows:  make([]RowRange, len(oi.PageLocations)),
+		Bytes: make([]int64, len(oi.PageLocations)),
+		// pageIndexProblem has checked that both indexes count the same pages.
+		bounds: stats.ColumnIndexBounds(t.col, ci, nil),
 	}
 	for i, loc := range oi.PageLocations {
 		first, end := format.PageRows(oi, i, numRows)
 		p.Rows[i] = RowRange{First: first, End: end}
 		p.Bytes[i] = int64(loc.CompressedPageSize)
-		p.bounds[i] = stats.PageBounds(t.col, ci, i)
 	}
 	return p, columnIndexBytes, offsetIndexBytes, ""
 }

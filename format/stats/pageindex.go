@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
@@ -13,7 +14,47 @@ import (
 // bounds only (writers shorten them).
 func PageBounds(c Column, ci *meta.ColumnIndex, page int) Bounds {
 	o, ok, why := OrderOf(c.Leaf)
-	b := Bounds{Path: c.Path + ", page " + strconv.Itoa(page), Order: o, NoNaN: !o.kind.IsFloat()}
+	return pageBounds(c, o, ok, why, ci, page, c.Path+", page "+strconv.Itoa(page))
+}
+
+// ColumnIndexBounds is PageBounds of every page of ci, appended to dst[:0]:
+// the column's order is found once, and the pages' paths share one string.
+func ColumnIndexBounds(c Column, ci *meta.ColumnIndex, dst []Bounds) []Bounds {
+	dst = dst[:0]
+	if ci == nil {
+		return dst
+	}
+	o, ok, why := OrderOf(c.Leaf)
+	n := len(ci.NullPages)
+	var sb strings.Builder
+	for i := range n {
+		sb.WriteString(c.Path)
+		sb.WriteString(", page ")
+		sb.WriteString(strconv.Itoa(i))
+	}
+	paths := sb.String()
+	at := 0
+	for i := range n {
+		l := len(c.Path) + len(", page ") + digits(i)
+		dst = append(dst, pageBounds(c, o, ok, why, ci, i, paths[at:at+l]))
+		at += l
+	}
+	return dst
+}
+
+// digits is the length of i in decimal, i >= 0.
+func digits(i int) int {
+	n := 1
+	for ; i >= 10; i /= 10 {
+		n++
+	}
+	return n
+}
+
+// pageBounds is PageBounds with the column's order already found and the
+// page's path already written.
+func pageBounds(c Column, o Order, ok bool, why string, ci *meta.ColumnIndex, page int, path string) Bounds {
+	b := Bounds{Path: path, Order: o, NoNaN: !o.kind.IsFloat()}
 	if ci == nil {
 		b.Refused = "the column chunk has no column index"
 		return b
@@ -79,6 +120,19 @@ func indexShape(ci *meta.ColumnIndex) string {
 // claim against the pages' accepted bounds (null and NaN-only pages carry
 // none and are passed over); a claim the bounds contradict is not trusted.
 func IndexOrder(c Column, ci *meta.ColumnIndex) (meta.BoundaryOrder, string) {
+	return indexOrder(c, ci, func(i int) Bounds { return PageBounds(c, ci, i) })
+}
+
+// IndexOrderOf is IndexOrder over bounds, the pages' bounds as
+// ColumnIndexBounds gives them.
+func IndexOrderOf(c Column, ci *meta.ColumnIndex, bounds []Bounds) (meta.BoundaryOrder, string) {
+	if ci != nil && len(bounds) != len(ci.NullPages) {
+		return IndexOrder(c, ci)
+	}
+	return indexOrder(c, ci, func(i int) Bounds { return bounds[i] })
+}
+
+func indexOrder(c Column, ci *meta.ColumnIndex, page func(i int) Bounds) (meta.BoundaryOrder, string) {
 	if ci == nil {
 		return meta.Unordered, "the column chunk has no column index"
 	}
@@ -100,7 +154,7 @@ func IndexOrder(c Column, ci *meta.ColumnIndex) (meta.BoundaryOrder, string) {
 	prev := -1
 	var prevMin, prevMax []byte
 	for i := range ci.NullPages {
-		pb := PageBounds(c, ci, i)
+		pb := page(i)
 		if pb.AllNull || pb.AllNaN {
 			continue
 		}

@@ -1,0 +1,174 @@
+package pushdown
+
+import (
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/stats"
+	"github.com/pqsql/pqsql/internal/testcorpus"
+)
+
+// readLog is a Source that records the ranges read through it.
+type readLog struct {
+	format.Source
+	mu    sync.Mutex
+	reads []format.Range
+}
+
+func (l *readLog) ReadAt(b []byte, off int64) (int, error) {
+	l.mu.Lock()
+	l.reads = append(l.reads, format.Range{Offset: off, Length: int64(len(b))})
+	l.mu.Unlock()
+	return l.Source.ReadAt(b, off)
+}
+
+// touched reports whether any read overlapped r.
+func (l *readLog) touched(r format.Range) bool {
+	for _, x := range l.reads {
+		if x.Offset < r.End() && r.Offset < x.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// logged is f reading through a readLog.
+func logged(f *format.File) (*format.File, *readLog) {
+	g := *f
+	l := &readLog{Source: f.Source}
+	g.Source = l
+	return &g, l
+}
+
+// TestOffsetIndexReadOnlyToSkip checks that the page index reads a chunk's
+// offset index only when its column index rules a page out: when every
+// page is kept the chunk is read whole, and where pages lie is not needed.
+func TestOffsetIndexReadOnlyToSkip(t *testing.T) {
+	opt := Options{Statistics: true, PageIndex: true, Threads: 1}
+	t.Run("nothing ruled out", func(t *testing.T) {
+		f, l := logged(openFixture(t, "orders_shuffled.parquet"))
+		city := leafIndex(t, f, "city")
+		// 'Lima' lies between every page's bounds but is in no row.
+		p, err := Plan(f, eq("city", StringLiteral("Lima")), allLeaves(f), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ci int64
+		for _, rg := range p.RowGroups {
+			if rg.Verdict != Scan {
+				t.Fatalf("row group %d: %s (%s), want scan", rg.Index, rg.Verdict, rg.Reason)
+			}
+			cr, _ := f.ColumnIndexRange(rg.Index, city)
+			or, _ := f.OffsetIndexRange(rg.Index, city)
+			ci += cr.Length
+			if !l.touched(cr) {
+				t.Errorf("row group %d: column index of city not read", rg.Index)
+			}
+			if l.touched(or) {
+				t.Errorf("row group %d: offset index of city read, though no page can be skipped", rg.Index)
+			}
+			if len(rg.PageDecisions()) == 0 {
+				t.Errorf("row group %d: no page decisions", rg.Index)
+			}
+			for _, d := range rg.PageDecisions() {
+				if !d.Keep || d.Located {
+					t.Errorf("row group %d, page %d: keep %v, located %v; want kept and not located", rg.Index, d.Page, d.Keep, d.Located)
+				}
+			}
+		}
+		if p.IndexBytes != ci {
+			t.Errorf("index bytes %d, want the column indexes' %d", p.IndexBytes, ci)
+		}
+	})
+	t.Run("pages ruled out", func(t *testing.T) {
+		f, l := logged(openFixture(t, "orders_sorted.parquet"))
+		id := leafIndex(t, f, "order_id")
+		p, err := Plan(f, eq("order_id", IntLiteral(431)), allLeaves(f), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rg := p.RowGroups[0]
+		if rg.Verdict != Select {
+			t.Fatalf("row group 0: %s (%s), want select", rg.Verdict, rg.Reason)
+		}
+		or, _ := f.OffsetIndexRange(0, id)
+		if !l.touched(or) {
+			t.Errorf("offset index of order_id not read, though pages are skipped")
+		}
+		skipped := 0
+		for _, d := range rg.PageDecisions() {
+			if !d.Located {
+				t.Errorf("page %d not located", d.Page)
+			}
+			if !d.Keep {
+				skipped++
+			}
+		}
+		if skipped == 0 {
+			t.Errorf("no page skipped: %+v", rg.PageDecisions())
+		}
+		for _, c := range rg.Columns {
+			if c.Leaf == id && (c.Whole || len(c.Pages) >= c.NumPages) {
+				t.Errorf("order_id read whole or every page: %d of %d pages", len(c.Pages), c.NumPages)
+			}
+		}
+	})
+}
+
+// TestColumnIndexBoundsArePageBounds checks that the bounds of all pages at
+// once, which the plan judges, are each page's PageBounds, and that the
+// boundary order judged from them is IndexOrder's, on every column index
+// of the fixtures and the conformance corpus.
+func TestColumnIndexBoundsArePageBounds(t *testing.T) {
+	paths := []string{}
+	for _, name := range []string{"orders_sorted.parquet", "orders_shuffled.parquet", "types.parquet", "statistics.parquet", "nested.parquet"} {
+		paths = append(paths, filepath.Join(testcorpus.ModuleRoot(t), "fixtures", name))
+	}
+	if corpus, err := corpusPaths(t); err == nil {
+		paths = append(paths, corpus...)
+	}
+	checked := 0
+	var reuse []stats.Bounds
+	for _, path := range paths {
+		f, err := format.Open(path)
+		if err != nil {
+			continue
+		}
+		cols, err := stats.Columns(f.Meta)
+		if err != nil {
+			f.Close()
+			continue
+		}
+		for rg := range f.NumRowGroups() {
+			for c := range f.Schema.Leaves {
+				ci, err := f.ReadColumnIndex(rg, c)
+				if err != nil {
+					continue
+				}
+				reuse = stats.ColumnIndexBounds(cols[c], ci, reuse)
+				if len(reuse) != len(ci.NullPages) {
+					t.Fatalf("%s rg %d col %d: %d bounds for %d pages", path, rg, c, len(reuse), len(ci.NullPages))
+				}
+				for i := range ci.NullPages {
+					if want := stats.PageBounds(cols[c], ci, i); !reflect.DeepEqual(reuse[i], want) {
+						t.Errorf("%s rg %d col %d page %d: %+v, want %+v", path, rg, c, i, reuse[i], want)
+					}
+				}
+				o1, why1 := stats.IndexOrderOf(cols[c], ci, reuse)
+				o2, why2 := stats.IndexOrder(cols[c], ci)
+				if o1 != o2 || why1 != why2 {
+					t.Errorf("%s rg %d col %d: order %v (%s), want %v (%s)", path, rg, c, o1, why1, o2, why2)
+				}
+				checked++
+			}
+		}
+		f.Close()
+	}
+	if checked == 0 {
+		t.Fatal("no column index checked")
+	}
+	t.Logf("%d column indexes", checked)
+}
