@@ -231,6 +231,7 @@ func (r *PageReader) step() error {
 			if err := d.page(p); err != nil {
 				return err
 			}
+			r.notePinned()
 		}
 	}
 	for r.next < len(r.pages) {
@@ -256,9 +257,18 @@ func (r *PageReader) step() error {
 		if err := d.openPage(p, pr.FirstRow, pr); err != nil {
 			return err
 		}
+		r.notePinned()
 		return r.slice()
 	}
 	return io.EOF
+}
+
+// notePinned pins the fetched bytes once values decoded from a page point
+// into them, so that releasing them does not hand them to another read.
+func (r *PageReader) notePinned() {
+	if r.d.rawKept && r.fetched != nil {
+		r.fetched.pin()
+	}
 }
 
 // slice decodes the next slice of the open page: all of it for readAll.
@@ -340,6 +350,7 @@ func (r *PageReader) stepSequential() error {
 			if err := d.page(p); err != nil {
 				return err
 			}
+			r.notePinned()
 		case meta.DataPage, meta.DataPageV2:
 			if n, ok := r.skippable(p, r.row); ok {
 				r.values += n
@@ -349,6 +360,7 @@ func (r *PageReader) stepSequential() error {
 			if err := d.openPage(p, r.row, PageRef{}); err != nil {
 				return err
 			}
+			r.notePinned()
 			return r.slice()
 		}
 	}
