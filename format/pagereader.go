@@ -260,7 +260,20 @@ func (r *PageReader) step() error {
 		r.notePinned()
 		return r.slice()
 	}
+	r.dropScratch()
 	return io.EOF
+}
+
+// dropScratch hands back the buffer pages were decompressed into once the
+// last page is decoded: numbers were copied out of it, and a reader that
+// is dropped rather than closed would otherwise keep it from the next
+// chunk. Byte arrays decoded from it (ReuseByteArrays) stay the caller's
+// until Close.
+func (r *PageReader) dropScratch() {
+	if d := r.d; d.scratch != nil && !byteValues(d.leaf.Type) {
+		putFetchBuffer(d.scratch)
+		d.scratch = nil
+	}
 }
 
 // notePinned pins the fetched bytes once values decoded from a page point
@@ -373,6 +386,7 @@ func (r *PageReader) stepSequential() error {
 	if r.st != nil {
 		r.st.release(d.rawKept)
 	}
+	r.dropScratch()
 	return io.EOF
 }
 
