@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/pqsql/pqsql/format"
-	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/planner"
 	"github.com/pqsql/pqsql/pushdown"
 )
@@ -348,8 +347,9 @@ type scanTask struct {
 	// cutByTopK: the load under way reads fewer pages than planned
 	// because a sorted limit's bound skipped them.
 	cutByTopK bool
-	// fetched are the task's fetched bytes that no value it passes on
-	// points into, released for later row groups when it ends.
+	// fetched are the task's fetched bytes, released for later row groups
+	// when it ends: those that values it passes on point into are pinned
+	// (format.Fetched.Release) and stay theirs.
 	fetched []*format.Fetched
 }
 
@@ -1148,9 +1148,7 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 		if fetched, err = format.Fetch(f.Source, ranges, 0); err != nil {
 			return err
 		}
-		if noBytesKept(t.file.fields, cols) {
-			t.fetched = append(t.fetched, fetched)
-		}
+		t.fetched = append(t.fetched, fetched)
 	}
 	var pages int64
 	defer func() { acct.end(pages) }()
@@ -1208,21 +1206,6 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 	return nil
 }
 
-// noBytesKept reports whether no value decoded from the leaves of cols can
-// point into the fetched bytes: byte arrays of an uncompressed page or
-// dictionary are slices of them, and a BLOB keeps its slice; numbers are
-// decoded into slices of their own.
-func noBytesKept(fields []*format.Field, cols []int) bool {
-	for _, c := range cols {
-		for _, l := range fields[c].Leaves {
-			if l.Type == meta.ByteArray || l.Type == meta.FixedLenByteArray {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // opener returns how a flat leaf's pages are read as lr says, from the
 // fetched bytes. Pages chosen by the offset index are checked against their
 // headers first: if the index misplaces rows, the chunk is read again
@@ -1258,6 +1241,7 @@ func (s *scanner) opener(t *scanTask, acct *loadAccount, leaf int, lr *leafRead,
 			if fetched, err = format.Fetch(f.Source, []format.Range{r}, 0); err != nil {
 				return nil, fmt.Errorf("%s: row group %d: %w", f.Name, rg, err)
 			}
+			t.fetched = append(t.fetched, fetched)
 		}
 	}
 	return func() (*format.PageReader, error) {

@@ -89,17 +89,28 @@ func sizeClass(n int64) int {
 	return c
 }
 
-// Release hands f's buffers back for later Fetches to reuse. The caller
-// promises that nothing it decoded from f still points into them: byte-array
-// values of an uncompressed page, or of a dictionary page, are slices of the
-// fetched bytes, so a caller that kept any may not release.
+// Release hands f's buffers back for later Fetches to reuse, unless values
+// decoded from them point into them: byte arrays of a page stored
+// uncompressed are slices of the fetched bytes, and a PageReader that
+// decodes such values pins f. The caller promises that nothing else it
+// took from f (Slice) is still in use. f serves nothing after Release.
 func (f *Fetched) Release() {
 	if f == nil {
 		return
 	}
+	keep := f.pinned.Load()
 	for i, b := range f.data {
-		putFetchBuffer(b)
+		if !keep {
+			putFetchBuffer(b)
+		}
 		f.data[i] = nil
 	}
 	f.ranges = nil
+}
+
+// pin notes that decoded values point into f's bytes.
+func (f *Fetched) pin() {
+	if f != nil && !f.pinned.Load() {
+		f.pinned.Store(true)
+	}
 }

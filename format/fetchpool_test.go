@@ -3,7 +3,12 @@ package format
 import (
 	"bytes"
 	"errors"
+	"io"
+	"path/filepath"
 	"testing"
+
+	"github.com/pqsql/pqsql/format/meta"
+	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
 // A Fetch after a Release reuses its buffers and serves the new bytes
@@ -91,4 +96,153 @@ func TestSizeClass(t *testing.T) {
 			t.Errorf("sizeClass(%d) = %d, want %d", tc.n, got, tc.want)
 		}
 	}
+}
+
+// Values decoded from fetched bytes survive the bytes' release: a page
+// stored uncompressed hands out byte arrays that are slices of the fetched
+// buffer, which must then stay out of the pool, while a chunk whose values
+// are copied out (numbers, compressed pages) hands its buffer to the next
+// Fetch. The next Fetch fills the reused buffer with other bytes, so a
+// buffer pooled while values point into it shows as changed values.
+func TestReleasedFetchKeepsPinnedValues(t *testing.T) {
+	data := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
+	var pinned, reused int
+	for _, name := range []string{"alltypes_tiny_pages_plain.parquet", "alltypes_tiny_pages.parquet",
+		"delta_byte_array.parquet", "lz4_raw_compressed_larger.parquet", "datapage_v1-uncompressed-checksum.parquet"} {
+		f, err := Open(filepath.Join(data, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rg := range f.Meta.RowGroups {
+			for col := range f.Schema.Leaves {
+				chunk, err := f.ChunkRange(rg, col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sizeClass(chunk.Length) < 0 {
+					continue
+				}
+				fetched, err := Fetch(f.Source, []Range{chunk}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				buf := fetched.data[0]
+				r, err := f.NewPageReader(rg, col, Range{}, nil, fetched)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var kept, want [][]byte
+				for {
+					cd, err := r.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for _, b := range cd.Values.Bytes {
+						kept = append(kept, b)
+						want = append(want, bytes.Clone(b))
+					}
+				}
+				r.Close()
+				fetched.Release()
+				junk, err := Fetch(BytesSource(bytes.Repeat([]byte{0xEE}, int(chunk.Length))), []Range{{0, chunk.Length}}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if &junk.data[0][0] == &buf[0] {
+					reused++
+				} else {
+					pinned++
+				}
+				for i := range kept {
+					if !bytes.Equal(kept[i], want[i]) {
+						t.Fatalf("%s: row group %d, leaf %d: value %d changed to %q after the fetched bytes were released", name, rg, col, i, kept[i])
+					}
+				}
+				junk.Release()
+			}
+		}
+		f.Close()
+	}
+	if pinned == 0 || reused == 0 {
+		t.Errorf("%d chunks pinned and %d reused: the corpus no longer exercises both", pinned, reused)
+	}
+}
+
+// A reader of numbers that reaches the end of its pages hands back the
+// buffer it decompressed them into, closed or not, so that a scan that
+// drops its readers does not draw a fresh buffer for every chunk; the
+// numbers it returned are copies and stay as they were.
+func TestPageReaderEndHandsBackScratch(t *testing.T) {
+	data := filepath.Join(testcorpus.Shared(t), "parquet-testing", "data")
+	var numbers int
+	for _, name := range []string{"datapage_v1-snappy-compressed-checksum.parquet", "alltypes_plain.snappy.parquet", "delta_binary_packed.parquet", "byte_stream_split_extended.gzip.parquet"} {
+		f, err := Open(filepath.Join(data, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		numbers += endHandsBackScratch(t, f)
+		f.Close()
+	}
+	if numbers == 0 {
+		t.Error("no compressed leaf of numbers in the files")
+	}
+}
+
+func endHandsBackScratch(t *testing.T, f *File) (numbers int) {
+	t.Helper()
+	for col, l := range f.Schema.Leaves {
+		if byteValues(l.Type) {
+			continue
+		}
+		md := f.Meta.RowGroups[0].Columns[col].MetaData
+		if md == nil || md.Codec == meta.Uncompressed {
+			continue
+		}
+		want, err := f.ReadColumn(0, col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, wv := wholeOf(want)
+		r, err := f.NewPageReader(0, col, Range{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][]byte
+		var kept []*ColumnData
+		for {
+			cd, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, cd)
+		}
+		if r.d.scratch != nil {
+			t.Errorf("leaf %d: the reader holds its decompression buffer past its last page", col)
+		}
+		// Another chunk's pages take the buffer handed back.
+		if _, err := f.ReadColumn(0, col); err != nil {
+			t.Fatal(err)
+		}
+		for _, cd := range kept {
+			for i := range cd.Values.Len() {
+				got = append(got, cd.Values.PlainBytes(i, nil))
+			}
+		}
+		if len(got) != len(wv) {
+			t.Fatalf("leaf %d: %d values, want %d", col, len(got), len(wv))
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], wv[i]) {
+				t.Fatalf("leaf %d: value %d is %x after the buffer was reused, want %x", col, i, got[i], wv[i])
+			}
+		}
+		numbers++
+	}
+	return numbers
 }

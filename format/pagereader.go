@@ -231,6 +231,7 @@ func (r *PageReader) step() error {
 			if err := d.page(p); err != nil {
 				return err
 			}
+			r.notePinned()
 		}
 	}
 	for r.next < len(r.pages) {
@@ -256,9 +257,31 @@ func (r *PageReader) step() error {
 		if err := d.openPage(p, pr.FirstRow, pr); err != nil {
 			return err
 		}
+		r.notePinned()
 		return r.slice()
 	}
+	r.dropScratch()
 	return io.EOF
+}
+
+// dropScratch hands back the buffer pages were decompressed into once the
+// last page is decoded: numbers were copied out of it, and a reader that
+// is dropped rather than closed would otherwise keep it from the next
+// chunk. Byte arrays decoded from it (ReuseByteArrays) stay the caller's
+// until Close.
+func (r *PageReader) dropScratch() {
+	if d := r.d; d.scratch != nil && !byteValues(d.leaf.Type) {
+		putFetchBuffer(d.scratch)
+		d.scratch = nil
+	}
+}
+
+// notePinned pins the fetched bytes once values decoded from a page point
+// into them, so that releasing them does not hand them to another read.
+func (r *PageReader) notePinned() {
+	if r.d.rawKept && r.fetched != nil {
+		r.fetched.pin()
+	}
 }
 
 // slice decodes the next slice of the open page: all of it for readAll.
@@ -340,6 +363,7 @@ func (r *PageReader) stepSequential() error {
 			if err := d.page(p); err != nil {
 				return err
 			}
+			r.notePinned()
 		case meta.DataPage, meta.DataPageV2:
 			if n, ok := r.skippable(p, r.row); ok {
 				r.values += n
@@ -349,6 +373,7 @@ func (r *PageReader) stepSequential() error {
 			if err := d.openPage(p, r.row, PageRef{}); err != nil {
 				return err
 			}
+			r.notePinned()
 			return r.slice()
 		}
 	}
@@ -361,6 +386,7 @@ func (r *PageReader) stepSequential() error {
 	if r.st != nil {
 		r.st.release(d.rawKept)
 	}
+	r.dropScratch()
 	return io.EOF
 }
 

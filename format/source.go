@@ -253,6 +253,9 @@ func Coalesce(ranges []Range, maxGap int64) []Range {
 type Fetched struct {
 	ranges []Range
 	data   [][]byte
+	// pinned: values decoded from the bytes point into them (byte arrays
+	// of a page stored uncompressed), so Release must not pool them.
+	pinned atomic.Bool
 }
 
 // Fetch reads the given ranges, coalescing those within maxGap bytes, and
