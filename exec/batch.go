@@ -128,7 +128,12 @@ func (b *batch) take(sel []int32) *batch {
 	if len(sel) == b.n {
 		return b
 	}
-	out := &batch{cols: make([]*Vector, len(b.cols)), n: len(sel), pooled: b.pooled}
+	var out *batch
+	if b.pooled {
+		out = scanBatch(len(b.cols), len(sel))
+	} else {
+		out = &batch{cols: make([]*Vector, len(b.cols)), n: len(sel)}
+	}
 	for i, v := range b.cols {
 		switch {
 		case v == nil:
@@ -364,22 +369,48 @@ func (b *batch) release() {
 		// Other vectors (a partition column's, a row number's) are left
 		// to the collector.
 	}
-	b.pooled = false
+	// The batch itself serves the next one scanBatch makes.
+	clear(b.cols)
+	*b = batch{cols: b.cols[:0]}
+	batchPool.Put(b)
+}
+
+// batchPool holds released batches of the scan, for scanBatch.
+var batchPool sync.Pool
+
+// scanBatch is an empty batch of n rows and width columns for the scan to
+// fill, recycled when released.
+func scanBatch(width, n int) *batch {
+	b, _ := batchPool.Get().(*batch)
+	if b == nil {
+		b = &batch{}
+	}
+	if cap(b.cols) < width {
+		b.cols = make([]*Vector, width)
+	}
+	b.cols, b.n, b.pooled = b.cols[:width], n, true
+	return b
 }
 
 // packBatches drops empty batches and copies runs of small ones (a
 // selective filter leaves many) into full ones, so that a result has about
-// as many batches as its rows fill.
+// as many batches as its rows fill. A small batch with no other to join
+// stays as it is.
 func packBatches(bs []*batch) []*batch {
 	var out []*batch
-	var pending *batch
+	// The run of small batches so far: its first batch as it is (first),
+	// or all of them copied into one (packed).
+	var first, packed *batch
 	flush := func() {
-		if pending != nil && pending.n > 0 {
-			out = append(out, pending)
+		switch {
+		case packed != nil:
+			out = append(out, packed)
+		case first != nil:
+			out = append(out, first)
 		}
-		pending = nil
+		first, packed = nil, nil
 	}
-	for _, b := range bs {
+	for k, b := range bs {
 		if b.n == 0 {
 			continue
 		}
@@ -388,29 +419,54 @@ func packBatches(bs []*batch) []*batch {
 			out = append(out, b)
 			continue
 		}
-		if pending != nil && pending.n+b.n > BatchSize {
-			flush()
+		if held := first; held != nil || packed != nil {
+			if packed != nil {
+				held = packed
+			}
+			if held.n+b.n > BatchSize {
+				flush()
+			}
 		}
-		if pending == nil {
-			pending = &batch{cols: make([]*Vector, len(b.cols))}
-			for c, v := range b.cols {
+		if first == nil && packed == nil {
+			first = b
+			continue
+		}
+		if packed == nil {
+			// Room for the rows the run can gather, at most a batch.
+			room := first.n + b.n
+			for _, c := range bs[k+1:] {
+				if c.n >= BatchSize/2 || room >= BatchSize {
+					break
+				}
+				room += c.n
+			}
+			room = min(room, BatchSize)
+			packed = &batch{cols: make([]*Vector, len(first.cols))}
+			for c, v := range first.cols {
 				if v != nil {
-					pending.cols[c] = emptyLike(v, BatchSize)
+					packed.cols[c] = emptyLike(v, room)
 				}
 			}
+			packed.appendRows(first)
+			first = nil
 		}
-		for c, v := range b.cols {
-			if v == nil {
-				continue
-			}
-			for i := range b.n {
-				pending.cols[c].appendRow(v, i)
-			}
-		}
-		pending.n += b.n
+		packed.appendRows(b)
 	}
 	flush()
 	return out
+}
+
+// appendRows appends the rows of b, of the same columns, to p.
+func (p *batch) appendRows(b *batch) {
+	for c, v := range b.cols {
+		if v == nil {
+			continue
+		}
+		for i := range b.n {
+			p.cols[c].appendRow(v, i)
+		}
+	}
+	p.n += b.n
 }
 
 // emptyLike is an empty vector of v's type and representation, with room
