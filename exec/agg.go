@@ -370,6 +370,8 @@ type aggregator struct {
 	rb    *rowBuffer
 	// consumed counts the rows consumed.
 	consumed int64
+	// srcs backs sources' answer, reused from batch to batch.
+	srcs []source
 	// stBuf backs states; zeros, zeroIDs.
 	stBuf []*aggState
 	zeros []int32
@@ -382,8 +384,10 @@ type aggregator struct {
 	// gids backs groupIDs' answer, reused from batch to batch.
 	gids []int32
 	// few holds the per-batch sums of updateFew (groupfew.go).
-	few      fewBatch
-	strCache [256]struct {
+	few fewBatch
+	// strCache is made at the first batch that uses it: an aggregate
+	// without string keys, made per row group, does without its 6 KiB.
+	strCache *[256]struct {
 		s string
 		g int32
 	}
@@ -470,7 +474,12 @@ func (ag *aggregator) single() *group {
 // can be, else row by row, keys before arguments, so the first error is the
 // one a row-at-a-time loop meets first (vectorized ones never fail).
 func (ag *aggregator) sources(b *batch) ([]source, error) {
-	srcs := make([]source, len(ag.exprs))
+	if cap(ag.srcs) < len(ag.exprs) {
+		ag.srcs = make([]source, len(ag.exprs))
+	}
+	// The batch before's, which no one holds past its batch.
+	srcs := ag.srcs[:len(ag.exprs)]
+	clear(srcs)
 	var computed []int
 	for i, e := range ag.exprs {
 		if e == nil {
@@ -638,6 +647,12 @@ func (ag *aggregator) groupIDs(n int, keys []source) []int32 {
 		return gids
 	}
 	if v := keys[0].vec; ag.kind == keyStr && v != nil && v.Str != nil {
+		if ag.strCache == nil {
+			ag.strCache = new([256]struct {
+				s string
+				g int32
+			})
+		}
 		for i, x := range v.Str {
 			if v.IsNull(i) || x == "" {
 				gids[i] = ag.groupOf(keys, i)
@@ -1005,13 +1020,21 @@ func firstSeenStr(v *Vector, n int, s *aggState) []int32 {
 }
 
 // zeroIDs returns n group ids of the one group of an aggregate without
-// GROUP BY, from a buffer reused from batch to batch.
+// GROUP BY, which no one writes: a batch's from the zeros every aggregator
+// shares (a row group's partial aggregate is made for a few batches).
 func (ag *aggregator) zeroIDs(n int) []int32 {
+	if n <= len(sharedZeroIDs) {
+		return sharedZeroIDs[:n:n]
+	}
 	if cap(ag.zeros) < n {
 		ag.zeros = make([]int32, n)
 	}
 	return ag.zeros[:n]
 }
+
+// sharedZeroIDs are the group ids of a batch of an aggregate without GROUP
+// BY; read only.
+var sharedZeroIDs [BatchSize]int32
 
 // states returns each row's state of aggregate ai, in a buffer reused
 // from batch to batch.
@@ -1047,7 +1070,7 @@ func (ag *aggregator) eachBatch(types []Type, n int, fn func(b *batch) (stop boo
 	}
 	groups := ag.finalGroups()
 	ag.groups, ag.byInt, ag.byStr, ag.byKey = nil, intGroups{}, nil, nil
-	clear(ag.strCache[:])
+	ag.strCache = nil
 	ag.strKeys = nil
 	ag.codeGroups = codeGroups{}
 	if cols, ok := ag.plainColumns(n); ok {

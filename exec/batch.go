@@ -128,13 +128,59 @@ func (b *batch) take(sel []int32) *batch {
 	if len(sel) == b.n {
 		return b
 	}
-	out := &batch{cols: make([]*Vector, len(b.cols)), n: len(sel), pooled: b.pooled}
+	var out *batch
+	if b.pooled {
+		out = scanBatch(len(b.cols), len(sel))
+	} else {
+		out = &batch{cols: make([]*Vector, len(b.cols)), n: len(sel)}
+	}
 	for i, v := range b.cols {
-		if v != nil {
+		switch {
+		case v == nil:
+		case b.pooled:
+			// Into the scan's vectors, which release recycles.
+			out.cols[i] = v.takePooled(sel)
+		default:
 			out.cols[i] = v.take(sel)
 		}
 	}
 	return out
+}
+
+// takePooled is take into a vector of the scan's pools.
+func (v *Vector) takePooled(sel []int32) *Vector {
+	var out *Vector
+	switch {
+	case v.Int != nil:
+		out = recycled(&intVecs, v.Type)
+		out.Int = takeInto(room(out.Int, len(sel)), v.Int, sel)
+	case v.Float != nil:
+		out = recycled(&floatVecs, v.Type)
+		out.Float = takeInto(room(out.Float, len(sel)), v.Float, sel)
+	case v.Str != nil:
+		out = recycled(&strVecs, v.Type)
+		out.Str = takeInto(room(out.Str, len(sel)), v.Str, sel)
+	default:
+		return v.take(sel)
+	}
+	if v.Nulls != nil {
+		for _, i := range sel {
+			if v.Nulls[i] {
+				out.Nulls = takeInto(nullFlags(0, len(sel)), v.Nulls, sel)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// takeInto appends the values sel of s to dst.
+func takeInto[T any](dst, s []T, sel []int32) []T {
+	dst = dst[:len(sel)]
+	for j, i := range sel {
+		dst[j] = s[i]
+	}
+	return dst
 }
 
 // head keeps the first n rows of b.
@@ -220,10 +266,9 @@ func batchOfRows(rows [][]planner.Datum, types []Type) *batch {
 // give their columns back to these pools, so a scan does not allocate a
 // batch's worth of memory per batch.
 var (
-	intPool   = sync.Pool{New: func() any { return new([]int64) }}
-	floatPool = sync.Pool{New: func() any { return new([]float64) }}
-	strPool   = sync.Pool{New: func() any { return new([]string) }}
-	codePool  = sync.Pool{New: func() any { return new([]int32) }}
+	// The scan's vectors of each kind, with their storage (scanVector).
+	intVecs, floatVecs, strVecs sync.Pool
+	codePool                    = sync.Pool{New: func() any { return new([]int32) }}
 	// nullPool holds NULL flags of released batches, which appendNull
 	// reuses: a column with NULLs otherwise allocates flags per batch.
 	nullPool = sync.Pool{New: func() any { return new([]bool) }}
@@ -240,24 +285,40 @@ func nullFlags(n, c int) []bool {
 	return s
 }
 
-// scanVector is newVector for the scan's batches, drawing on the pools.
+// scanVector is newVector for the scan's batches, drawing on the pools: a
+// released batch's vectors come back whole, their storage with them.
 func scanVector(t Type, n int) *Vector {
-	v := &Vector{Type: t}
 	switch {
 	case t.ID == TypeFloat || t.ID == TypeDouble:
-		v.Float = pooled[float64](&floatPool, n)
+		v := recycled(&floatVecs, t)
+		v.Float = room(v.Float, n)
+		return v
 	case t.ID == TypeVarchar:
-		v.Str = pooled[string](&strPool, n)
+		v := recycled(&strVecs, t)
+		v.Str = room(v.Str, n)
+		return v
 	case t.ID == TypeBoolean, wideDecimal(t), t.ID == TypeBlob, t.ID == TypeUUID, t.ID == TypeInterval, t.ID == TypeNested:
 		return newVector(t, n)
 	default:
-		v.Int = pooled[int64](&intPool, n)
+		v := recycled(&intVecs, t)
+		v.Int = room(v.Int, n)
+		return v
 	}
+}
+
+// recycled is a released vector of pool p, or a new one, made empty and of
+// type t; release gives it back to p.
+func recycled(p *sync.Pool, t Type) *Vector {
+	v, _ := p.Get().(*Vector)
+	if v == nil {
+		v = &Vector{}
+	}
+	*v = Vector{Type: t, Int: v.Int, Float: v.Float, Str: v.Str, pool: p}
 	return v
 }
 
-func pooled[T any](p *sync.Pool, n int) []T {
-	s := *p.Get().(*[]T)
+// room is s emptied, with room for n values.
+func room[T any](s []T, n int) []T {
 	if cap(s) < n {
 		// Sized to the rows at hand: a row group of a few rows (a glob
 		// of small files) must not cost a full batch per column.
@@ -265,6 +326,9 @@ func pooled[T any](p *sync.Pool, n int) []T {
 	}
 	return s[:0]
 }
+
+// pooled is a released slice of p, or a new one, with room for n values.
+func pooled[T any](p *sync.Pool, n int) []T { return room(*p.Get().(*[]T), n) }
 
 // release gives the columns of a batch the scan made back to the pools;
 // nothing may use them afterwards.
@@ -280,39 +344,73 @@ func (b *batch) release() {
 			s := v.Nulls[:0]
 			nullPool.Put(&s)
 		}
-		switch {
-		case v.Int != nil:
-			s := v.Int[:0]
-			intPool.Put(&s)
-		case v.Float != nil:
-			s := v.Float[:0]
-			floatPool.Put(&s)
-		case v.Str != nil:
-			clear(v.Str)
-			s := v.Str[:0]
-			strPool.Put(&s)
-		}
 		if v.Codes != nil {
 			s := v.Codes[:0]
 			codePool.Put(&s)
 		}
+		if v.Str != nil {
+			clear(v.Str)
+		}
+		if p := v.pool; p != nil {
+			// The vector goes back whole: the storage of its pool's kind
+			// of values stays with it, and nothing else of it is kept.
+			*v = Vector{Int: v.Int[:0], Float: v.Float[:0], Str: v.Str[:0]}
+			switch p {
+			case &intVecs:
+				v.Float, v.Str = nil, nil
+			case &floatVecs:
+				v.Int, v.Str = nil, nil
+			default:
+				v.Int, v.Float = nil, nil
+			}
+			p.Put(v)
+			continue
+		}
+		// Other vectors (a partition column's, a row number's) are left
+		// to the collector.
 	}
-	b.pooled = false
+	// The batch itself serves the next one scanBatch makes.
+	clear(b.cols)
+	*b = batch{cols: b.cols[:0]}
+	batchPool.Put(b)
+}
+
+// batchPool holds released batches of the scan, for scanBatch.
+var batchPool sync.Pool
+
+// scanBatch is an empty batch of n rows and width columns for the scan to
+// fill, recycled when released.
+func scanBatch(width, n int) *batch {
+	b, _ := batchPool.Get().(*batch)
+	if b == nil {
+		b = &batch{}
+	}
+	if cap(b.cols) < width {
+		b.cols = make([]*Vector, width)
+	}
+	b.cols, b.n, b.pooled = b.cols[:width], n, true
+	return b
 }
 
 // packBatches drops empty batches and copies runs of small ones (a
 // selective filter leaves many) into full ones, so that a result has about
-// as many batches as its rows fill.
+// as many batches as its rows fill. A small batch with no other to join
+// stays as it is.
 func packBatches(bs []*batch) []*batch {
 	var out []*batch
-	var pending *batch
+	// The run of small batches so far: its first batch as it is (first),
+	// or all of them copied into one (packed).
+	var first, packed *batch
 	flush := func() {
-		if pending != nil && pending.n > 0 {
-			out = append(out, pending)
+		switch {
+		case packed != nil:
+			out = append(out, packed)
+		case first != nil:
+			out = append(out, first)
 		}
-		pending = nil
+		first, packed = nil, nil
 	}
-	for _, b := range bs {
+	for k, b := range bs {
 		if b.n == 0 {
 			continue
 		}
@@ -321,29 +419,54 @@ func packBatches(bs []*batch) []*batch {
 			out = append(out, b)
 			continue
 		}
-		if pending != nil && pending.n+b.n > BatchSize {
-			flush()
+		if held := first; held != nil || packed != nil {
+			if packed != nil {
+				held = packed
+			}
+			if held.n+b.n > BatchSize {
+				flush()
+			}
 		}
-		if pending == nil {
-			pending = &batch{cols: make([]*Vector, len(b.cols))}
-			for c, v := range b.cols {
+		if first == nil && packed == nil {
+			first = b
+			continue
+		}
+		if packed == nil {
+			// Room for the rows the run can gather, at most a batch.
+			room := first.n + b.n
+			for _, c := range bs[k+1:] {
+				if c.n >= BatchSize/2 || room >= BatchSize {
+					break
+				}
+				room += c.n
+			}
+			room = min(room, BatchSize)
+			packed = &batch{cols: make([]*Vector, len(first.cols))}
+			for c, v := range first.cols {
 				if v != nil {
-					pending.cols[c] = emptyLike(v, BatchSize)
+					packed.cols[c] = emptyLike(v, room)
 				}
 			}
+			packed.appendRows(first)
+			first = nil
 		}
-		for c, v := range b.cols {
-			if v == nil {
-				continue
-			}
-			for i := range b.n {
-				pending.cols[c].appendRow(v, i)
-			}
-		}
-		pending.n += b.n
+		packed.appendRows(b)
 	}
 	flush()
 	return out
+}
+
+// appendRows appends the rows of b, of the same columns, to p.
+func (p *batch) appendRows(b *batch) {
+	for c, v := range b.cols {
+		if v == nil {
+			continue
+		}
+		for i := range b.n {
+			p.cols[c].appendRow(v, i)
+		}
+	}
+	p.n += b.n
 }
 
 // emptyLike is an empty vector of v's type and representation, with room

@@ -1055,7 +1055,7 @@ func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []col
 	for _, r := range runs {
 		n += int(r.Len())
 	}
-	b := &batch{cols: make([]*Vector, s.q.width), n: n, pooled: true}
+	b := scanBatch(s.q.width, n)
 	for _, c := range cols {
 		fl := t.file.fields[c]
 		v := scanVector(typeOfField(fl), n)

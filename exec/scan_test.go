@@ -235,6 +235,32 @@ func TestPackBatches(t *testing.T) {
 	}
 }
 
+// A small batch with no other to join is kept as it is, and a run of small
+// ones is copied into storage for its rows rather than a whole batch's.
+func TestPackBatchesSizesTheRun(t *testing.T) {
+	mk := func(n int) *batch {
+		v := newVector(Type{ID: TypeBigInt}, n)
+		for i := range n {
+			v.Int = append(v.Int, int64(i))
+		}
+		return &batch{cols: []*Vector{v, nil}, n: n}
+	}
+	lone := mk(1)
+	if out := packBatches([]*batch{lone, mk(0)}); len(out) != 1 || out[0] != lone {
+		t.Fatalf("a lone small batch was copied: %v", out)
+	}
+	out := packBatches([]*batch{mk(2), mk(3), mk(BatchSize), mk(5)})
+	if len(out) != 3 || out[0].n != 5 || out[1].n != BatchSize || out[2].n != 5 {
+		t.Fatalf("packed %d batches", len(out))
+	}
+	if c := cap(out[0].cols[0].Int); c != 5 {
+		t.Errorf("a run of 5 rows has room for %d", c)
+	}
+	if got := out[0].cols[0].Int; got[1] != 1 || got[2] != 0 || got[4] != 2 || out[0].cols[1] != nil {
+		t.Errorf("packed rows %v", got)
+	}
+}
+
 func TestLikeShapes(t *testing.T) {
 	tests := []struct {
 		pat   string

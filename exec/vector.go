@@ -3,6 +3,7 @@ package exec
 import (
 	"math"
 	"math/big"
+	"sync"
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
@@ -33,6 +34,8 @@ type Vector struct {
 	// Codes shorter than Str, or nil (dictCodes).
 	Dict  *dictVector
 	Codes []int32
+	// pool, for a vector the scan made, is where release gives it back.
+	pool *sync.Pool
 }
 
 // dictCodes returns every row's dictionary code, or nil when v has no code

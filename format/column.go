@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/pqsql/pqsql/format/compress"
 	"github.com/pqsql/pqsql/format/encoding/plain"
@@ -105,6 +106,10 @@ type chunkDecoder struct {
 	cur    *pageCursor
 	cursor pageCursor
 	idxDec *rle.Decoder
+	// store holds the storage the decoder took from storePool (newOut).
+	store *chunkStore
+	// The level decoders of the open page, reset page after page.
+	repDec, defDec rle.Decoder
 }
 
 // budget is Limits.MaxDecodedBytes; zero means the default.
@@ -157,6 +162,102 @@ func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
 		out:   &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}},
 		where: fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, leaf.Path)}
 	return d, nil
+}
+
+// Chunks read one after another decode into the storage of those before:
+// a column chunk's levels, values, page spans and dictionary indices come
+// from a chunkStore of storePool, and go back when its reader closes.
+var storePool sync.Pool
+
+// A chunkStore holds storage not in use: empty slices, each kept or nil.
+type chunkStore struct {
+	c   ColumnData
+	idx []int32
+}
+
+// take hands out the storage *s holds, emptied, leaving none there.
+func take[T any](s *[]T) []T {
+	x := *s
+	*s = nil
+	return x[:0]
+}
+
+// keep stores x in *s, when it is larger than what *s holds.
+func keep[T any](s *[]T, x []T) {
+	if cap(x) > cap(*s) {
+		*s = x[:0]
+	}
+}
+
+// newOut is a fresh ColumnData for the pages to come: the first of a
+// decoder on released storage, where there is some.
+func (d *chunkDecoder) newOut() *ColumnData {
+	c := &ColumnData{Leaf: d.leaf, Values: Values{Type: d.leaf.Type}}
+	if d.store != nil {
+		return c
+	}
+	st, _ := storePool.Get().(*chunkStore)
+	if st == nil {
+		st = &chunkStore{}
+	}
+	d.store = st
+	// Only what the leaf uses: a nil Def says there are no levels.
+	if d.leaf.MaxDef > 0 {
+		c.Def = take(&st.c.Def)
+	}
+	if d.leaf.MaxRep > 0 {
+		c.Rep = take(&st.c.Rep)
+	}
+	c.Pages, c.Indices = take(&st.c.Pages), take(&st.c.Indices)
+	v, sv := &c.Values, &st.c.Values
+	switch v.Type {
+	case meta.Boolean:
+		v.Bool = take(&sv.Bool)
+	case meta.Int32:
+		v.Int32 = take(&sv.Int32)
+	case meta.Int64:
+		v.Int64 = take(&sv.Int64)
+	case meta.Float:
+		v.Float = take(&sv.Float)
+	case meta.Double:
+		v.Double = take(&sv.Double)
+	case meta.ByteArray, meta.FixedLenByteArray:
+		v.Bytes = take(&sv.Bytes)
+	}
+	if d.idx == nil {
+		d.idx = take(&st.idx)
+	}
+	return c
+}
+
+// recycle hands the decoder's storage to the chunks decoded next; nothing
+// it returned may be used afterwards.
+func (d *chunkDecoder) recycle() {
+	st := d.store
+	if st == nil {
+		return
+	}
+	d.store = nil
+	if c := d.out; c != nil {
+		d.out = nil
+		keep(&st.c.Def, c.Def)
+		keep(&st.c.Rep, c.Rep)
+		keep(&st.c.Pages, c.Pages)
+		keep(&st.c.Indices, c.Indices)
+		v, sv := &c.Values, &st.c.Values
+		keep(&sv.Bool, v.Bool)
+		keep(&sv.Int32, v.Int32)
+		keep(&sv.Int64, v.Int64)
+		keep(&sv.Float, v.Float)
+		keep(&sv.Double, v.Double)
+		// Byte-array values point into pages: the slots are cleared so
+		// that those can be freed.
+		clear(v.Bytes[:cap(v.Bytes)])
+		keep(&sv.Bytes, v.Bytes)
+	}
+	keep(&st.idx, d.idx)
+	d.idx = nil
+	storePool.Put(st)
 }
 
 func (d *chunkDecoder) errorf(off int64, format string, args ...any) error {
@@ -363,8 +464,9 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 	var err error
 	if d.leaf.MaxRep > 0 {
 		if v2 {
-			c.rep = rle.NewDecoder(repBuf, rle.BitWidth(uint64(d.leaf.MaxRep)))
-		} else if c.rep, c.values, err = levelsV1(c.values, repEnc, d.leaf.MaxRep, c.n); err != nil {
+			d.repDec.Reset(repBuf, rle.BitWidth(uint64(d.leaf.MaxRep)))
+			c.rep = &d.repDec
+		} else if c.rep, c.values, err = levelsV1(&d.repDec, c.values, repEnc, d.leaf.MaxRep, c.n); err != nil {
 			return d.errorf(p.Offset, "repetition levels: %w", err)
 		}
 	}
@@ -372,9 +474,10 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 	if d.leaf.MaxDef > 0 {
 		defs := func() (levelDecoder, []byte, error) {
 			if v2 {
-				return rle.NewDecoder(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef))), c.values, nil
+				d.defDec.Reset(defBuf, rle.BitWidth(uint64(d.leaf.MaxDef)))
+				return &d.defDec, c.values, nil
 			}
-			return levelsV1(c.values, defEnc, d.leaf.MaxDef, c.n)
+			return levelsV1(&d.defDec, c.values, defEnc, d.leaf.MaxDef, c.n)
 		}
 		if c.enc == meta.ByteStreamSplit {
 			// Its streams are as long as the page's non-null values, which
@@ -585,8 +688,9 @@ func growLevels(levels []int32, n int) []int32 {
 }
 
 // levelsV1 places the n v1 page levels at the front of data: it returns
-// their decoder and what follows them.
-func levelsV1(data []byte, enc meta.Encoding, max, n int) (levelDecoder, []byte, error) {
+// their decoder, into when they are run-length encoded, and what follows
+// them.
+func levelsV1(into *rle.Decoder, data []byte, enc meta.Encoding, max, n int) (levelDecoder, []byte, error) {
 	width := rle.BitWidth(uint64(max))
 	switch enc {
 	case meta.RLE:
@@ -597,7 +701,8 @@ func levelsV1(data []byte, enc meta.Encoding, max, n int) (levelDecoder, []byte,
 		if uint64(l) > uint64(len(data)-4) {
 			return nil, nil, fmt.Errorf("%w: levels of %d bytes exceed the page's %d", ErrCorrupt, l, len(data)-4)
 		}
-		return rle.NewDecoder(data[4:4+l], width), data[4+l:], nil
+		into.Reset(data[4:4+l], width)
+		return into, data[4+l:], nil
 	case meta.BitPacked:
 		need := (uint64(n)*uint64(width) + 7) / 8
 		if need > uint64(len(data)) {

@@ -102,6 +102,7 @@ func (r *PageReader) Close() {
 		putFetchBuffer(r.d.scratch)
 		r.d.scratch = nil
 	}
+	r.d.recycle()
 	if r.err == nil {
 		r.err = io.EOF
 	}
@@ -136,7 +137,7 @@ func (r *PageReader) Next() (*ColumnData, error) {
 		}
 		r.reuse = false
 	} else {
-		r.d.out = &ColumnData{Leaf: r.d.leaf, Values: Values{Type: r.d.leaf.Type}}
+		r.d.out = r.d.newOut()
 	}
 	if err := r.step(); err != nil {
 		r.err = err

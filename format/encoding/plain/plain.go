@@ -48,6 +48,9 @@ func Int32s(dst []int32, data []byte, n int) ([]int32, error) {
 		return dst, err
 	}
 	dst, out := extend(dst, n)
+	if copyNative(out, data) {
+		return dst, nil
+	}
 	for i := range out {
 		out[i] = int32(binary.LittleEndian.Uint32(data[4*i:]))
 	}
@@ -60,6 +63,9 @@ func Int64s(dst []int64, data []byte, n int) ([]int64, error) {
 		return dst, err
 	}
 	dst, out := extend(dst, n)
+	if copyNative(out, data) {
+		return dst, nil
+	}
 	for i := range out {
 		out[i] = int64(binary.LittleEndian.Uint64(data[8*i:]))
 	}
@@ -84,6 +90,9 @@ func Floats(dst []float32, data []byte, n int) ([]float32, error) {
 		return dst, err
 	}
 	dst, out := extend(dst, n)
+	if copyNative(out, data) {
+		return dst, nil
+	}
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 	}
@@ -96,6 +105,9 @@ func Doubles(dst []float64, data []byte, n int) ([]float64, error) {
 		return dst, err
 	}
 	dst, out := extend(dst, n)
+	if copyNative(out, data) {
+		return dst, nil
+	}
 	for i := range out {
 		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
 	}

@@ -83,6 +83,35 @@ func TestNumbers(t *testing.T) {
 	}
 }
 
+// Values that start at any byte of a longer buffer, after values already
+// held, decode as the bytes say.
+func TestNumbersInsideBuffer(t *testing.T) {
+	buf := make([]byte, 3+8*5+6)
+	for i := range buf {
+		buf[i] = byte(i*37 + 11)
+	}
+	data := buf[3:]
+	got64, err := Int64s([]int64{9}, data, 5)
+	if err != nil || len(got64) != 6 || got64[0] != 9 {
+		t.Fatalf("Int64s = %v, %v", got64, err)
+	}
+	gotd, _ := Doubles(nil, data, 5)
+	got32, _ := Int32s(nil, data, 10)
+	gotf, _ := Floats(nil, data, 10)
+	for i := range 5 {
+		want := binary.LittleEndian.Uint64(data[8*i:])
+		if uint64(got64[1+i]) != want || math.Float64bits(gotd[i]) != want {
+			t.Errorf("value %d: %x, %x, want %x", i, got64[1+i], math.Float64bits(gotd[i]), want)
+		}
+	}
+	for i := range 10 {
+		want := binary.LittleEndian.Uint32(data[4*i:])
+		if uint32(got32[i]) != want || math.Float32bits(gotf[i]) != want {
+			t.Errorf("value %d: %x, %x, want %x", i, got32[i], math.Float32bits(gotf[i]), want)
+		}
+	}
+}
+
 func TestTruncated(t *testing.T) {
 	data := make([]byte, 23)
 	tests := []struct {

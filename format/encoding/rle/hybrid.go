@@ -142,10 +142,29 @@ func (d *Decoder) nextRun() error {
 func (d *Decoder) unpack(out []int32) {
 	data, w, mask, bp := d.data, uint64(d.width), d.mask, d.bitPos
 	i := 0
+	if w <= 8 && bp&7 == 0 {
+		// From a byte boundary, eight values of at most 8 bits fill w
+		// bytes: one load yields them all.
+		o := int(bp >> 3)
+		for ; i+8 <= len(out) && o+8 <= len(data); i += 8 {
+			x := binary.LittleEndian.Uint64(data[o:])
+			g := out[i : i+8 : i+8]
+			g[0] = int32(x & mask)
+			g[1] = int32(x >> w & mask)
+			g[2] = int32(x >> (2 * w) & mask)
+			g[3] = int32(x >> (3 * w) & mask)
+			g[4] = int32(x >> (4 * w) & mask)
+			g[5] = int32(x >> (5 * w) & mask)
+			g[6] = int32(x >> (6 * w) & mask)
+			g[7] = int32(x >> (7 * w) & mask)
+			o += int(w)
+		}
+		bp = uint64(o) * 8
+	}
 	if len(data) >= 8 {
 		limit := uint64(len(data)-7) * 8 // first bit whose window is short
 		if bp < limit {
-			fast := min(uint64(len(out)), (limit-bp+w-1)/w)
+			fast := uint64(i) + min(uint64(len(out)-i), (limit-bp+w-1)/w)
 			for ; uint64(i) < fast; i++ {
 				x := binary.LittleEndian.Uint64(data[bp>>3:])
 				out[i] = int32((x >> (bp & 7)) & mask)
