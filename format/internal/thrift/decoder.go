@@ -511,6 +511,12 @@ func readList[T any](d *decoder, t, elem thrift.TType, c *chunks[T], read func(*
 	if out == nil {
 		out = make([]T, 0, min(n, maxPrealloc))
 	}
+	return readElements(d, n, out, read)
+}
+
+// readElements reads the n elements of a list whose header is read, each by
+// read, into out, and the list's end.
+func readElements[T any](d *decoder, n int, out []T, read func(*T) error) ([]T, error) {
 	for i := range n {
 		var zero T
 		out = append(out, zero)
@@ -535,14 +541,7 @@ func readSizedStructList[T any](d *decoder, t thrift.TType, sized func(n int), r
 	}
 	sized(n)
 	out := make([]T, 0, min(n, maxPrealloc))
-	for i := range n {
-		var zero T
-		out = append(out, zero)
-		if err := read(&out[i]); err != nil {
-			return nil, atIndex(err, i)
-		}
-	}
-	return out, d.p.ReadListEnd(d.ctx)
+	return readElements(d, n, out, read)
 }
 
 // minColumnChunkBytes is less than any column chunk with metadata takes in
