@@ -368,24 +368,27 @@ func TestMemChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, e := range []string{"pqsql", "DuckDB"} {
-		var out bytes.Buffer
-		if err := memChild(ctx, e, "point_lookup_sorted", 2, data, &out); err != nil {
-			t.Fatalf("%s: %v", e, err)
-		}
-		var m memSample
-		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-			t.Fatalf("%s: %v in %q", e, err, out.String())
-		}
-		if m.BaseRSS <= 0 || m.PeakRSSDelta < 0 || m.ElapsedMS <= 0 {
-			t.Errorf("%s: %+v", e, m)
-		}
-		if e == "DuckDB" && m.PeakGoHeap != 0 {
-			t.Errorf("DuckDB's sample holds a Go heap peak: %+v", m)
+	// Warmed, each engine first runs the query on the small fixtures.
+	for _, warm := range []bool{false, true} {
+		for _, e := range []string{"pqsql", "DuckDB"} {
+			var out bytes.Buffer
+			if err := memChild(ctx, e, "point_lookup_sorted", 2, data, warm, &out); err != nil {
+				t.Fatalf("%s (warm %v): %v", e, warm, err)
+			}
+			var m memSample
+			if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+				t.Fatalf("%s: %v in %q", e, err, out.String())
+			}
+			if m.BaseRSS <= 0 || m.PeakRSSDelta < 0 || m.ElapsedMS <= 0 {
+				t.Errorf("%s (warm %v): %+v", e, warm, m)
+			}
+			if e == "DuckDB" && m.PeakGoHeap != 0 {
+				t.Errorf("DuckDB's sample holds a Go heap peak: %+v", m)
+			}
 		}
 	}
 	for _, bad := range [][2]string{{"sqlite", "point_lookup_sorted"}, {"pqsql", "no_such_query"}} {
-		if err := memChild(ctx, bad[0], bad[1], 2, data, io.Discard); !errors.Is(err, errUsage) {
+		if err := memChild(ctx, bad[0], bad[1], 2, data, false, io.Discard); !errors.Is(err, errUsage) {
 			t.Errorf("%s on %s: %v, want a usage error", bad[0], bad[1], err)
 		}
 	}

@@ -269,6 +269,10 @@ const methodNotes = `How the numbers are measured:
   pqsql's heap in use (live and unswept objects, runtime/metrics) every
   millisecond, less the heap in use before the run (the answers the
   benchmark keeps of earlier runs); it includes the result being built.
+  Like DuckDB's allocator, pqsql keeps buffers between the queries of a
+  session (fetched bytes and number dictionaries, up to 32 MiB idle, held
+  across collections), so neither column charges a run for buffers an
+  earlier run left; the fresh-process table (-memory) does.
 - **Answers**: each engine's first run, rendered as DuckDB's
   CAST(v AS VARCHAR) text (pqsql's exec.AppendText; DuckDB's own cast in a
   wrapping SELECT), compared row by row, in order where the query has a
