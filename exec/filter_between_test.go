@@ -95,16 +95,7 @@ func TestIntSelectorsPickWhatTruthsKeep(t *testing.T) {
 			if picked == nulls {
 				t.Errorf("%s, NULLs %v: picked in one pass %v", e, nulls, picked)
 			}
-			truths := make([]uint8, b.n)
-			if err := f.root.eval(b, allRows(b.n), truths); err != nil {
-				t.Fatal(err)
-			}
-			var want []int32
-			for i, r := range truths {
-				if r == tTrue {
-					want = append(want, int32(i))
-				}
-			}
+			want := rowsEvalCallsTrue(t, f, b)
 			if all, err := f.apply(b); err != nil || fmt.Sprint(all) != fmt.Sprint(want) {
 				t.Errorf("%s, NULLs %v: apply kept %v (%v), want %v", e, nulls, all, err, want)
 			}
@@ -120,4 +111,21 @@ func TestIntSelectorsPickWhatTruthsKeep(t *testing.T) {
 			t.Errorf("a = NULL picked rows in one pass")
 		}
 	}
+}
+
+// rowsEvalCallsTrue is the rows of b the row-at-a-time evaluation of f's
+// condition finds TRUE: what a one-pass selection must pick.
+func rowsEvalCallsTrue(t *testing.T, f *filter, b *batch) []int32 {
+	t.Helper()
+	truths := make([]uint8, b.n)
+	if err := f.root.eval(b, allRows(b.n), truths); err != nil {
+		t.Fatal(err)
+	}
+	var want []int32
+	for i, r := range truths {
+		if r == tTrue {
+			want = append(want, int32(i))
+		}
+	}
+	return want
 }

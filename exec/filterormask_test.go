@@ -57,16 +57,7 @@ func TestOrMaskPicksWhatTruthsKeep(t *testing.T) {
 				truth = append(truth, []uint8{tFalse, tTrue, tNull}[i%3])
 			}
 			b := &batch{cols: []*Vector{x, y}, n: x.Len(), truths: [][]uint8{truth}}
-			truths := make([]uint8, b.n)
-			if err := f.root.eval(b, allRows(b.n), truths); err != nil {
-				t.Fatal(err)
-			}
-			var want []int32
-			for i, r := range truths {
-				if r == tTrue {
-					want = append(want, int32(i))
-				}
-			}
+			want := rowsEvalCallsTrue(t, f, b)
 			s, isSelector := f.root.(selector)
 			var got []int32
 			picked := false
