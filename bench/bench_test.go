@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -184,7 +185,7 @@ func TestPQEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	e := newPQEngine(2)
+	e := newPQEngine(benchThreads())
 	q, err := bind(query{name: "q", sql: "SELECT order_id, note, discount FROM {sorted} WHERE order_id IN (49, 50, 777) ORDER BY order_id"},
 		map[string]string{"{sorted}": fixture})
 	if err != nil {
@@ -312,8 +313,16 @@ func TestMarkdown(t *testing.T) {
 // run of the benchmark cached in data/ (skipped when there are none), as
 // the timed runs do: for profiling one row, such as
 // go test -run XXX -bench 'PQSQL/join_selective$' -cpuprofile cpu.prof.
+// BENCH_DATA in the environment names another data directory; when it holds
+// the 10M-row file (orders-10m) the scale queries run too.
 func BenchmarkPQSQL(b *testing.B) {
-	specs := fileSet("data", false)
+	dataDir, scale := "data", false
+	if d := os.Getenv("BENCH_DATA"); d != "" {
+		dataDir = d
+		_, err := os.Stat(filepath.Join(d, "orders-10m", stampName))
+		scale = err == nil
+	}
+	specs := fileSet(dataDir, scale)
 	files := map[string]string{}
 	for _, s := range specs {
 		if _, err := os.Stat(filepath.Join(s.dir, stampName)); err != nil {
@@ -325,7 +334,7 @@ func BenchmarkPQSQL(b *testing.B) {
 	}
 	out := b.TempDir()
 	ctx := context.Background()
-	for _, q := range selectQueries(queries, nil, false) {
+	for _, q := range selectQueries(queries, nil, scale) {
 		if q.remote {
 			continue
 		}
@@ -337,7 +346,7 @@ func BenchmarkPQSQL(b *testing.B) {
 			bq.csvOut = filepath.Join(out, q.name+".csv")
 		}
 		b.Run(q.name, func(b *testing.B) {
-			e := newPQEngine(2)
+			e := newPQEngine(benchThreads())
 			for b.Loop() {
 				answer, err := e.exec(ctx, bq)
 				if err != nil {
@@ -416,4 +425,12 @@ func TestMemoryMarkdown(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// benchThreads is the engine's threads: BENCH_THREADS, or 2 as in the timed runs.
+func benchThreads() int {
+	if n, err := strconv.Atoi(os.Getenv("BENCH_THREADS")); err == nil && n > 0 {
+		return n
+	}
+	return 2
 }
