@@ -511,17 +511,28 @@ func (ag *aggregator) sources(b *batch) ([]source, error) {
 }
 
 func (ag *aggregator) consumeBatch(b *batch) error {
+	_, err := ag.consumeBatchOwned(b, false)
+	return err
+}
+
+// consumeBatchOwned is consumeBatch; with own, the caller hands b over
+// when it may, and taken reports that b is released by the aggregation
+// (perhaps after the call returns) rather than by the caller.
+func (ag *aggregator) consumeBatchOwned(b *batch, own bool) (taken bool, err error) {
 	if b.n == 0 {
-		return nil
+		return false, nil
 	}
 	srcs, err := ag.sources(b)
 	if err != nil {
-		return err
+		return false, err
 	}
 	ag.consumed += int64(b.n)
 	if ag.cols != nil {
+		if own && ag.cols.consumeOwned(b, srcs) {
+			return true, nil
+		}
 		ag.cols.consume(srcs, b.n)
-		return nil
+		return false, nil
 	}
 	nk := len(ag.p.GroupBy)
 	var gids []int32
@@ -536,7 +547,7 @@ func (ag *aggregator) consumeBatch(b *batch) error {
 		}
 		ag.update(ai, a, srcs[nk+ai], b.n, gids)
 	}
-	return nil
+	return false, nil
 }
 
 // A keyKind says how groups are found: by the single key's integer or

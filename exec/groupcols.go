@@ -35,6 +35,7 @@ type colPart struct {
 	// hashes backs groupsOf's hashes of a batch's keys; sink takes what
 	// its reads ahead load, so that they are not left out.
 	hashes []uint64
+	near   []int32
 	sink   uint64
 }
 

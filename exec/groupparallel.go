@@ -23,6 +23,9 @@ type groupCols struct {
 	// direct is set when the groups' rows go straight to the statement's
 	// result (aggSink.direct), and no partition spilled.
 	direct bool
+	// pipe aggregates the parts side by side once they are split
+	// (grouppipe.go); every other use of the parts settles it first.
+	pipe *groupPipe
 }
 
 // splitGroups is how many groups one part holds before the groups split
@@ -53,6 +56,12 @@ func (gc *groupCols) groupBytes() int64 { return gc.parts[0].groupBytes() }
 
 // numGroups is the number of groups.
 func (gc *groupCols) numGroups() int {
+	gc.settle()
+	return gc.countGroups()
+}
+
+// countGroups is the number of groups in the parts' state.
+func (gc *groupCols) countGroups() int {
 	n := 0
 	for _, c := range gc.parts {
 		n += c.n
@@ -62,11 +71,13 @@ func (gc *groupCols) numGroups() int {
 
 // find reports whether a key has a group.
 func (gc *groupCols) find(k int64, null bool) int32 {
+	gc.settle()
 	return gc.parts[gc.partOf(k, null)].find(k, null)
 }
 
 // at returns the part and the id in it of group g, numbered part by part.
 func (gc *groupCols) at(g int) (*colPart, int) {
+	gc.settle()
 	for _, c := range gc.parts {
 		if g < c.n {
 			return c, g
@@ -89,10 +100,42 @@ func (gc *groupCols) split() {
 		gc.parts[i] = newColPart(gc.p)
 	}
 	gc.route(one)
+	gc.pipe = newGroupPipe(len(gc.parts))
+	gc.publish()
+}
+
+// consumeOwned adds the rows of b, whose keys and arguments are srcs, to
+// the parts' queues, and reports whether it did: b is then released once
+// they are aggregated. It does not when the parts are not split, or when
+// the sources do not all live in b.
+func (gc *groupCols) consumeOwned(b *batch, srcs []source) bool {
+	gp := gc.pipe
+	if gp == nil || !pipeable(b, srcs) {
+		return false
+	}
+	sels := make([][]int32, len(gc.parts))
+	for p := range sels {
+		sels[p] = gp.selFor()
+	}
+	if v := srcs[0].vec; v != nil && v.Int != nil && v.Nulls == nil {
+		for i, x := range v.Int[:b.n] {
+			p := hashInt(x) & gc.partMask
+			sels[p] = append(sels[p], int32(i))
+		}
+	} else {
+		for i := range b.n {
+			p := gc.partOf(colKeyAt(srcs[0], i))
+			sels[p] = append(sels[p], int32(i))
+		}
+	}
+	gc.send(b, srcs, sels)
+	return true
 }
 
 // consume adds a batch of n rows whose keys and arguments are srcs.
 func (gc *groupCols) consume(srcs []source, n int) {
+	gc.settle()
+	defer gc.publish()
 	if len(gc.parts) == 1 {
 		gc.parts[0].consume(srcs, n)
 		if gc.workers > 1 && gc.parts[0].n > splitGroups {
@@ -146,6 +189,8 @@ func takeSources(srcs []source, sel []int32) []source {
 
 // merge adds o, the groups of later rows.
 func (gc *groupCols) merge(o *groupCols) {
+	gc.settle()
+	defer gc.publish()
 	for _, oc := range o.parts {
 		if len(gc.parts) == 1 {
 			gc.parts[0].merge(oc, nil)
@@ -161,6 +206,7 @@ func (gc *groupCols) merge(o *groupCols) {
 // eachColsBatch is eachBatch for groups held in columns.
 func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop bool, err error)) error {
 	gc := ag.cols
+	gc.settle()
 	ag.cols = nil
 	for _, c := range gc.parts {
 		c.slots = nil
@@ -217,6 +263,15 @@ func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop
 func (ag *aggregator) numGroups() int {
 	if ag.cols != nil {
 		return ag.cols.numGroups()
+	}
+	return len(ag.groups)
+}
+
+// groupsSoFar is numGroups without waiting for groups being aggregated on
+// other goroutines: those it leaves out come in a later call.
+func (ag *aggregator) groupsSoFar() int {
+	if ag.cols != nil {
+		return ag.cols.groupsSoFar()
 	}
 	return len(ag.groups)
 }

@@ -45,9 +45,9 @@ func (c *colPart) groupOf(k int64) int32 {
 // nil), adding the new ones, and counts a row in each. A table far larger
 // than the cache costs a miss for a key's slot and another for its row;
 // probed one key after another, each waits for its misses in turn. So the
-// slots of the batch's keys are read first, then the rows they name, loads
-// independent of each other whose misses overlap, and the probes find
-// both in the cache.
+// slots of the batch's keys are read first, then (from the cache) the ids
+// they name, then those rows: loads independent of each other and of any
+// probe, whose misses overlap; and the probes find both in the cache.
 func (c *colPart) groupsOf(keys []int64, sel []int32, gids []int32) {
 	n := len(gids)
 	if cap(c.hashes) < n {
@@ -68,17 +68,27 @@ func (c *colPart) groupsOf(keys []int64, sel []int32, gids []int32) {
 		for _, h := range hs {
 			sink += c.slots[h>>c.shift]
 		}
-		for _, h := range hs {
+		if cap(c.near) < n {
+			c.near = make([]int32, n)
+		}
+		near := c.near[:n]
+		for j, h := range hs {
 			tag := h &^ slotIDMask
+			near[j] = 0
 			for i := h >> c.shift; ; i = (i + 1) & c.mask {
 				s := c.slots[i]
 				if s == 0 {
 					break
 				}
 				if s&^slotIDMask == tag {
-					sink += uint64(*c.word(int32(s&slotIDMask)-1, keyWord))
+					near[j] = int32(s & slotIDMask)
 					break
 				}
+			}
+		}
+		for _, id := range near {
+			if id > 0 {
+				sink += uint64(*c.word(id-1, keyWord))
 			}
 		}
 		c.sink = sink

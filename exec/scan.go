@@ -34,8 +34,11 @@ type runStats struct {
 	// RowGroupsDistinct passed on one row per dictionary entry
 	// (scandistinct.go).
 	RowGroupsDistinct int
-	IO                format.IOStats
-	Plans             []*pushdown.FilePlan
+	// AggregateParts is how many parts a hash aggregate's groups were
+	// split into and aggregated side by side (grouppipe.go), 0 for none.
+	AggregateParts int
+	IO             format.IOStats
+	Plans          []*pushdown.FilePlan
 	// Meters are the files opened, in order, with their reads by purpose
 	// (iometer.go); Scans are the scans' start and end times, and
 	// ConsumeTime the part of them spent consuming their results.

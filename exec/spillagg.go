@@ -152,6 +152,8 @@ type spillAgg struct {
 	// held is reserved for ag's groups; groupCost estimates one group.
 	held      int64
 	groupCost int64
+	// accounted is the number of ag's groups held reserves.
+	accounted int
 	frozen    bool
 	parts     [spillPartitions]*spillWriter
 	// spilled holds the hash of each key whose rows were spilled: a row
@@ -185,9 +187,8 @@ func (sa *spillAgg) consume(m scanMsg) (bool, error) {
 		if sa.frozen && !sa.mayMerge(m.partial) {
 			return false, fmt.Errorf("%w (a hash aggregate's groups)", sa.x.mem.errAllocate(sa.groupCost*int64(m.partial.numGroups())))
 		}
-		before := ag.numGroups()
 		ag.merge(m.partial)
-		if err := sa.account(before, 0); err != nil {
+		if err := sa.account(0); err != nil {
 			return false, err
 		}
 	}
@@ -195,18 +196,24 @@ func (sa *spillAgg) consume(m scanMsg) (bool, error) {
 		if _, err := ag.consume(scanMsg{count: m.count}); err != nil {
 			return false, err
 		}
+		// The one group of no keys is not reserved.
+		sa.accounted = ag.groupsSoFar()
 	}
 	if b := m.b; b != nil {
 		var err error
+		taken := false
 		if sa.frozen {
 			err = sa.route(b)
 		} else {
-			before := ag.numGroups()
-			if err = ag.consumeBatch(b); err == nil {
-				err = sa.account(before, b.n)
+			// Once taken, b may be released before the call returns.
+			rows := b.n
+			if taken, err = ag.consumeBatchOwned(b, true); err == nil {
+				err = sa.account(rows)
 			}
 		}
-		b.release()
+		if !taken {
+			b.release()
+		}
 		if err != nil {
 			return false, err
 		}
@@ -214,12 +221,16 @@ func (sa *spillAgg) consume(m scanMsg) (bool, error) {
 	return false, m.err
 }
 
-// account reserves the memory of the groups made since there were
-// before, and of the values holistic aggregates keep for rows more rows;
-// when the limit does not allow it, the aggregation freezes.
-func (sa *spillAgg) account(before, rows int) error {
+// account reserves the memory of the groups made since the last call, and
+// of the values holistic aggregates keep for rows more rows; when the
+// limit does not allow it, the aggregation freezes. Groups being made on
+// other goroutines (grouppipe.go) are reserved by a later call, or when the
+// aggregation freezes.
+func (sa *spillAgg) account(rows int) error {
 	ag := sa.ag
-	n := sa.groupCost * int64(ag.numGroups()-before)
+	before := sa.accounted
+	sa.accounted = ag.groupsSoFar()
+	n := sa.groupCost * int64(sa.accounted-before)
 	for _, g := range ag.groups[min(before, len(ag.groups)):] {
 		if !g.compact {
 			for _, d := range g.keys {
@@ -247,6 +258,11 @@ func (sa *spillAgg) account(before, rows int) error {
 		return fmt.Errorf("%w (a hash aggregate's groups)", sa.x.mem.errAllocate(n))
 	}
 	// The groups are here already; they count, and no new one will join.
+	if ag.cols != nil {
+		now := ag.numGroups()
+		n += sa.groupCost * int64(now-sa.accounted)
+		sa.accounted = now
+	}
 	sa.x.mem.force(n)
 	sa.held += n
 	sa.frozen = true
@@ -370,6 +386,9 @@ func (sa *spillAgg) finish(ctx context.Context, out *aggSink) error {
 		// sums may not all fit int64; the result's batches are packed
 		// together, so each column keeps one form.
 		gc.direct = out.direct && sa.level == 0 && !sa.frozen
+		if gc.pipe != nil {
+			sa.x.stats.AggregateParts = max(sa.x.stats.AggregateParts, len(gc.parts))
+		}
 	}
 	if err := out.addAggregator(sa.ag); err != nil {
 		return err
