@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/pqsql/pqsql/exec"
 )
 
 // A procIO is the read counters of /proc/self/io: rchar counts every byte
@@ -122,7 +124,9 @@ func parseMemStatus(b []byte) (memStatus, error) {
 // objects) seen while it runs, sampling every interval, less the heap in
 // use when it started: the answers the runner keeps of earlier runs (a
 // million rows of text, for the largest results) are not the query's.
-// Only pqsql's memory is on the Go heap; DuckDB allocates outside it.
+// Only pqsql's memory is on the Go heap; DuckDB allocates outside it. The
+// large tables of a GROUP BY that pqsql maps outside the Go heap
+// (exec.TableMemory) are added to it.
 type heapSampler struct {
 	done chan struct{}
 	peak chan uint64
@@ -141,7 +145,7 @@ func startHeapSampler() *heapSampler {
 		defer t.Stop()
 		for first := true; ; first = false {
 			metrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
+			peak = max(peak, sample[0].Value.Uint64()+uint64(exec.TableMemory()))
 			if first {
 				base = peak
 				started.Done()
@@ -149,7 +153,7 @@ func startHeapSampler() *heapSampler {
 			select {
 			case <-h.done:
 				metrics.Read(sample)
-				h.peak <- max(peak, sample[0].Value.Uint64()) - base
+				h.peak <- max(peak, sample[0].Value.Uint64()+uint64(exec.TableMemory())) - base
 				return
 			case <-t.C:
 			}

@@ -268,7 +268,8 @@ const methodNotes = `How the numbers are measured:
   so DuckDB's RSS Δ can understate its peak. *Go heap peak* samples
   pqsql's heap in use (live and unswept objects, runtime/metrics) every
   millisecond, less the heap in use before the run (the answers the
-  benchmark keeps of earlier runs); it includes the result being built.
+  benchmark keeps of earlier runs); it includes the result being built,
+  and the tables of a large GROUP BY that pqsql maps outside the Go heap.
   Like DuckDB's allocator, pqsql keeps buffers between the queries of a
   session (fetched bytes and number dictionaries, up to 32 MiB idle, held
   across collections), so neither column charges a run for buffers an

@@ -37,6 +37,9 @@ type colPart struct {
 	hashes []uint64
 	near   []int32
 	sink   uint64
+	// mem holds the slot tables and row blocks of a part grown large
+	// (tablemem.go), made at the first such.
+	mem *tableMem
 }
 
 // rowBlockBits sets the groups of a block of rows.
@@ -139,6 +142,23 @@ func (c *colPart) groupBytes() int64 {
 	return int64(8*c.width + 16)
 }
 
+// tableMem returns the part's table memory, made when first needed.
+func (c *colPart) tableMem() *tableMem {
+	if c.mem == nil {
+		c.mem = newTableMem(c)
+	}
+	return c.mem
+}
+
+// release hands back the part's table memory once its groups are done
+// with: nothing may read them afterwards.
+func (c *colPart) release() {
+	c.slots, c.rows = nil, nil
+	if c.mem != nil {
+		c.mem.release()
+	}
+}
+
 // releaseRows lets go of the blocks of rows of groups below g, finished
 // into rows of the result, so that a result of many groups is not held
 // beside their states.
@@ -200,7 +220,11 @@ func (c *colPart) addRow(k int64) {
 		if c.n == 0 {
 			size = 64
 		}
-		c.rows = append(c.rows, make([]int64, 0, size*c.width))
+		if c.n == 0 {
+			c.rows = append(c.rows, make([]int64, 0, size*c.width))
+		} else {
+			c.rows = append(c.rows, c.tableMem().words(size * c.width)[:0])
+		}
 	}
 	b := &c.rows[len(c.rows)-1]
 	if len(*b)+c.width > cap(*b) {

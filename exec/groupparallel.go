@@ -100,6 +100,7 @@ func (gc *groupCols) split() {
 		gc.parts[i] = newColPart(gc.p)
 	}
 	gc.route(one)
+	one.release()
 	gc.pipe = newGroupPipe(len(gc.parts))
 	gc.publish()
 }
@@ -201,6 +202,9 @@ func (gc *groupCols) merge(o *groupCols) {
 		}
 		gc.route(oc)
 	}
+	for _, oc := range o.parts {
+		oc.release()
+	}
 }
 
 // eachColsBatch is eachBatch for groups held in columns.
@@ -208,8 +212,13 @@ func (ag *aggregator) eachColsBatch(types []Type, n int, fn func(b *batch) (stop
 	gc := ag.cols
 	gc.settle()
 	ag.cols = nil
+	defer func() {
+		for _, c := range gc.parts {
+			c.release()
+		}
+	}()
 	for _, c := range gc.parts {
-		c.slots = nil
+		c.dropSlots()
 	}
 	if cols, ok := ag.plainColumns(n); ok {
 		narrow := gc.narrowSums(types, cols)

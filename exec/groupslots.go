@@ -1,5 +1,7 @@
 package exec
 
+import "unsafe"
+
 // The hash table of a colPart: open addressing with linear probing over
 // 8-byte slots, each the top half of the key's hash (a tag) beside the
 // group's id. The key itself is the first word of the group's row, so a
@@ -141,7 +143,13 @@ func (c *colPart) groupOfHash(k int64, h uint64) int32 {
 func (c *colPart) growSlots() {
 	old := c.slots
 	size := max(2*len(old), 64)
-	c.slots, c.mask = make([]uint64, size), uint64(size-1)
+	if size*8 >= ownMapping {
+		w := c.tableMem().words(size)
+		c.slots = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(w))), size)
+	} else {
+		c.slots = make([]uint64, size)
+	}
+	c.mask = uint64(size - 1)
 	c.shift = uint(64)
 	for 1<<(64-c.shift) < size {
 		c.shift--
@@ -156,4 +164,19 @@ func (c *colPart) growSlots() {
 		}
 		c.slots[i] = s
 	}
+	c.freeSlots(old)
+}
+
+// freeSlots unmaps a slot table no longer used, when it has a mapping.
+func (c *colPart) freeSlots(s []uint64) {
+	if c.mem != nil && len(s) > 0 {
+		c.mem.drop(unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(s))), len(s)))
+	}
+}
+
+// dropSlots lets go of the slot table once no key is looked up any more.
+func (c *colPart) dropSlots() {
+	old := c.slots
+	c.slots = nil
+	c.freeSlots(old)
 }
