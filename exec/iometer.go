@@ -126,6 +126,8 @@ type fileMeter struct {
 	// time spent on row groups in all.
 	decodeNanos, workNanos atomic.Int64
 
+	// keepReads is set under EXPLAIN, whose map alone reads dataReads.
+	keepReads bool
 	// dataReads are the data byte ranges read, for the map of EXPLAIN
 	// ANALYZE, which marks the pages really read.
 	readsMu   sync.Mutex
@@ -172,9 +174,11 @@ func (m *fileMeter) ReadAt(p []byte, off int64) (int, error) {
 	purpose := m.purpose(off)
 	if purpose == ioData {
 		m.progress.addRead(int64(len(p)))
-		m.readsMu.Lock()
-		m.dataReads = append(m.dataReads, format.Range{Offset: off, Length: int64(len(p))})
-		m.readsMu.Unlock()
+		if m.keepReads {
+			m.readsMu.Lock()
+			m.dataReads = append(m.dataReads, format.Range{Offset: off, Length: int64(len(p))})
+			m.readsMu.Unlock()
+		}
 	}
 	if m.remote != nil {
 		m.prefetchFor(purpose, off)

@@ -68,6 +68,7 @@ func (x *executor) openCountedFooter(path string, kept *planner.Footer) (*format
 	m := newFileMeter(path, src)
 	m.store = st
 	m.planOnly = x.planOnly
+	m.keepReads = x.keepMeters
 	m.openedAt = time.Now()
 	if kept != nil && m.remote == nil {
 		// A file changed since binding read it (another size) is opened
