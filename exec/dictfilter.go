@@ -268,6 +268,9 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 // hundred thousand entries does not make one of its own each row group.
 var sharedRows atomic.Pointer[[]int32]
 
+// sharedRowsMu is held while sharedRows grows.
+var sharedRowsMu sync.Mutex
+
 // maxSharedRows bounds the entries sharedRows keeps for good.
 const maxSharedRows = 1 << 18
 
@@ -279,14 +282,18 @@ func entryRows(n int) []int32 {
 	if n > maxSharedRows {
 		return allRows(n)
 	}
+	// One maker at a time: the scan's workers meet their first large
+	// dictionaries together, and each making its own would cost the
+	// first query of a process one selection per worker.
+	sharedRowsMu.Lock()
+	defer sharedRowsMu.Unlock()
+	if p := sharedRows.Load(); p != nil && len(*p) >= n {
+		return (*p)[:n:n]
+	}
 	// Grown to a power of two: a few sizes serve every dictionary.
 	rows := allRows(max(1024, 1<<bits.Len(uint(n-1))))
-	for {
-		p := sharedRows.Load()
-		if p != nil && len(*p) >= len(rows) || sharedRows.CompareAndSwap(p, &rows) {
-			return rows[:n:n]
-		}
-	}
+	sharedRows.Store(&rows)
+	return rows[:n:n]
 }
 
 // selectRows returns the rows of ranges for which j is TRUE, and how many

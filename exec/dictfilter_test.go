@@ -1,9 +1,11 @@
 package exec
 
 import (
+	"fmt"
 	"math/rand"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -172,5 +174,44 @@ func TestDictionaryPartsKeepAnswers(t *testing.T) {
 	}
 	if judged < n/3 || nonEmpty < n/3 {
 		t.Errorf("%d of %d queries judged parts by dictionary, %d with rows", judged, n, nonEmpty)
+	}
+}
+
+// Workers asking for the selection of a dictionary's entries together all
+// get 0, 1, 2, ... of their length, which they cannot grow into another's.
+func TestEntryRowsShared(t *testing.T) {
+	old := sharedRows.Load()
+	defer sharedRows.Store(old)
+	sharedRows.Store(nil)
+	sizes := []int{1, 1000, 5000, 100_000, 131_072, 3, 70_000}
+	var wg sync.WaitGroup
+	errs := make(chan string, len(sizes)*4)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range sizes {
+				n := sizes[(k+w)%len(sizes)]
+				rows := entryRows(n)
+				if len(rows) != n || cap(rows) != n {
+					errs <- fmt.Sprintf("entryRows(%d): len %d cap %d", n, len(rows), cap(rows))
+					return
+				}
+				for i, r := range rows {
+					if r != int32(i) {
+						errs <- fmt.Sprintf("entryRows(%d)[%d] = %d", n, i, r)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if p := sharedRows.Load(); p == nil || len(*p) != 131_072 {
+		t.Errorf("the shared selection holds %v rows, want 131072", p)
 	}
 }

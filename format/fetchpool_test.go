@@ -85,16 +85,76 @@ func TestFetchOutsideTheFileFails(t *testing.T) {
 	}
 }
 
+// Each size is served by the smallest class that holds it, at most an
+// eighth larger above 4 KiB, and a buffer of a class's size goes back to
+// that class.
 func TestSizeClass(t *testing.T) {
 	for _, tc := range []struct {
-		n    int64
-		want int
+		n, want int64 // want 0: not pooled
 	}{
-		{0, -1}, {1, -1}, {4 << 10, 12}, {64 << 10, 16}, {64<<10 + 1, 17}, {1 << 20, 20}, {64 << 20, 26}, {64<<20 + 1, -1},
+		{0, 0}, {1, 0}, {2 << 10, 0}, {2<<10 + 1, 4 << 10}, {4 << 10, 4 << 10}, {4<<10 + 1, 4<<10 + 512},
+		{64 << 10, 64 << 10}, {64<<10 + 1, 72 << 10}, {650466, 640 << 10}, {1 << 20, 1 << 20},
+		{1<<20 + 1, 1<<20 + 128<<10}, {64 << 20, 64 << 20}, {64<<20 + 1, 0},
 	} {
-		if got := sizeClass(tc.n); got != tc.want {
-			t.Errorf("sizeClass(%d) = %d, want %d", tc.n, got, tc.want)
+		c := sizeClass(tc.n)
+		if got := int64(0); c >= 0 && classSize(c) != tc.want || c < 0 && tc.want != 0 {
+			if c >= 0 {
+				got = classSize(c)
+			}
+			t.Errorf("sizeClass(%d) makes %d bytes, want %d", tc.n, got, tc.want)
 		}
+	}
+	for n := int64(2<<10 + 1); n <= 64<<20; n += n/7 + 1 {
+		c := sizeClass(n)
+		if c < 0 || classSize(c) < n || c > 0 && classSize(c-1) >= n {
+			t.Fatalf("sizeClass(%d) = %d: not the smallest class holding it", n, c)
+		}
+		if classSize(c) > n+n/8 && n > 4<<10 {
+			t.Fatalf("sizeClass(%d) makes %d bytes, more than an eighth above", n, classSize(c))
+		}
+		if f := floorClass(classSize(c)); f != c {
+			t.Fatalf("a buffer of %d bytes goes back to class %d, not %d", classSize(c), f, c)
+		}
+		if f := floorClass(classSize(c) + 1); f != c {
+			t.Fatalf("a buffer of %d bytes goes back to class %d, not %d", classSize(c)+1, f, c)
+		}
+	}
+	if floorClass(4<<10-1) >= 0 || floorClass(128<<20) >= 0 {
+		t.Error("buffers outside the classes are pooled")
+	}
+}
+
+// A request takes an idle buffer of a larger class, up to four times its
+// size, and the smallest there is.
+func TestPooledBufferTakesLargerClasses(t *testing.T) {
+	drain := func() {
+		fetchPools.mu.Lock()
+		defer fetchPools.mu.Unlock()
+		for i := range fetchPools.free {
+			for _, b := range fetchPools.free[i] {
+				fetchPools.idle -= int64(cap(b))
+			}
+			fetchPools.free[i] = nil
+		}
+	}
+	drain()
+	defer drain()
+	big, bigger, huge := make([]byte, 900<<10), make([]byte, 1200<<10), make([]byte, 3<<20)
+	for _, b := range [][]byte{huge, bigger, big} {
+		putFetchBuffer(b)
+	}
+	got := pooledBuffer(600 << 10)
+	if got == nil || &got[0] != &big[0] || len(got) != 600<<10 {
+		t.Fatal("a request of 600 KiB did not take the 900 KiB buffer, the smallest that serves it")
+	}
+	if got := pooledBuffer(600 << 10); got == nil || &got[0] != &bigger[0] {
+		t.Fatal("a request of 600 KiB did not take the 1.2 MiB buffer")
+	}
+	if got := pooledBuffer(600 << 10); got != nil {
+		t.Fatalf("a request of 600 KiB took a buffer of %d bytes, above four times its class", cap(got))
+	}
+	if got := pooledBuffer(1 << 20); got == nil || &got[0] != &huge[0] {
+		t.Fatal("a request of 1 MiB did not take the 3 MiB buffer")
 	}
 }
 
