@@ -28,7 +28,7 @@ func TestTopKPruningProperty(t *testing.T) {
 	if testing.Short() {
 		trials = 10
 	}
-	skipped, pages := map[string]int{}, map[string]int64{}
+	skipped, pages, others := map[string]int{}, map[string]int64{}, map[string]int64{}
 	for _, file := range []string{sorted, shuffled, statsF, typesF, both} {
 		cols := sortableColumns(t, file)
 		for range trials {
@@ -68,6 +68,7 @@ func TestTopKPruningProperty(t *testing.T) {
 			}
 			skipped[file] += st.RowGroupsSkippedByTopK
 			pages[file] += st.PagesSkippedByTopK
+			others[file] += st.OtherPagesLeftByTopK
 		}
 	}
 	if skipped[sorted] == 0 {
@@ -76,7 +77,10 @@ func TestTopKPruningProperty(t *testing.T) {
 	if pages[shuffled] == 0 {
 		t.Errorf("no page of %s was skipped by top-k in %d sorted limits", shuffled, trials)
 	}
-	t.Logf("row groups skipped by top-k: %v; pages: %v", skipped, pages)
+	if others[shuffled] == 0 {
+		t.Errorf("no page of the other columns of %s was left unread by top-k in %d sorted limits", shuffled, trials)
+	}
+	t.Logf("row groups skipped by top-k: %v; pages of the key: %v; of the other columns: %v", skipped, pages, others)
 }
 
 // randomWhere is a WHERE over some of cols: on NULLs, or, on the orders

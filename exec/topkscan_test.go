@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
 )
 
 // TestRowGroupCutKeepsContenders feeds random row groups to a sorted
@@ -273,4 +274,33 @@ func (g cutGen) batch(keys []cutKey, rs []rowRange, typ Type) (*batch, []int64) 
 		v.Nulls = nulls
 	}
 	return &batch{cols: []*Vector{v}, n: len(rows)}, rows
+}
+
+// TestTopKWould checks the rows a row group's other columns would be read
+// for without its cut: the WHERE's, and those the key's page cut took out
+// of the rows planned.
+func TestTopKWould(t *testing.T) {
+	rr := func(xs ...int64) []rowRange {
+		var out []rowRange
+		for i := 0; i < len(xs); i += 2 {
+			out = append(out, rowRange{First: xs[i], End: xs[i+1]})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		passing, kept0, kept, want []rowRange
+	}{
+		{nil, rr(0, 100), rr(0, 100), nil},
+		{rr(5, 6), rr(0, 100), rr(0, 100), rr(5, 6)},
+		{rr(5, 6), rr(0, 100), rr(0, 10, 50, 60), rr(5, 6, 10, 50, 60, 100)},
+		{rr(50, 52), rr(0, 100), rr(40, 60), rr(0, 40, 50, 52, 60, 100)},
+		{nil, rr(0, 10, 20, 30), rr(0, 10, 25, 30), rr(20, 25)},
+		{nil, rr(0, 10, 20, 30), nil, rr(0, 10, 20, 30)},
+		{rr(3, 4), rr(0, 10, 20, 30), rr(2, 5, 20, 30), rr(0, 2, 3, 4, 5, 10)},
+	} {
+		got := topKWould(tt.passing, tt.kept0, tt.kept)
+		if !pushdown.RowRanges(got).Equal(tt.want) {
+			t.Errorf("topKWould(%v, %v, %v) = %v, want %v", tt.passing, tt.kept0, tt.kept, got, tt.want)
+		}
+	}
 }
