@@ -845,6 +845,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if where != nil {
 			sel, err = where.applyInto(b, selBuf)
 			selBuf = sel
+		} else if cut != nil {
+			sel = cut.selectAll(b.n)
 		} else {
 			if cap(every) < b.n {
 				every = allRows(b.n)

@@ -495,6 +495,15 @@ func (c *candidates[T]) ranges() []rowRange {
 	return out
 }
 
+// selectAll selects every row of a batch of n rows, in storage the cut
+// keeps for the next batch and, recycled, the next row groups.
+func (c *rowGroupCut) selectAll(n int) []int32 {
+	if cap(c.every) < n {
+		c.every = allRows(n)
+	}
+	return c.every[:n]
+}
+
 // allRows selects every row of a batch of n rows.
 func allRows(n int) []int32 {
 	sel := make([]int32, n)
