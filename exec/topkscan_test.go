@@ -304,3 +304,34 @@ func TestTopKWould(t *testing.T) {
 		}
 	}
 }
+
+// TestTopKPagesAccount checks EXPLAIN ANALYZE's account of a sorted limit
+// without WHERE that reads every row group: each page of the columns read
+// was decoded, or was a page of the key its page index skipped, or a page
+// of another column the cut left unread; none is counted twice.
+func TestTopKPagesAccount(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	for _, order := range []string{
+		"quantity LIMIT 20", "note NULLS FIRST LIMIT 5", "discount DESC LIMIT 50",
+		"city DESC LIMIT 7", "customer_id LIMIT 40", "amount DESC LIMIT 300",
+	} {
+		for threads := 1; threads <= 2; threads++ {
+			q := "SELECT * FROM " + shuffled + " ORDER BY " + order
+			sess := NewSession()
+			sess.Settings.Threads = threads
+			j := explainJSON(t, sess, "EXPLAIN (FORMAT JSON, ANALYZE) "+q)
+			a := j.Analyze
+			if a.RowGroupsSkippedByTopK != 0 || len(j.Files) != 1 {
+				t.Fatalf("%s: %d row groups skipped by top-k, %d files: the account below needs every row group read", q, a.RowGroupsSkippedByTopK, len(j.Files))
+			}
+			total := int64(j.Files[0].PagesKept)
+			if got := a.PagesDecoded + a.PagesSkippedByTopK + a.OtherPagesLeftByTopK; got != total {
+				t.Errorf("%s, %d threads: %d pages decoded + %d of the key skipped + %d of the other columns left = %d, want the %d pages of the columns read",
+					q, threads, a.PagesDecoded, a.PagesSkippedByTopK, a.OtherPagesLeftByTopK, got, total)
+			}
+			if a.OtherPagesLeftByTopK == 0 && order != "amount DESC LIMIT 300" {
+				t.Errorf("%s: no page of the other columns left unread", q)
+			}
+		}
+	}
+}
