@@ -562,6 +562,10 @@ func leafWould(t *scanTask, cr *pushdown.ColumnRead, flat bool, would []rowRange
 	for _, pg := range ps {
 		bytes += pg.Range.Length
 	}
+	if len(ps) > 0 {
+		// Its pages are read with the dictionary page.
+		bytes += cr.Dict.Length
+	}
 	return int64(len(ps)), bytes, true
 }
 
