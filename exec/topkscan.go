@@ -54,7 +54,9 @@ func newTopKScan(p *planner.Plan) *topKScan {
 	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isVirtual(p.Scan, c.Index) {
 		return nil
 	}
-	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset), onlyKey: len(p.Order) == 1}
+	// LIMIT + OFFSET saturates: a sum past the largest int would read as
+	// a negative k, as if no row were wanted.
+	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(rowsWanted(p)), onlyKey: len(p.Order) == 1}
 }
 
 // decodeFirst makes the key column one of those q decodes first, beside
@@ -130,6 +132,10 @@ func (tf *topKFile) order(rgs []pushdown.RowGroupPlan) []pushdown.RowGroupPlan {
 // excludes reports whether row group rg cannot hold a row of the result
 // under the bound noted when token number token was given.
 func (tf *topKFile) excludes(rg, token int) bool {
+	if tf.s.k <= 0 {
+		// LIMIT 0: the heap takes no row.
+		return true
+	}
 	d, ok := tf.s.bound.at(token)
 	if !ok {
 		return false
@@ -402,6 +408,9 @@ type candidates[T cmp.Ordered] struct {
 }
 
 func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32) {
+	if c.k <= 0 {
+		return
+	}
 	if c.local == nil && len(sel) > c.k {
 		// Before any cut, the batch's own k-th row cuts the rows that sort
 		// after it, so that they are never copied; rows that tie with it
@@ -424,7 +433,8 @@ func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32
 		c.vals = append(c.vals, vals[i])
 		c.nulls = append(c.nulls, null)
 	}
-	if len(c.rows) > 2*c.k+BatchSize {
+	// Past 2k rows and a batch (2k may overflow: k is LIMIT + OFFSET).
+	if n := len(c.rows) - BatchSize; n > 0 && n/2 > c.k {
 		c.shrink()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pqsql/pqsql/planner"
@@ -332,6 +333,24 @@ func TestTopKPagesAccount(t *testing.T) {
 			if a.OtherPagesLeftByTopK == 0 && order != "amount DESC LIMIT 300" {
 				t.Errorf("%s: no page of the other columns left unread", q)
 			}
+		}
+	}
+}
+
+// TestTopKLimitZero checks that a sorted limit of no row reads no data:
+// every row group is skipped, as LIMIT 0 without ORDER BY reads none.
+func TestTopKLimitZero(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	for _, q := range []string{
+		"SELECT * FROM " + shuffled + " ORDER BY amount DESC LIMIT 0",
+		"SELECT * FROM " + shuffled + " WHERE status = 'returned' ORDER BY note NULLS FIRST, order_id LIMIT 0",
+	} {
+		got, st := runWithStats(t, q, NewSession().Settings)
+		if strings.Count(got, "\n") != 1 {
+			t.Errorf("%s: rows returned:\n%s", q, got)
+		}
+		if st.RowsDecoded != 0 || st.RowGroupsSkippedByTopK != 5 {
+			t.Errorf("%s: %d rows decoded, %d of 5 row groups skipped by top-k", q, st.RowsDecoded, st.RowGroupsSkippedByTopK)
 		}
 	}
 }
