@@ -94,9 +94,13 @@ type AnalyzeJSON struct {
 	// PagesSkippedByTopK are pages of the sort key, in the row groups
 	// read, none of whose rows could beat them, by the page index.
 	PagesSkippedByTopK int64 `json:"pages_skipped_by_top_k,omitempty"`
-	PagesDecoded       int64 `json:"pages_decoded"`
-	RowsDecoded        int64 `json:"rows_decoded"`
-	RowsReturned       int64 `json:"rows_returned"`
+	// OtherPagesLeftByTopK are pages of the other columns, in the row
+	// groups read, that hold a row the WHERE passes (any row, without one)
+	// but none that could beat them, by the sort key read first.
+	OtherPagesLeftByTopK int64 `json:"other_pages_left_by_top_k,omitempty"`
+	PagesDecoded         int64 `json:"pages_decoded"`
+	RowsDecoded          int64 `json:"rows_decoded"`
+	RowsReturned         int64 `json:"rows_returned"`
 	// BytesRead and Requests count every read of the statement; Unmetered
 	// is the part no file meter saw: table functions, which read footers
 	// themselves and have no plan.
@@ -513,7 +517,7 @@ func skipOrder(skipped map[string]SkippedJSON) []string {
 func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	st := &x.stats
 	a := &AnalyzeJSON{Files: st.Files, RowGroupsRead: st.RowGroups, RowGroupsSkipped: st.RowGroupsSkipped,
-		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, PagesSkippedByTopK: st.PagesSkippedByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
+		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, PagesSkippedByTopK: st.PagesSkippedByTopK, OtherPagesLeftByTopK: st.OtherPagesLeftByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
 		BytesRead: st.IO.Bytes, Requests: st.IO.Requests}
 	if x.mem != nil {
 		a.PeakMemory = x.mem.peak.Load()
@@ -604,6 +608,9 @@ func (a *AnalyzeJSON) writeText(b *strings.Builder) {
 	}
 	if a.PagesSkippedByTopK > 0 {
 		fmt.Fprintf(b, "  pages of the sort key skipped by top-k (page index cannot beat the rows held): %d\n", a.PagesSkippedByTopK)
+	}
+	if a.OtherPagesLeftByTopK > 0 {
+		fmt.Fprintf(b, "  pages of the other columns left unread by top-k (the sort key read first: no row in them can beat the rows held): %d\n", a.OtherPagesLeftByTopK)
 	}
 	fmt.Fprintf(b, "  pages decoded: %d, rows decoded: %d, rows returned: %d\n", a.PagesDecoded, a.RowsDecoded, a.RowsReturned)
 	fmt.Fprintf(b, "  bytes read: %d in %s\n", a.BytesRead, plural(a.Requests, "request"))

@@ -446,7 +446,10 @@ type loadAccount struct {
 	planned           int64
 	ranges            []format.Range
 	reread, scanIndex int64
-	start             time.Time
+	// topk is the bytes of pages a sorted limit's cut left unread, of
+	// those the WHERE's rows would have been read in (topKLeft).
+	topk  int64
+	start time.Time
 }
 
 func (m *fileMeter) beginLoad(t *scanTask) *loadAccount {
@@ -490,6 +493,10 @@ func (a *loadAccount) end(pages int64) {
 			why = notReadLimit
 		case a.t.cutByTopK:
 			why = notReadTopK
+		case a.topk > 0:
+			tk := min(a.topk, rest)
+			m.notRead[notReadTopK].Add(tk)
+			rest -= tk
 		}
 		m.notRead[why].Add(rest)
 	}

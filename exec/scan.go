@@ -26,6 +26,9 @@ type runStats struct {
 	// PagesSkippedByTopK are pages of a sorted limit's key that could not
 	// beat its rows, in the row groups read.
 	PagesSkippedByTopK int64
+	// OtherPagesLeftByTopK are pages of the other columns, in the row
+	// groups read, that hold no row the sorted limit's cut left.
+	OtherPagesLeftByTopK int64
 	// RowGroupsJudged had their WHERE judged by dictionary (dictfilter.go).
 	RowGroupsJudged int
 	// RowGroupsPartsJudged had parts of their WHERE under OR or NOT judged
@@ -350,6 +353,11 @@ type scanTask struct {
 	// cutByTopK: the load under way reads fewer pages than planned
 	// because a sorted limit's bound skipped them.
 	cutByTopK bool
+	// topkWould, while the other columns are loaded for the rows a sorted
+	// limit's cut left, are the rows they would have been loaded for
+	// without the cut: the pages holding one of these but no row left
+	// are the cut's (topKLeft).
+	topkWould []rowRange
 	// fetched are the task's fetched bytes, released for later row groups
 	// when it ends: those that values it passes on point into are pinned
 	// (format.Fetched.Release) and stay theirs.
@@ -493,6 +501,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	if q.topk != nil {
 		x.stats.RowGroupsSkippedByTopK += int(q.topk.skipped.Load())
 		x.stats.PagesSkippedByTopK += q.topk.pagesSkipped.Load()
+		x.stats.OtherPagesLeftByTopK += q.topk.othersLeft.Load()
 	}
 	x.stats.RowsDecoded += s.rowsDecoded.Load()
 	x.stats.RowGroupsJudged += int(s.judged.Load())
@@ -759,6 +768,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if q.distinct >= 0 && rows == nil && judgeable(t.file.f, t.rg.Index, t.file.fields[q.distinct]) {
 		return s.scanDistinct(ctx, t, kept, readers, send)
 	}
+	kept0 := kept
 	if tf := t.file.topk; tf != nil && rows == nil {
 		// Only the pages of the key that can still beat the rows held
 		// are read, of every column read first (topkscan.go).
@@ -772,6 +782,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			rows, t.cutByTopK = kept, true
 			if len(kept) == 0 {
 				t.file.cs.skipLoadTopK(t, q.needCols)
+				q.topk.othersLeft.Add(topKPagesHolding(t, q.otherCols, kept0))
 				return nil
 			}
 		}
@@ -804,6 +815,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	var every []int32
 	// selBuf holds each batch's survivors for the next batch to reuse.
 	var selBuf []int32
+	// passing are the rows the WHERE passes, which the cut narrows.
+	var passing []rowRange
 	t.cutByTopK = false
 	if q.topk != nil {
 		cut = q.topk.newRowGroupCut(t.topkBound, typeOfField(t.file.fields[q.topk.col]))
@@ -835,6 +848,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if where != nil {
 			sel, err = where.applyInto(b, selBuf)
 			selBuf = sel
+		} else if cut != nil {
+			sel = cut.selectAll(b.n)
 		} else {
 			if cap(every) < b.n {
 				every = allRows(b.n)
@@ -843,6 +858,9 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		}
 		if cut != nil {
 			cut.add(b, runs, sel)
+			if where != nil {
+				passing = appendSelected(passing, runs, sel)
+			}
 		} else {
 			survivors = appendSelected(survivors, runs, sel)
 		}
@@ -852,18 +870,30 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			break
 		}
 	}
+	var would []rowRange
 	if cut != nil {
 		survivors = cut.survivors()
 		q.topk.recycle(cut)
+		would = kept0
+		if where != nil {
+			would = topKWould(passing, kept0, kept)
+		}
 	}
 	if err := s.drain(t, q.whereCols, readers); err != nil {
 		return err
 	}
-	if len(survivors) == 0 {
+	switch {
+	case len(survivors) == 0 && cut != nil:
+		q.topk.othersLeft.Add(t.file.cs.skipLoadCut(t, q.otherCols, would))
+	case len(survivors) == 0:
 		t.file.cs.skipLoad(t, q.otherCols)
-	} else {
+	default:
 		if len(q.otherCols) > 0 {
-			if err := s.load(t, q.otherCols, survivors, readers); err != nil {
+			// Without a WHERE every page left unread is the cut's.
+			t.topkWould, t.cutByTopK = would, cut != nil && where == nil
+			err := s.load(t, q.otherCols, survivors, readers)
+			t.topkWould, t.cutByTopK = nil, false
+			if err != nil {
 				return err
 			}
 		}
@@ -1104,11 +1134,17 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				// The plan reads the chunk whole; its offset index, if
 				// sound, says which pages hold the rows.
 				acct.offsetIndex(f, rg.Index, l.Index)
-				if pages, spans, dict, ok := pushdown.IndexPages(f, rg.Index, l.Index, cr.Chunk, pushdown.RowRanges(rows), rg.NumRows); ok {
+				oi, err := f.ReadOffsetIndex(rg.Index, l.Index)
+				if err != nil {
+					oi = nil
+				}
+				if pages, spans, dict, ok := pushdown.IndexPagesOf(f, oi, rg.Index, l.Index, cr.Chunk, pushdown.RowRanges(rows), rg.NumRows); ok {
 					lr.whole, lr.pages, lr.spans, lr.dict = false, pages, spans, dict
+					acct.topKLeft(s.q.topk, t.topkWould, oi, nil, pages, rg.NumRows)
 				}
 			default:
 				lr.pages = pushdown.PagesWith(cr.Pages, pushdown.RowRanges(rows), rg.NumRows)
+				acct.topKLeft(s.q.topk, t.topkWould, nil, cr.Pages, lr.pages, rg.NumRows)
 			}
 			if flat && cr.Dictionary != nil {
 				// The dictionary check decoded the dictionary already.

@@ -171,9 +171,6 @@ func (c *rowGroupCut) addRanked(runs []rowRange, n int) error {
 	if err := c.rankReader.gatherRanks(c.keys, c.rankNulls, runs, c.ranks); err != nil {
 		return err
 	}
-	if cap(c.every) < n {
-		c.every = allRows(n)
-	}
-	c.num.add(c.keys, c.rankNulls, runs, c.every[:n])
+	c.num.add(c.keys, c.rankNulls, runs, c.selectAll(n))
 	return nil
 }

@@ -33,8 +33,10 @@ type topKScan struct {
 	onlyKey bool
 	bound   topKBound
 	// skipped counts the row groups skipped; pagesSkipped the pages of
-	// the key column skipped in the row groups read.
-	skipped, pagesSkipped atomic.Int64
+	// the key column skipped in the row groups read; othersLeft the pages
+	// of the columns read after the cut (rowGroupCut) that hold a row
+	// the WHERE passed but none the cut left.
+	skipped, pagesSkipped, othersLeft atomic.Int64
 	// spare holds the buffers of finished row groups' cuts for the next
 	// ones (recycle).
 	spareMu sync.Mutex
@@ -52,7 +54,9 @@ func newTopKScan(p *planner.Plan) *topKScan {
 	if !ok || c.Index < 0 || c.Index >= len(p.Input) || isVirtual(p.Scan, c.Index) {
 		return nil
 	}
-	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(p.Limit + p.Offset), onlyKey: len(p.Order) == 1}
+	// LIMIT + OFFSET saturates: a sum past the largest int would read as
+	// a negative k, as if no row were wanted.
+	return &topKScan{key: k, col: c.Index, typ: c.T, k: int(rowsWanted(p)), onlyKey: len(p.Order) == 1}
 }
 
 // decodeFirst makes the key column one of those q decodes first, beside
@@ -128,6 +132,10 @@ func (tf *topKFile) order(rgs []pushdown.RowGroupPlan) []pushdown.RowGroupPlan {
 // excludes reports whether row group rg cannot hold a row of the result
 // under the bound noted when token number token was given.
 func (tf *topKFile) excludes(rg, token int) bool {
+	if tf.s.k <= 0 {
+		// LIMIT 0: the heap takes no row.
+		return true
+	}
 	d, ok := tf.s.bound.at(token)
 	if !ok {
 		return false
@@ -400,6 +408,9 @@ type candidates[T cmp.Ordered] struct {
 }
 
 func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32) {
+	if c.k <= 0 {
+		return
+	}
 	if c.local == nil && len(sel) > c.k {
 		// Before any cut, the batch's own k-th row cuts the rows that sort
 		// after it, so that they are never copied; rows that tie with it
@@ -422,7 +433,8 @@ func (c *candidates[T]) add(vals []T, nulls []bool, runs []rowRange, sel []int32
 		c.vals = append(c.vals, vals[i])
 		c.nulls = append(c.nulls, null)
 	}
-	if len(c.rows) > 2*c.k+BatchSize {
+	// Past 2k rows and a batch (2k may overflow: k is LIMIT + OFFSET).
+	if n := len(c.rows) - BatchSize; n > 0 && n/2 > c.k {
 		c.shrink()
 	}
 }
@@ -493,6 +505,15 @@ func (c *candidates[T]) ranges() []rowRange {
 	return out
 }
 
+// selectAll selects every row of a batch of n rows, in storage the cut
+// keeps for the next batch and, recycled, the next row groups.
+func (c *rowGroupCut) selectAll(n int) []int32 {
+	if cap(c.every) < n {
+		c.every = allRows(n)
+	}
+	return c.every[:n]
+}
+
 // allRows selects every row of a batch of n rows.
 func allRows(n int) []int32 {
 	sel := make([]int32, n)
@@ -500,4 +521,144 @@ func allRows(n int) []int32 {
 		sel[i] = int32(i)
 	}
 	return sel
+}
+
+// topKWould are the rows a row group's other columns would be read for
+// without its cut: those the WHERE passed, and those of kept0, the rows
+// planned, that the key's page cut left out (kept the rest) before the
+// WHERE was evaluated.
+func topKWould(passing, kept0, kept []rowRange) []rowRange {
+	var out []rowRange
+	at := 0
+	for _, r := range kept0 {
+		// kept is kept0 narrowed: the gaps it leaves in r were cut.
+		first := r.First
+		for at < len(kept) && kept[at].First < r.End {
+			k := kept[at]
+			if k.First > first {
+				out = append(out, rowRange{First: first, End: k.First})
+			}
+			first = max(first, k.End)
+			if k.End > r.End {
+				break
+			}
+			at++
+		}
+		if first < r.End {
+			out = append(out, rowRange{First: first, End: r.End})
+		}
+	}
+	return pushdown.RowRanges(passing).Union(out)
+}
+
+// leafWould is what a load of leaf cr, of a flat column or not, would
+// read for the rows would, known without reading anything: its pages and
+// their bytes. known is false when only the leaf's offset index could
+// tell (a chunk planned whole, some of its rows wanted).
+func leafWould(t *scanTask, cr *pushdown.ColumnRead, flat bool, would []rowRange) (pages, bytes int64, known bool) {
+	switch {
+	case len(would) == 0:
+		return 0, 0, true
+	case !flat || (cr.Whole && pushdown.RowRanges(would).Covers(t.rg.NumRows)):
+		// Read as planned.
+		if cr.Whole {
+			return int64(cr.NumPages), cr.Bytes, true
+		}
+		return int64(len(cr.Pages)), cr.Bytes, true
+	case cr.Whole:
+		return 0, 0, false
+	}
+	ps := pushdown.PagesWith(cr.Pages, would, t.rg.NumRows)
+	for _, pg := range ps {
+		bytes += pg.Range.Length
+	}
+	if len(ps) > 0 {
+		// Its pages are read with the dictionary page.
+		bytes += cr.Dict.Length
+	}
+	return int64(len(ps)), bytes, true
+}
+
+// skipLoadCut accounts leaves of cols the task will not load because its
+// cut left no row: the bytes a load for the rows would would have read
+// are the cut's, the rest the WHERE's. It returns the pages those bytes
+// hold, where known.
+func (m *fileMeter) skipLoadCut(t *scanTask, cols []int, would []rowRange) (pages int64) {
+	planned := leafPlans(t.rg)
+	for _, c := range cols {
+		if c >= len(t.file.fields) || t.file.fields[c] == nil {
+			continue // a column the file does not hold (a hive partition)
+		}
+		fl := t.file.fields[c]
+		flat := fl.Kind == format.ScalarField && fl.Leaf.MaxRep == 0
+		for _, l := range fl.Leaves {
+			cr := planned[l.Index]
+			if cr == nil {
+				continue
+			}
+			t.loaded += cr.Bytes
+			n, cut, known := leafWould(t, cr, flat, would)
+			if !known {
+				cut = 0
+			}
+			cut = min(cut, cr.Bytes)
+			pages += n
+			m.notRead[notReadTopK].Add(cut)
+			m.notRead[notReadFilter].Add(cr.Bytes - cut)
+		}
+	}
+	return pages
+}
+
+// topKPagesHolding counts the pages of cols' leaves that hold a row of
+// would, where known without reading anything (leafWould).
+func topKPagesHolding(t *scanTask, cols []int, would []rowRange) (pages int64) {
+	planned := leafPlans(t.rg)
+	for _, c := range cols {
+		if c >= len(t.file.fields) || t.file.fields[c] == nil {
+			continue
+		}
+		fl := t.file.fields[c]
+		flat := fl.Kind == format.ScalarField && fl.Leaf.MaxRep == 0
+		for _, l := range fl.Leaves {
+			if cr := planned[l.Index]; cr != nil {
+				n, _, _ := leafWould(t, cr, flat, would)
+				pages += n
+			}
+		}
+	}
+	return pages
+}
+
+// topKLeft accounts what a sorted limit's cut let a load of one flat leaf
+// leave unread: of the pages holding a row of would (by the offset index
+// oi, or else among the pages planned), those not read. would is nil when
+// no cut narrowed the load.
+func (a *loadAccount) topKLeft(s *topKScan, would []rowRange, oi *meta.OffsetIndex, planned, read []format.PageRef, numRows int64) {
+	if s == nil || would == nil {
+		return
+	}
+	rows := pushdown.RowRanges(would)
+	var pages, bytes int64
+	if oi != nil {
+		for i, loc := range oi.PageLocations {
+			if first, end := format.PageRows(oi, i, numRows); rows.Overlaps(first, end) {
+				pages++
+				bytes += int64(loc.CompressedPageSize)
+			}
+		}
+	} else {
+		for _, pg := range pushdown.PagesWith(planned, rows, numRows) {
+			pages++
+			bytes += pg.Range.Length
+		}
+	}
+	for _, pg := range read {
+		pages--
+		bytes -= pg.Range.Length
+	}
+	if pages > 0 {
+		s.othersLeft.Add(pages)
+		a.topk += max(bytes, 0)
+	}
 }

@@ -1,6 +1,9 @@
 package pushdown
 
-import "github.com/pqsql/pqsql/format"
+import (
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
+)
 
 // IndexPages picks, by a column chunk's offset index, the pages holding a
 // row of rows, with the dictionary page: what a scan reads of a chunk the
@@ -11,7 +14,15 @@ import "github.com/pqsql/pqsql/format"
 // then read whole.
 func IndexPages(f *format.File, rg, leaf int, chunk format.Range, rows RowRanges, numRows int64) (pages []format.PageRef, spans []int64, dict format.Range, ok bool) {
 	oi, err := f.ReadOffsetIndex(rg, leaf)
-	if err != nil || oi == nil || len(oi.PageLocations) == 0 {
+	if err != nil {
+		return nil, nil, format.Range{}, false
+	}
+	return IndexPagesOf(f, oi, rg, leaf, chunk, rows, numRows)
+}
+
+// IndexPagesOf is IndexPages by the offset index oi, already read.
+func IndexPagesOf(f *format.File, oi *meta.OffsetIndex, rg, leaf int, chunk format.Range, rows RowRanges, numRows int64) (pages []format.PageRef, spans []int64, dict format.Range, ok bool) {
+	if oi == nil || len(oi.PageLocations) == 0 {
 		return nil, nil, format.Range{}, false
 	}
 	prevEnd := chunk.Offset

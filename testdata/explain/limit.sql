@@ -12,3 +12,7 @@ EXPLAIN ANALYZE SELECT order_id, city FROM 'fixtures/orders_sorted.parquet' ORDE
 -- On a shuffled file the rows read first bound the rest: the pages of the
 -- key whose maximum cannot beat the rows held are skipped.
 EXPLAIN ANALYZE SELECT order_id, amount FROM 'fixtures/orders_shuffled.parquet' ORDER BY amount DESC LIMIT 3;
+-- The key is read first: the other columns are read only in the pages
+-- holding a row that can still beat the rows held. With a WHERE, the pages
+-- holding no row it passes are left to it, the others to top-k.
+EXPLAIN ANALYZE SELECT order_id, city, amount FROM 'fixtures/orders_shuffled.parquet' WHERE status = 'returned' ORDER BY amount DESC LIMIT 3;
