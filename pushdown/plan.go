@@ -597,6 +597,7 @@ func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 		}
 		out.Reason = s.narrowed(p.pred, last)
 	}
+	out.Columns = make([]ColumnRead, 0, len(p.plan.Columns))
 	for i, c := range p.plan.Columns {
 		cr, err := s.columnRead(c, chunks[i], rows)
 		if err != nil {
