@@ -497,6 +497,7 @@ func (ag *aggregator) sources(b *batch) ([]source, error) {
 	if len(computed) == 0 {
 		return srcs, nil
 	}
+	rowEvals.Add(int64(b.n * len(computed)))
 	for r := range b.n {
 		row := ag.rb.load(b, r)
 		for _, i := range computed {

@@ -472,6 +472,7 @@ func (n *rowNode) cheap() bool { return false }
 func (n *rowNode) eval(b *batch, sel []int32, res []uint8) error {
 	// Workers share the node, so each call fills its own row.
 	rb := &rowBuffer{row: make([]planner.Datum, len(n.rb.row)), cols: n.rb.cols}
+	rowEvals.Add(int64(len(sel)))
 	for _, i := range sel {
 		d, err := planner.Eval(n.e, rb.load(b, int(i)))
 		if err != nil {
@@ -1160,6 +1161,7 @@ func (n *keyedInNode) eval(b *batch, sel []int32, res []uint8) error {
 	// Workers share the node, so each call fills its own row.
 	rb := &rowBuffer{row: make([]planner.Datum, len(n.rb.row)), cols: n.rb.cols}
 	var key []byte
+	rowEvals.Add(int64(len(sel)))
 	for _, i := range sel {
 		d, err := planner.Eval(n.x, rb.load(b, int(i)))
 		if err != nil {

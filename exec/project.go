@@ -96,6 +96,7 @@ func (pr *projector) apply(b *batch) (*batch, error) {
 		return out, nil
 	}
 	rb := &rowBuffer{row: make([]planner.Datum, pr.width), cols: pr.rbCols}
+	rowEvals.Add(int64(b.n * len(rowwise)))
 	for r := range b.n {
 		row := rb.load(b, r)
 		for _, i := range rowwise {
