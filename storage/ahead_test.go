@@ -29,7 +29,9 @@ func TestOpenAhead(t *testing.T) {
 	paths = append([]string{fixture, paths[0]}, paths...) // a local file, a repeat
 	st := s3Store(t, srv, objtest.Secret)
 	ctx := context.Background()
-	srv.SetFaults(objtest.Faults{Latency: 50 * time.Millisecond})
+	// Long enough that a loaded machine starting the four reads late does
+	// not see a first answer before the last request goes out.
+	srv.SetFaults(objtest.Faults{Latency: 200 * time.Millisecond})
 	defer srv.SetFaults(objtest.Faults{})
 	srv.Requests()
 	st.OpenAhead(ctx, paths, 4)
