@@ -26,7 +26,7 @@ func newChunkStream(f *File, chunk Range, window int) *chunkStream {
 // page reads the page whose header starts at off. pinned says values
 // decoded from the bytes served so far point into them: those bytes are
 // then never written again, and the next read takes a new buffer.
-func (s *chunkStream) page(off int64, pinned bool) (*rawPage, error) {
+func (s *chunkStream) page(off int64, pinned bool, slot *pageSlot) (*rawPage, error) {
 	s.pinned = s.pinned || pinned
 	left := s.end - off
 	probe := min(s.window, left)
@@ -35,7 +35,7 @@ func (s *chunkStream) page(off int64, pinned bool) (*rawPage, error) {
 		if err != nil {
 			return nil, err
 		}
-		h, n, err := s.f.pageHeader(b)
+		h, n, err := s.f.pageHeader(b, slot)
 		if err != nil {
 			// The header may run past the bytes held: look further,
 			// up to the chunk's end or the header size limit.
@@ -50,7 +50,7 @@ func (s *chunkStream) page(off int64, pinned bool) (*rawPage, error) {
 				return nil, err
 			}
 		}
-		return s.f.pageBody(h, n, b, off)
+		return s.f.pageBody(h, n, b, off, slot)
 	}
 }
 

@@ -78,6 +78,8 @@ type chunkDecoder struct {
 	where string
 	// decoded counts the entries of the data pages decoded so far.
 	decoded int64
+	// slot holds the page being decoded (pageSlot).
+	slot pageSlot
 	// scratch is a decompression buffer reused from page to page where no
 	// decoded value points into it.
 	scratch []byte

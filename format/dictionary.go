@@ -60,7 +60,7 @@ func (f *File) ReadDictionary(rg, col int, oi *meta.OffsetIndex) (*Values, Range
 	if err := readFull(f.Source, b, r.Offset); err != nil {
 		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where, err)
 	}
-	p, err := f.readPage(b, r.Offset)
+	p, err := f.readPage(b, r.Offset, nil)
 	if err != nil {
 		return nil, r, d.errorf(r.Offset, "%w", err)
 	}

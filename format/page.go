@@ -20,24 +20,41 @@ type rawPage struct {
 	Body []byte
 }
 
+// A pageSlot is where a chunk's decoder puts each page it reads: it decodes
+// one page at a time and drops it before reading the next, so one header
+// and one rawPage serve every page of the chunk.
+type pageSlot struct {
+	hdr thrift.PageHeaderBuf
+	raw rawPage
+}
+
 // readPage decodes the page header at the start of b (which starts at file
-// offset off) and slices the page body after it.
-func (f *File) readPage(b []byte, off int64) (*rawPage, error) {
-	h, n, err := f.pageHeader(b)
+// offset off) and slices the page body after it. The page is put in slot
+// when it is not nil, over the page slot held.
+func (f *File) readPage(b []byte, off int64, slot *pageSlot) (*rawPage, error) {
+	h, n, err := f.pageHeader(b, slot)
 	if err != nil {
 		return nil, err
 	}
-	return f.pageBody(h, n, b, off)
+	return f.pageBody(h, n, b, off, slot)
 }
 
 // pageHeader decodes and checks the page header at the start of b, and
-// returns it with its size.
-func (f *File) pageHeader(b []byte) (*meta.PageHeader, int, error) {
+// returns it with its size; into slot's header when slot is not nil.
+func (f *File) pageHeader(b []byte, slot *pageSlot) (*meta.PageHeader, int, error) {
 	hb := b
 	if int64(len(hb)) > f.Limits.MaxPageHeaderSize {
 		hb = hb[:f.Limits.MaxPageHeaderSize]
 	}
-	h, n, err := thrift.DecodePageHeader(hb)
+	var h *meta.PageHeader
+	var n int
+	var err error
+	if slot != nil {
+		n, err = thrift.DecodePageHeaderInto(hb, &slot.hdr)
+		h = &slot.hdr.H
+	} else {
+		h, n, err = thrift.DecodePageHeader(hb)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: page header: %v", ErrCorrupt, err)
 	}
@@ -51,12 +68,18 @@ func (f *File) pageHeader(b []byte) (*meta.PageHeader, int, error) {
 }
 
 // pageBody slices the body of the page whose header h, of n bytes, starts
-// b, and checks its CRC.
-func (f *File) pageBody(h *meta.PageHeader, n int, b []byte, off int64) (*rawPage, error) {
+// b, and checks its CRC. The page is slot's when slot is not nil.
+func (f *File) pageBody(h *meta.PageHeader, n int, b []byte, off int64, slot *pageSlot) (*rawPage, error) {
 	if int(h.CompressedPageSize) > len(b)-n {
 		return nil, fmt.Errorf("%w: page of %d bytes runs past its column chunk (%d bytes left)", ErrCorrupt, h.CompressedPageSize, len(b)-n)
 	}
-	p := &rawPage{Header: h, Offset: off, HeaderSize: n, Body: b[n : n+int(h.CompressedPageSize)]}
+	var p *rawPage
+	if slot != nil {
+		p = &slot.raw
+	} else {
+		p = new(rawPage)
+	}
+	*p = rawPage{Header: h, Offset: off, HeaderSize: n, Body: b[n : n+int(h.CompressedPageSize)]}
 	if h.CRC != nil {
 		if got := crc32.ChecksumIEEE(p.Body); int32(got) != *h.CRC {
 			return nil, fmt.Errorf("%w: stored %08x, computed %08x", ErrChecksum, uint32(*h.CRC), got)

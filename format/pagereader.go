@@ -222,7 +222,7 @@ func (r *PageReader) step() error {
 			if err != nil {
 				return fmt.Errorf("%s: dictionary: %w", d.where, err)
 			}
-			p, err := d.f.readPage(b, r.dict.Offset)
+			p, err := d.f.readPage(b, r.dict.Offset, &d.slot)
 			if err != nil {
 				return d.errorf(r.dict.Offset, "%w", err)
 			}
@@ -242,7 +242,7 @@ func (r *PageReader) step() error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", d.where, err)
 		}
-		p, err := d.f.readPage(b, pr.Range.Offset)
+		p, err := d.f.readPage(b, pr.Range.Offset, &d.slot)
 		if err != nil {
 			return d.errorf(pr.Range.Offset, "%w", err)
 		}
@@ -350,10 +350,10 @@ func (r *PageReader) stepSequential() error {
 		var p *rawPage
 		var err error
 		if r.st != nil {
-			p, err = r.st.page(off, d.rawKept)
+			p, err = r.st.page(off, d.rawKept, &d.slot)
 			d.rawKept = false
 		} else {
-			p, err = d.f.readPage(r.buf[r.pos:], off)
+			p, err = d.f.readPage(r.buf[r.pos:], off, &d.slot)
 		}
 		if err != nil {
 			return d.errorf(off, "%w", err)
@@ -421,7 +421,7 @@ func (f *File) DataPageEntries(rg, col int, p PageRef, fetched *Fetched) (int64,
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", d.where, err)
 	}
-	rp, err := f.readPage(b, p.Range.Offset)
+	rp, err := f.readPage(b, p.Range.Offset, nil)
 	if err != nil {
 		return 0, d.errorf(p.Range.Offset, "%w", err)
 	}

@@ -19,6 +19,34 @@ func DecodePageHeader(b []byte) (h *meta.PageHeader, n int, err error) {
 	return h, n, nil
 }
 
+// A PageHeaderBuf holds a page header and its parts: a reader decoding a
+// chunk's pages one after another decodes each into the same buffer
+// (DecodePageHeaderInto) instead of allocating four structs a page.
+type PageHeaderBuf struct {
+	H      meta.PageHeader
+	data   meta.DataPageHeader
+	v2     meta.DataPageHeaderV2
+	dict   meta.DictionaryPageHeader
+	crc    int32
+	sorted bool
+}
+
+// DecodePageHeaderInto decodes the page header at the start of b into
+// buf.H, overwriting what buf held: pointers into an earlier header of buf
+// are invalid afterwards. Page statistics are skipped: no reader uses them
+// (the page index took their place), and decoding them allocates.
+func DecodePageHeaderInto(b []byte, buf *PageHeaderBuf) (n int, err error) {
+	d := newDecoder(b)
+	d.into = buf
+	buf.H = meta.PageHeader{}
+	if err := d.pageHeader(&buf.H); err != nil {
+		return 0, at(err, "PageHeader")
+	}
+	n = d.r.pos
+	d.release()
+	return n, nil
+}
+
 // DecodeColumnIndex decodes a column chunk's ColumnIndex.
 func DecodeColumnIndex(b []byte) (*meta.ColumnIndex, error) {
 	d := newDecoder(b)
@@ -68,17 +96,34 @@ func (d *decoder) pageHeader(h *meta.PageHeader) error {
 		case 3:
 			h.CompressedPageSize, err = d.i32(s.t)
 		case 4:
-			h.CRC, err = d.optI32(s.t)
+			if b := d.into; b != nil {
+				b.crc, err = d.i32(s.t)
+				h.CRC = &b.crc
+			} else {
+				h.CRC, err = d.optI32(s.t)
+			}
 		case 5:
-			h.DataPageHeader = new(meta.DataPageHeader)
+			if b := d.into; b != nil {
+				b.data, h.DataPageHeader = meta.DataPageHeader{}, &b.data
+			} else {
+				h.DataPageHeader = new(meta.DataPageHeader)
+			}
 			err = d.dataPageHeader(s.t, h.DataPageHeader)
 		case 6:
 			h.IndexPageHeader, err = empty, d.emptyStruct(s.t)
 		case 7:
-			h.DictionaryPageHeader = new(meta.DictionaryPageHeader)
+			if b := d.into; b != nil {
+				b.dict, h.DictionaryPageHeader = meta.DictionaryPageHeader{}, &b.dict
+			} else {
+				h.DictionaryPageHeader = new(meta.DictionaryPageHeader)
+			}
 			err = d.dictionaryPageHeader(s.t, h.DictionaryPageHeader)
 		case 8:
-			h.DataPageHeaderV2 = new(meta.DataPageHeaderV2)
+			if b := d.into; b != nil {
+				b.v2, h.DataPageHeaderV2 = meta.DataPageHeaderV2{}, &b.v2
+			} else {
+				h.DataPageHeaderV2 = new(meta.DataPageHeaderV2)
+			}
 			err = d.dataPageHeaderV2(s.t, h.DataPageHeaderV2)
 		default:
 			err = s.skip()
@@ -86,6 +131,22 @@ func (d *decoder) pageHeader(h *meta.PageHeader) error {
 		s.done(err)
 	}
 	return s.end(ids(1, 2, 3))
+}
+
+// skipStatistics passes over page statistics without allocating: their
+// binary values are sliced, not copied (thrift.Skip copies them).
+func (d *decoder) skipStatistics(t thrift.TType) error {
+	s := d.begin(t, nil)
+	for s.next() {
+		var err error
+		if s.t == thrift.STRING {
+			_, err = d.raw()
+		} else {
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(0)
 }
 
 func (d *decoder) dataPageHeader(t thrift.TType, h *meta.DataPageHeader) error {
@@ -106,6 +167,10 @@ func (d *decoder) dataPageHeader(t thrift.TType, h *meta.DataPageHeader) error {
 			v, err = d.i32(s.t)
 			h.RepetitionLevelEncoding = meta.Encoding(v)
 		case 5:
+			if d.into != nil {
+				err = d.skipStatistics(s.t)
+				break
+			}
 			h.Statistics = new(meta.Statistics)
 			err = d.statistics(s.t, h.Statistics)
 		default:
@@ -128,7 +193,12 @@ func (d *decoder) dictionaryPageHeader(t thrift.TType, h *meta.DictionaryPageHea
 			v, err = d.i32(s.t)
 			h.Encoding = meta.Encoding(v)
 		case 3:
-			h.IsSorted, err = d.optBool(s.t)
+			if b := d.into; b != nil {
+				b.sorted, err = d.bool(s.t)
+				h.IsSorted = &b.sorted
+			} else {
+				h.IsSorted, err = d.optBool(s.t)
+			}
 		default:
 			err = s.skip()
 		}
@@ -160,6 +230,10 @@ func (d *decoder) dataPageHeaderV2(t thrift.TType, h *meta.DataPageHeaderV2) err
 		case 7:
 			h.IsCompressed, err = d.bool(s.t)
 		case 8:
+			if d.into != nil {
+				err = d.skipStatistics(s.t)
+				break
+			}
 			h.Statistics = new(meta.Statistics)
 			err = d.statistics(s.t, h.Statistics)
 		default:

@@ -51,6 +51,10 @@ type decoder struct {
 	strings   chunks[string]
 	encStats  chunks[meta.PageEncodingStats]
 
+	// into, when not nil, receives a page header and its parts
+	// (DecodePageHeaderInto).
+	into *PageHeaderBuf
+
 	// names interns path_in_schema elements, which repeat in every row group.
 	names map[string]string
 	// rowGroupsLeft counts the row groups of the footer not yet decoded,

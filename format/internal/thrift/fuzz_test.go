@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/pqsql/pqsql/format/meta"
@@ -123,6 +124,14 @@ func FuzzDecodePageHeader(f *testing.F) {
 		if n <= 0 || n > len(b) {
 			t.Fatalf("n = %d for %d bytes of input", n, len(b))
 		}
+		// The reused buffer holds the last input's header.
+		ni, err := DecodePageHeaderInto(b, &fuzzHeaderBuf)
+		if err != nil || ni != n {
+			t.Fatalf("into a buffer: n = %d (want %d), err = %v", ni, n, err)
+		}
+		if got, want := withoutPageStatistics(fuzzHeaderBuf.H), withoutPageStatistics(*h); !reflect.DeepEqual(got, want) {
+			t.Fatalf("into a buffer:\n got %+v\nwant %+v", got, want)
+		}
 		b2, err := EncodePageHeader(h)
 		if err != nil {
 			t.Fatal(err)
@@ -140,6 +149,8 @@ func FuzzDecodePageHeader(f *testing.F) {
 		}
 	})
 }
+
+var fuzzHeaderBuf PageHeaderBuf
 
 // FuzzDecodeIndexes checks that any input either fails with ErrCorrupt or
 // decodes to a ColumnIndex, OffsetIndex or Bloom filter header that
