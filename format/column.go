@@ -417,7 +417,7 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 		if err := d.holdPage(c, int64(h.UncompressedPageSize)); err != nil {
 			return d.errorf(p.Offset, "%w", err)
 		}
-		data, err := d.decompressPage(p.Body, int(h.UncompressedPageSize))
+		data, err := d.decompressPage(p.Body, int(h.UncompressedPageSize), c.enc)
 		if err != nil {
 			return d.errorf(p.Offset, "%w", err)
 		}
@@ -440,7 +440,7 @@ func (d *chunkDecoder) openPage(p *rawPage, firstRow int64, ref PageRef) error {
 			if err := d.holdPage(c, int64(size)); err != nil {
 				return d.errorf(p.Offset, "%w", err)
 			}
-			data, err := d.decompressPage(rest, size)
+			data, err := d.decompressPage(rest, size, c.enc)
 			if err != nil {
 				return d.errorf(p.Offset, "%w", err)
 			}
@@ -626,10 +626,14 @@ func (d *chunkDecoder) decompressDictionary(body []byte, size int) ([]byte, erro
 }
 
 // decompressPage is File.decompress for data pages, into the scratch buffer
-// when the leaf's values never point into the page, or the caller copies
-// byte arrays out of each page before the next (reuseBytes).
-func (d *chunkDecoder) decompressPage(body []byte, size int) ([]byte, error) {
-	if d.md.Codec == meta.Uncompressed || size == 0 || (byteValues(d.leaf.Type) && !d.reuseBytes) {
+// when the page's values never point into it, or the caller copies byte
+// arrays out of each page before the next (reuseBytes).
+func (d *chunkDecoder) decompressPage(body []byte, size int, enc meta.Encoding) ([]byte, error) {
+	// Byte-array values point into the page they are decoded from, unless
+	// the page holds dictionary indices: then they point into the
+	// dictionary, and the page's buffer can serve the next page.
+	indices := enc == meta.RLEDictionary || enc == meta.PlainDictionary
+	if d.md.Codec == meta.Uncompressed || size == 0 || (byteValues(d.leaf.Type) && !d.reuseBytes && !indices) {
 		d.noteRaw()
 		return d.f.decompress(d.md.Codec, body, size)
 	}
