@@ -55,8 +55,11 @@ func (s Source) String() string {
 // satisfy x > 1000 through a NaN unless NoNaN: use the MayHold* methods,
 // which apply this.
 type Bounds struct {
-	// Path is the column's dotted path, for reports.
+	// Path is the column's dotted path, for reports; Page, in a column
+	// index's bounds, is the page's number plus one (0 for a chunk's), so
+	// that reports say which page without a string made per page.
 	Path string
+	Page int
 	// Min and Max are nil when refused or absent; never NaN.
 	Min, Max []byte
 	// MinExact and MaxExact say the bound is a value of the chunk, not only a
@@ -167,6 +170,9 @@ func (b Bounds) MayHoldEqual(v []byte) bool {
 // for the bounds or why they were refused, then one per note.
 func (b Bounds) Report() []string {
 	var lines []string
+	if b.Page > 0 {
+		b.Path = fmt.Sprintf("%s, page %d", b.Path, b.Page-1)
+	}
 	switch {
 	case b.Min != nil && b.Max != nil:
 		lines = append(lines, fmt.Sprintf("%s: min %s%s, max %s%s, from %s, compared as %s",

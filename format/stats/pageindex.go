@@ -2,8 +2,6 @@ package stats
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
@@ -14,7 +12,7 @@ import (
 // bounds only (writers shorten them).
 func PageBounds(c Column, ci *meta.ColumnIndex, page int) Bounds {
 	o, ok, why := OrderOf(c.Leaf)
-	return pageBounds(c, o, ok, why, ci, page, c.Path+", page "+strconv.Itoa(page))
+	return pageBounds(c, o, ok, why, ci, page)
 }
 
 // ColumnIndexBounds is PageBounds of every page of ci, appended to dst[:0]:
@@ -26,35 +24,16 @@ func ColumnIndexBounds(c Column, ci *meta.ColumnIndex, dst []Bounds) []Bounds {
 	}
 	o, ok, why := OrderOf(c.Leaf)
 	n := len(ci.NullPages)
-	var sb strings.Builder
 	for i := range n {
-		sb.WriteString(c.Path)
-		sb.WriteString(", page ")
-		sb.WriteString(strconv.Itoa(i))
-	}
-	paths := sb.String()
-	at := 0
-	for i := range n {
-		l := len(c.Path) + len(", page ") + digits(i)
-		dst = append(dst, pageBounds(c, o, ok, why, ci, i, paths[at:at+l]))
-		at += l
+		dst = append(dst, pageBounds(c, o, ok, why, ci, i))
 	}
 	return dst
 }
 
-// digits is the length of i in decimal, i >= 0.
-func digits(i int) int {
-	n := 1
-	for ; i >= 10; i /= 10 {
-		n++
-	}
-	return n
-}
-
 // pageBounds is PageBounds with the column's order already found and the
 // page's path already written.
-func pageBounds(c Column, o Order, ok bool, why string, ci *meta.ColumnIndex, page int, path string) Bounds {
-	b := Bounds{Path: path, Order: o, NoNaN: !o.kind.IsFloat()}
+func pageBounds(c Column, o Order, ok bool, why string, ci *meta.ColumnIndex, page int) Bounds {
+	b := Bounds{Path: c.Path, Page: page + 1, Order: o, NoNaN: !o.kind.IsFloat()}
 	if ci == nil {
 		b.Refused = "the column chunk has no column index"
 		return b
