@@ -268,15 +268,42 @@ func batchOfRows(rows [][]planner.Datum, types []Type) *batch {
 var (
 	// The scan's vectors of each kind, with their storage (scanVector).
 	intVecs, floatVecs, strVecs sync.Pool
-	codePool                    = sync.Pool{New: func() any { return new([]int32) }}
+	codePool                    slicePool[int32]
 	// nullPool holds NULL flags of released batches, which appendNull
 	// reuses: a column with NULLs otherwise allocates flags per batch.
-	nullPool = sync.Pool{New: func() any { return new([]bool) }}
+	nullPool slicePool[bool]
 )
+
+// A slicePool holds released slices. sync.Pool stores pointers, and a
+// slice put in it needs a box: the boxes are pooled too, since boxing each
+// slice anew cost an allocation per column of every batch released.
+type slicePool[T any] struct{ full, empty sync.Pool }
+
+// get returns a released slice, emptied, or nil.
+func (p *slicePool[T]) get() []T {
+	b, _ := p.full.Get().(*[]T)
+	if b == nil {
+		return nil
+	}
+	s := (*b)[:0]
+	*b = nil
+	p.empty.Put(b)
+	return s
+}
+
+// put keeps s for a later get.
+func (p *slicePool[T]) put(s []T) {
+	b, _ := p.empty.Get().(*[]T)
+	if b == nil {
+		b = new([]T)
+	}
+	*b = s[:0]
+	p.full.Put(b)
+}
 
 // nullFlags returns n false flags with room for c, reusing released ones.
 func nullFlags(n, c int) []bool {
-	s := *nullPool.Get().(*[]bool)
+	s := nullPool.get()
 	if cap(s) < max(n, c) {
 		return make([]bool, n, max(n, c))
 	}
@@ -328,7 +355,7 @@ func room[T any](s []T, n int) []T {
 }
 
 // pooled is a released slice of p, or a new one, with room for n values.
-func pooled[T any](p *sync.Pool, n int) []T { return room(*p.Get().(*[]T), n) }
+func pooled[T any](p *slicePool[T], n int) []T { return room(p.get(), n) }
 
 // release gives the columns of a batch the scan made back to the pools;
 // nothing may use them afterwards.
@@ -341,12 +368,10 @@ func (b *batch) release() {
 			continue
 		}
 		if v.Nulls != nil {
-			s := v.Nulls[:0]
-			nullPool.Put(&s)
+			nullPool.put(v.Nulls)
 		}
 		if v.Codes != nil {
-			s := v.Codes[:0]
-			codePool.Put(&s)
+			codePool.put(v.Codes)
 		}
 		if v.Str != nil {
 			clear(v.Str)
