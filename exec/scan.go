@@ -1167,11 +1167,24 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				if len(lr.pages) == 0 {
 					lr.dict = format.Range{}
 				}
+				var listed int64
 				if lr.dict.Length > 0 {
 					ranges = append(ranges, lr.dict)
+					listed += lr.dict.Length
 				}
 				for _, pg := range lr.pages {
 					ranges = append(ranges, pg.Range)
+					listed += pg.Range.Length
+				}
+				// Listed pages stream as a whole chunk does: a window of
+				// them held rather than all (pages checked against their
+				// headers first, spans, are fetched).
+				if once && flat && lr.spans == nil && t.file.cs.remote == nil && listed > int64(streamWindow) {
+					lr.stream = true
+					acct.leaf(cr, ranges[first:])
+					ranges = ranges[:first]
+					plan[l.Index] = lr
+					continue
 				}
 			}
 			acct.leaf(cr, ranges[first:])
@@ -1325,8 +1338,8 @@ type leafRead struct {
 	// given is the chunk's dictionary, decoded by pushdown's dictionary
 	// check; a whole read then starts past the dictionary page.
 	given *format.Values
-	// stream: the chunk is read whole from the file a window at a time,
-	// not fetched with the others.
+	// stream: the chunk, or its listed pages, are read from the file a
+	// window at a time, not fetched with the others.
 	stream bool
 }
 

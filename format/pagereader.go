@@ -74,13 +74,15 @@ func (f *File) NewPageReader(rg, col int, dict Range, pages []PageRef, fetched *
 	return &PageReader{d: d, fetched: fetched, dict: dict, pages: pages, seq: pages == nil, skipBefore: -1}, nil
 }
 
-// StreamChunk has a reader of the whole chunk that reads from the source
-// (pages and fetched nil) read it window bytes at a time into one buffer
-// it reuses, rather than in one request: it then holds a window of the
-// chunk rather than all of it, and hands the buffer back once the chunk
-// is read. It must be called before the first Next.
+// StreamChunk has a reader that reads from the source (fetched nil) read
+// window bytes at a time into one buffer it reuses, rather than in one
+// request a range: it then holds a window of the chunk rather than all of
+// it, and hands the buffer back once the chunk is read. A reader of listed
+// pages reads each run of adjacent ranges (the dictionary page's and the
+// pages') that way, and never the bytes between two runs. It must be
+// called before the first Next.
 func (r *PageReader) StreamChunk(window int) {
-	if r.seq && r.fetched == nil && !r.started && window > 0 {
+	if r.fetched == nil && !r.started && window > 0 {
 		r.window = window
 	}
 }
@@ -194,7 +196,8 @@ func (c *ColumnData) reset() {
 	c.Indices, c.Dict = c.Indices[:0], nil
 }
 
-// get returns the bytes of r.
+// get returns the bytes of r, a listed range: the dictionary page's, or
+// the page before r.next.
 func (r *PageReader) get(rg Range) ([]byte, error) {
 	if r.fetched != nil {
 		if b, ok := r.fetched.Slice(rg); ok {
@@ -202,7 +205,35 @@ func (r *PageReader) get(rg Range) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("range [%d, %d) was not fetched", rg.Offset, rg.End())
 	}
+	if r.window > 0 {
+		return r.stream(rg)
+	}
 	return readRange(r.d.f.Source, rg)
+}
+
+// stream serves a listed range through the reader's window: the read may
+// run on through the listed ranges adjacent to it, no further.
+func (r *PageReader) stream(rg Range) ([]byte, error) {
+	if err := checkRange(r.d.f.Source, rg); err != nil {
+		return nil, err
+	}
+	if r.st == nil {
+		r.st = &chunkStream{f: r.d.f, src: r.d.f.Source, window: int64(r.window)}
+	}
+	end, k := rg.End(), r.next
+	if rg == r.dict {
+		k = 0
+	}
+	for ; k < len(r.pages) && r.pages[k].Range.Offset == end; k++ {
+		if err := checkRange(r.d.f.Source, r.pages[k].Range); err != nil {
+			break // read alone when its turn comes, and fail then
+		}
+		end = r.pages[k].Range.End()
+	}
+	r.st.end = end
+	r.st.pinned = r.st.pinned || r.d.rawKept
+	r.d.rawKept = false
+	return r.st.bytes(rg.Offset, rg.Length)
 }
 
 // step decodes the next slice of a data page, appending it to r.d.out, or
@@ -260,6 +291,9 @@ func (r *PageReader) step() error {
 		}
 		r.notePinned()
 		return r.slice()
+	}
+	if r.st != nil {
+		r.st.release(d.rawKept)
 	}
 	r.dropScratch()
 	return io.EOF
