@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -126,6 +127,11 @@ type scanQuery struct {
 	// needCols both.
 	where                          *filter
 	whereCols, otherCols, needCols []int
+	// emitCols are the columns the rows the WHERE passes go on with:
+	// needCols less whereOnly, the WHERE's columns nothing after it reads.
+	// Those are read once, when the WHERE is judged late (scanRowGroup).
+	emitCols  []int
+	whereOnly map[int]bool
 	// proj projects the kept rows; nil for an aggregate plan, which gets
 	// the filtered input rows.
 	proj *projector
@@ -210,7 +216,36 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 		q.judgeParts()
 	}
 	q.distinct = distinctColumn(p, q.needCols)
+	q.whereOnly = whereOnly(p, q.whereCols)
+	for _, c := range q.needCols {
+		if !q.whereOnly[c] {
+			q.emitCols = append(q.emitCols, c)
+		}
+	}
 	return q
+}
+
+// whereOnly is the set of the WHERE's columns cols that no expression
+// after the WHERE reads (Plan.InputExprs).
+func whereOnly(p *planner.Plan, cols []int) map[int]bool {
+	xs := p.InputExprs()
+	if len(cols) == 0 || len(xs) == 0 || p.Where == nil {
+		return nil
+	}
+	used := map[int]bool{}
+	for _, x := range xs[1:] { // the first is the WHERE
+		planner.Columns(x, used)
+	}
+	var out map[int]bool
+	for _, c := range cols {
+		if !used[c] {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[c] = true
+		}
+	}
+	return out
 }
 
 // countOnly reports whether a plan reads nothing of its input rows but how
@@ -801,7 +836,10 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		first = q.whereCols
 	}
 	// Read once, in order: a chunk read whole may stream (streamWindow).
-	if err := s.loadOnce(t, first, rows, readers, !late); err != nil {
+	// Read late, the WHERE's columns are read again for the rows it
+	// passes, but for those nothing after it reads.
+	once := func(c int) bool { return !late || q.whereOnly[c] }
+	if err := s.loadOnce(t, first, rows, readers, once); err != nil {
 		return err
 	}
 	if !late {
@@ -898,9 +936,11 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			}
 		}
 		for _, c := range q.whereCols {
-			readers[c].rewind()
+			if !q.whereOnly[c] {
+				readers[c].rewind()
+			}
 		}
-		if err := s.emit(ctx, t, survivors, q.needCols, readers, nil, send); err != nil {
+		if err := s.emit(ctx, t, survivors, q.emitCols, readers, nil, send); err != nil {
 			return err
 		}
 	}
@@ -928,7 +968,9 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	for i, j := range q.judges {
 		cols[i] = j.col
 	}
-	if err := s.load(t, cols, nil, readers); err != nil {
+	// A judged column nothing after the judges reads is read once.
+	once := func(c int) bool { return !slices.Contains(q.after, c) }
+	if err := s.loadOnce(t, cols, nil, readers, once); err != nil {
 		return err
 	}
 	// A plan that counts the rows the judges leave needs only their number.
@@ -1107,13 +1149,13 @@ func (s *scanner) gather(t *scanTask, runs []rowRange, cols []int, readers []col
 // only the pages that hold one of them. All byte ranges are fetched in one
 // go.
 func (s *scanner) load(t *scanTask, cols []int, rows []rowRange, readers []colReader) error {
-	return s.loadOnce(t, cols, rows, readers, false)
+	return s.loadOnce(t, cols, rows, readers, func(int) bool { return false })
 }
 
-// loadOnce is load; once says the readers are never rewound, so that a
-// flat leaf read whole from a local file may stream: its pages are read a
-// window at a time, in order, rather than fetched with the others.
-func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []colReader, once bool) error {
+// loadOnce is load; once says which columns' readers are never rewound, so
+// that a flat leaf of them read from a local file may stream: its pages are
+// read a window at a time, in order, rather than fetched with the others.
+func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []colReader, once func(c int) bool) error {
 	f, rg := t.file.f, t.rg
 	acct := t.file.cs.beginLoad(t)
 	reads := leafPlans(rg)
@@ -1122,6 +1164,7 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 	for _, c := range cols {
 		fl := t.file.fields[c]
 		flat := fl.Kind == format.ScalarField && fl.Leaf.MaxRep == 0
+		once := once(c)
 		for _, l := range fl.Leaves {
 			cr := reads[l.Index]
 			if cr == nil {
@@ -1219,7 +1262,7 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				m.decodeNanos.Add(int64(took))
 				s.rowsDecoded.Add(rows)
 			})
-			r.once = once
+			r.once = once(c)
 			readers[c] = r
 			continue
 		}

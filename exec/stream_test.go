@@ -49,12 +49,15 @@ func TestSQLLogicStreamed(t *testing.T) {
 
 // TestStreamedScanReadsTheSameBytes checks that a streamed scan reads each
 // byte the one fetch would, once, in more requests: a full scan (chunks
-// read whole), and a scan of the pages the page index chose.
+// read whole), a scan of the pages the page index chose, and a WHERE judged
+// before the other columns are read, on columns nothing else reads.
 func TestStreamedScanReadsTheSameBytes(t *testing.T) {
 	t.Chdir(moduleRoot(t))
 	for _, q := range []string{
 		"SELECT count(order_id), max(status), sum(amount) FROM 'fixtures/orders_shuffled.parquet'",
 		"SELECT count(*), max(order_id), min(order_id) FROM 'fixtures/orders_sorted.parquet' WHERE order_id BETWEEN 2000 AND 4000 OR order_id > 9000",
+		"SELECT count(*), sum(amount), max(note) FROM 'fixtures/orders_shuffled.parquet' WHERE customer_id <> 100500 AND status <> 'shipped'",
+		"SELECT count(*), sum(amount) FROM 'fixtures/orders_shuffled.parquet' WHERE order_id % 7 = 3",
 	} {
 		run := func() (*AnalyzeJSON, string) {
 			res, err := NewSession().Execute(context.Background(), "EXPLAIN (ANALYZE, FORMAT JSON) "+q)
