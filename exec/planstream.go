@@ -14,11 +14,14 @@ import (
 // and dropped once it is, rather than all held from the plan to the end of
 // the scan.
 
-// planAhead is how many row groups the plan judges past the last one the
-// dispatcher took: none, so that the dispatcher judges the next row group
-// while the workers read the ones before it, and no more dictionaries are
-// decoded than the workers and it hold.
-const planAhead = 0
+// A file's row groups are judged up to as many ahead of the dispatcher as
+// there are threads, so that a plan costlier than the scan (page indexes
+// and Bloom filters of many row groups) runs in parallel as it did before
+// the scan, until a row group's plan gives the scan more than planHold
+// bytes of dictionaries: from then on the dispatcher judges each row group
+// when it takes it, while the workers read the ones before, and no more
+// dictionaries are decoded than the workers and it hold.
+const planHold = 64 << 10
 
 // streams reports whether sf is planned while it is scanned. A sorted
 // limit orders the row groups by their plans, a LIMIT often stops the scan
@@ -39,7 +42,7 @@ func (s *scanner) streams(sf *scanFile) bool {
 func (s *scanner) dispatchStream(ctx context.Context, sf *scanFile, tokens chan struct{}, order, work chan *scanTask, pass func(scanMsg) bool) bool {
 	q := s.q
 	start := time.Now()
-	st, err := pushdown.NewStream(sf.cs.planFile(), q.p.Scan.Pushdown, neededLeaves(sf.fields), s.x.settings.options(), planAhead)
+	st, err := pushdown.NewStream(sf.cs.planFile(), q.p.Scan.Pushdown, neededLeaves(sf.fields), s.x.settings.options(), s.x.settings.threads(), planHold)
 	if err != nil {
 		pass(scanMsg{err: err})
 		return false

@@ -9,9 +9,9 @@ import (
 // A Stream is a file's plan made row group by row group, in order, for a
 // scan that starts on the first row groups while later ones are judged. A
 // row group's dictionary check decodes dictionaries that the scan is given
-// (ColumnRead.Dictionary): judged at most ahead row groups before the scan
-// takes them, they are not all in memory at once, as they are when the
-// whole file is planned first.
+// (ColumnRead.Dictionary): judged shortly before the scan takes them, they
+// are not all in memory at once, as they are when the whole file is
+// planned first.
 //
 // Each RowGroupPlan, and the FilePlan that Plan returns once Next has
 // returned every row group, equal Plan's for the same arguments.
@@ -19,9 +19,7 @@ type Stream struct {
 	p     *planner
 	n     int
 	ahead int
-	// workers are the judging goroutines; with none, Next judges each
-	// row group itself, one after another as Plan does on one thread.
-	workers int
+	hold  int64
 
 	mu   sync.Mutex
 	cond sync.Cond
@@ -32,6 +30,9 @@ type Stream struct {
 	// panics are the judges' panics, raised again by Next in the caller's
 	// goroutine when it reaches their row group.
 	panics []any
+	// lazy stops judging ahead: a row group gave the scan more than hold
+	// bytes of dictionaries.
+	lazy bool
 	// stop ends the judging: a row group failed, or the stream is closed.
 	stop   bool
 	closed bool
@@ -39,26 +40,28 @@ type Stream struct {
 	done   *FilePlan
 }
 
-// NewStream starts planning f for pred and columns, as Plan does, judging
-// up to opt.Threads row groups at a time and none more than ahead row
-// groups past the last one Next returned; with ahead 0, or one thread,
-// Next judges each row group when asked for it. It fails as Plan does
-// before any row group is judged. The caller must Close it.
-func NewStream(f *format.File, pred Expr, columns []int, opt Options, ahead int) (*Stream, error) {
+// NewStream starts planning f for pred and columns, as Plan does. With
+// opt.Threads above 1, up to that many goroutines judge row groups ahead,
+// none more than ahead row groups past the last one Next returned, until a
+// row group gives the scan more than hold bytes of dictionary pages
+// (ColumnRead.Given): from then on, as with ahead 0 or one thread, Next
+// judges each row group not yet judged when asked for it, so that no more
+// such dictionaries are decoded than the caller holds. NewStream fails as
+// Plan does before any row group is judged. The caller must Close it.
+func NewStream(f *format.File, pred Expr, columns []int, opt Options, ahead int, hold int64) (*Stream, error) {
 	p, err := newPlanner(f, pred, columns, opt)
 	if err != nil {
 		return nil, err
 	}
 	n := len(f.Meta.RowGroups)
-	s := &Stream{p: p, n: n, ahead: max(ahead, 0),
+	s := &Stream{p: p, n: n, ahead: max(ahead, 0), hold: hold,
 		judged: make([]judgedRowGroup, n), ready: make([]bool, n), panics: make([]any, n)}
 	s.cond.L = &s.mu
 	if opt.Threads > 1 && s.ahead > 0 {
-		s.workers = min(opt.Threads, s.ahead, n)
-	}
-	for range s.workers {
-		s.wg.Add(1)
-		go s.work()
+		for range min(opt.Threads, s.ahead, n) {
+			s.wg.Add(1)
+			go s.work()
+		}
 	}
 	return s, nil
 }
@@ -69,25 +72,34 @@ func (s *Stream) work() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
-		for !s.stop && s.next < s.n && s.next >= s.taken+s.ahead {
+		for !s.stop && !s.lazy && s.next < s.n && s.next >= s.taken+s.ahead {
 			s.cond.Wait()
 		}
-		if s.stop || s.next >= s.n {
+		if s.stop || s.lazy || s.next >= s.n {
 			return
 		}
-		rg := s.next
-		s.next++
-		s.mu.Unlock()
-		j, r := s.judge(rg)
-		s.mu.Lock()
-		s.judged[rg], s.ready[rg], s.panics[rg] = j, true, r
-		if j.err != nil || r != nil {
-			// No row group is started after a failure: Next returns the
-			// first in row-group order, and the rest need not be read.
-			s.stop = true
-		}
-		s.cond.Broadcast()
+		s.judgeNext()
 	}
+}
+
+// judgeNext judges row group next, unlocked meanwhile, and keeps its plan
+// for Next.
+func (s *Stream) judgeNext() {
+	rg := s.next
+	s.next++
+	s.mu.Unlock()
+	j, r := s.judge(rg)
+	s.mu.Lock()
+	s.judged[rg], s.ready[rg], s.panics[rg] = j, true, r
+	if j.err != nil || r != nil {
+		// No row group is started after a failure: Next returns the
+		// first in row-group order, and the rest need not be read.
+		s.stop = true
+	}
+	if j.tally != nil && j.tally.givenBytes > s.hold {
+		s.lazy = true
+	}
+	s.cond.Broadcast()
 }
 
 // judge judges one row group, returning its panic rather than raising it.
@@ -109,11 +121,9 @@ func (s *Stream) Next() (rg RowGroupPlan, ok bool, err error) {
 		return RowGroupPlan{}, false, nil
 	}
 	k := s.taken
-	if s.workers == 0 {
-		s.mu.Unlock()
-		j, r := s.judge(k)
-		s.mu.Lock()
-		s.judged[k], s.ready[k], s.panics[k] = j, true, r
+	if s.next == k {
+		// No goroutine has started it.
+		s.judgeNext()
 	}
 	for !s.ready[k] {
 		s.cond.Wait()

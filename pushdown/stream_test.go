@@ -6,14 +6,15 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/pqsql/pqsql/format"
 )
 
 // streamAll takes every row group of a Stream and its final plan.
-func streamAll(t *testing.T, f *format.File, pred Expr, columns []int, opt Options, ahead int) ([]RowGroupPlan, *FilePlan, error) {
+func streamAll(t *testing.T, f *format.File, pred Expr, columns []int, opt Options, ahead int, hold int64) ([]RowGroupPlan, *FilePlan, error) {
 	t.Helper()
-	s, err := NewStream(f, pred, columns, opt, ahead)
+	s, err := NewStream(f, pred, columns, opt, ahead, hold)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -39,7 +40,8 @@ func streamAll(t *testing.T, f *format.File, pred Expr, columns []int, opt Optio
 }
 
 // sameAsPlan checks that streaming f's plan gives Plan's row groups, in
-// order, and Plan's FilePlan, on any number of threads and any lookahead.
+// order, and Plan's FilePlan, on any number of threads, any lookahead and
+// whether or not dictionaries stop it.
 func sameAsPlan(t *testing.T, f *format.File, trees int, seed int64) {
 	d := decodeFile(t, f)
 	if len(d.flat) == 0 {
@@ -54,7 +56,8 @@ func sameAsPlan(t *testing.T, f *format.File, trees int, seed int64) {
 		opt.Threads = r.Intn(4)
 		want, wantErr := Plan(f, tree, all, opt)
 		ahead := r.Intn(4)
-		rgs, got, err := streamAll(t, f, tree, all, opt, ahead)
+		hold := []int64{0, 1 << 10, 1 << 62}[r.Intn(3)]
+		rgs, got, err := streamAll(t, f, tree, all, opt, ahead, hold)
 		if (err != nil) != (wantErr != nil) || err != nil && err.Error() != wantErr.Error() {
 			t.Fatalf("%s: Plan fails with %v, the stream with %v", describe(tree), wantErr, err)
 		}
@@ -122,7 +125,7 @@ func TestStreamFailsAsPlan(t *testing.T) {
 		for ahead := range 4 {
 			opt := AllMechanisms()
 			opt.Threads = threads
-			rgs, _, err := streamAll(t, f, nil, all, opt, ahead)
+			rgs, _, err := streamAll(t, f, nil, all, opt, ahead, 1<<62)
 			if err == nil || err.Error() != wantErr.Error() {
 				t.Fatalf("threads %d, ahead %d: the stream fails with %v, Plan with %v", threads, ahead, err, wantErr)
 			}
@@ -138,7 +141,7 @@ func TestStreamClosedEarly(t *testing.T) {
 	f := openFixture(t, "orders_shuffled.parquet")
 	opt := AllMechanisms()
 	opt.Threads = 2
-	s, err := NewStream(f, nil, allLeaves(f), opt, 2)
+	s, err := NewStream(f, nil, allLeaves(f), opt, 2, 1<<62)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,4 +156,41 @@ func TestStreamClosedEarly(t *testing.T) {
 		t.Fatal("a closed stream has a complete plan")
 	}
 	s.Close()
+}
+
+// Once a row group gives the scan more dictionary bytes than the stream may
+// hold, no row group is judged before Next asks for it.
+func TestStreamStopsAheadAtDictionaries(t *testing.T) {
+	f := openFixture(t, "orders_shuffled.parquet")
+	opt := AllMechanisms()
+	opt.Threads = 2
+	s, err := NewStream(f, eq("city", StringLiteral("Oslo")), allLeaves(f), opt, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	given := false
+	for {
+		rg, ok, err := s.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		for _, c := range rg.Columns {
+			given = given || c.Dictionary != nil
+		}
+		// Time for a goroutine judging ahead to start.
+		time.Sleep(5 * time.Millisecond)
+		s.mu.Lock()
+		// The first two row groups were started before any was judged.
+		if s.taken >= 2 && s.next > s.taken {
+			t.Errorf("row group %d was started after row group %d gave dictionaries", s.next-1, rg.Index)
+		}
+		s.mu.Unlock()
+	}
+	if !given {
+		t.Fatal("no dictionary was given to the scan; the test needs one")
+	}
 }
