@@ -113,7 +113,7 @@ func (s *Stream) judge(rg int) (j judgedRowGroup, panicked any) {
 
 // Next returns the next row group's plan, in row-group order; ok is false
 // once every row group was returned. A row group's planning error ends
-// the stream with the error Plan would return.
+// the stream with the error Plan would return. One goroutine calls Next.
 func (s *Stream) Next() (rg RowGroupPlan, ok bool, err error) {
 	s.mu.Lock()
 	if s.taken >= s.n || s.closed {
