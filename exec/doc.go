@@ -5,7 +5,10 @@
 // never touched, and a kept row group's byte ranges are fetched in one
 // coalesced request set before its pages are decoded. Rows move as batches
 // of up to BatchSize rows, one Vector per column, from the scan to the
-// WHERE, the projection and the aggregates.
+// WHERE, the projection and the aggregates. A local file's plain scan or
+// aggregation takes its row groups' plans as they are judged
+// (planstream.go), so that the dictionaries the plan decodes for the scan
+// live only while their row group is near.
 //
 // The WHERE runs vectorized for the common shapes (a column against a
 // constant, IN, BETWEEN, IS NULL, LIKE, starts_with, integer and float

@@ -88,7 +88,9 @@ const (
 // is opened, every read is footer; while it is planned, a read in a column
 // or offset index is page index, in a Bloom filter bloom, in a column chunk
 // dictionary; while it is scanned, a read in a column chunk is data, in an
-// offset index scan offset index. Anything else is other.
+// offset index scan offset index. Anything else is other. A file planned
+// while it is scanned (planstream.go) is planned through planReads, whose
+// reads are the plan's whatever the phase.
 type fileMeter struct {
 	path  string
 	phase atomic.Int32
@@ -171,7 +173,12 @@ func newFileMeter(path string, src format.Source) *fileMeter {
 
 // ReadAt counts the read under its purpose.
 func (m *fileMeter) ReadAt(p []byte, off int64) (int, error) {
-	purpose := m.purpose(off)
+	return m.read(p, off, m.phase.Load())
+}
+
+// read counts a read made in phase under its purpose.
+func (m *fileMeter) read(p []byte, off int64, phase int32) (int, error) {
+	purpose := m.purpose(phase, off)
 	if purpose == ioData {
 		m.progress.addRead(int64(len(p)))
 		if m.keepReads {
@@ -341,9 +348,8 @@ func (m *fileMeter) planned(p *pushdown.FilePlan) {
 	m.phase.Store(phaseScan)
 }
 
-// purpose classifies a read starting at off.
-func (m *fileMeter) purpose(off int64) ioPurpose {
-	phase := m.phase.Load()
+// purpose classifies a read made in phase starting at off.
+func (m *fileMeter) purpose(phase int32, off int64) ioPurpose {
 	if phase == phaseOpen || off < 4 {
 		// The leading magic is part of the footer's reads, also when a
 		// remote file serves it with the first pages (DefersHead).

@@ -49,6 +49,20 @@ func (p *Progress) addPlanned(bytes int64) {
 	}
 }
 
+// addPlannedBytes counts bytes of a plan made while its file is scanned,
+// and addPlannedFile the file once its plan is complete.
+func (p *Progress) addPlannedBytes(bytes int64) {
+	if p != nil {
+		p.planned.Add(bytes)
+	}
+}
+
+func (p *Progress) addPlannedFile() {
+	if p != nil {
+		p.filesPlanned.Add(1)
+	}
+}
+
 func (p *Progress) addRead(bytes int64) {
 	if p != nil {
 		p.read.Add(bytes)

@@ -613,6 +613,9 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		return false
 	}
 	sf.fields = fields
+	if s.streams(sf) {
+		return s.dispatchStream(ctx, sf, tokens, order, work, pass)
+	}
 	sf.cs.expect(q.p.Scan.Pushdown, neededLeaves(fields), s.x.settings.options())
 	fp, err := pushdown.Plan(f, q.p.Scan.Pushdown, neededLeaves(fields), s.x.settings.options())
 	if err != nil {

@@ -79,5 +79,7 @@
 // dictionary page and data pages that hold those rows; bytes skipped per
 // mechanism; bytes of index, filter and dictionary fetched to decide; and
 // the byte ranges left to read. EXPLAIN prints it ([FilePlan.Format]); the
-// executor follows it and nothing else.
+// executor follows it and nothing else. A [Stream] makes the same plan row
+// group by row group, in order, so that a scan can start on the first row
+// groups while the later ones are judged.
 package pushdown

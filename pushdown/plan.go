@@ -228,6 +228,25 @@ func (d PageDecision) Bounds() (min, max string) {
 // data that cannot be read only keeps data; Plan fails on predicates that do
 // not fit the file (ErrUnknownColumn, ErrType) and on a corrupt footer.
 func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, error) {
+	p, err := newPlanner(f, pred, columns, opt)
+	if err != nil {
+		return nil, err
+	}
+	judged := p.rowGroups()
+	for _, j := range judged {
+		if j.err != nil {
+			return nil, j.err
+		}
+	}
+	for _, j := range judged {
+		p.fold(j)
+	}
+	return p.finish(), nil
+}
+
+// newPlanner resolves pred against f and chooses the leaves to read: the
+// part of a plan that comes before any row group is judged.
+func newPlanner(f *format.File, pred Expr, columns []int, opt Options) (*planner, error) {
 	if pred == nil {
 		pred = &Const{True}
 	}
@@ -250,41 +269,39 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 		p.opt.Statistics, p.opt.PageIndex = false, false
 	}
 	p.cols = sc
-	judged := p.rowGroups()
-	var ranges []format.Range
-	for _, j := range judged {
-		if j.err != nil {
-			return nil, j.err
-		}
-		if j.tally == nil {
-			// Not started after another row group's error, which the
-			// loop has not reached yet.
+	return p, nil
+}
+
+// fold adds one judged row group to the plan; row groups are folded in
+// order, so that the plan does not depend on which goroutine judged which.
+func (p *planner) fold(j judgedRowGroup) {
+	p.add(j.tally)
+	rp := j.plan
+	for _, c := range rp.Columns {
+		if c.Whole {
+			p.ranges = append(p.ranges, c.WholeRange())
 			continue
 		}
-		p.add(j.tally)
-	}
-	for _, j := range judged {
-		rp := j.plan
-		for _, c := range rp.Columns {
-			if c.Whole {
-				ranges = append(ranges, c.WholeRange())
-				continue
-			}
-			if c.Dict.Length > 0 {
-				ranges = append(ranges, c.Dict)
-			}
-			for _, pg := range c.Pages {
-				ranges = append(ranges, pg.Range)
-			}
+		if c.Dict.Length > 0 {
+			p.ranges = append(p.ranges, c.Dict)
 		}
-		p.plan.RowGroups = append(p.plan.RowGroups, rp)
+		for _, pg := range c.Pages {
+			p.ranges = append(p.ranges, pg.Range)
+		}
 	}
-	p.plan.ReadRanges = format.Coalesce(ranges, 0)
+	p.plan.RowGroups = append(p.plan.RowGroups, rp)
+}
+
+// finish completes the plan once every row group is folded: the ranges
+// left to read and the statistics-trust report.
+func (p *planner) finish() *FilePlan {
+	p.plan.ReadRanges = format.Coalesce(p.ranges, 0)
+	p.ranges = nil
 	for _, r := range p.plan.ReadRanges {
 		p.plan.ReadBytes += r.Length
 	}
 	p.plan.TrustNotes = p.trustNotes()
-	return p.plan, nil
+	return p.plan
 }
 
 // readColumns validates the projection and adds the predicate's columns.
@@ -359,6 +376,8 @@ type planner struct {
 	// freeBounds are page bounds slices finished row groups gave back.
 	freeMu     sync.Mutex
 	freeBounds [][]stats.Bounds
+	// ranges are the folded row groups' reads, coalesced by finish.
+	ranges []format.Range
 }
 
 // An rgTally is what judging one row group adds to the file's plan: bytes
