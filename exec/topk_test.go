@@ -144,3 +144,53 @@ func runWithStats(t *testing.T, q string, s Settings) (string, runStats) {
 	res, err := x.result(context.Background(), p)
 	return answer(res, err), x.stats
 }
+
+// TestTopKLateColumns runs sorted limits whose other columns are read
+// after the scan, for the result's rows only (topklate.go): SELECT * and
+// column lists with constants, a WHERE, OFFSET, several sort keys, NULLS
+// FIRST and LAST, NaN, nested columns and a glob of two files whose rows
+// tie across them. Each answer must be the one without pruning and the
+// full sort's, counted off, on one thread and on three; and the late read
+// must be taken, reading no more rows than the result holds.
+func TestTopKLateColumns(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	off := NewSession().Settings
+	off.Statistics, off.PageIndex, off.Bloom, off.Dictionary = false, false, false, false
+	for _, tt := range []struct {
+		sel, order    string
+		limit, offset int
+	}{
+		{"SELECT * FROM " + shuffled, "amount DESC", 10, 0},
+		{"SELECT note, order_id, 42 AS k, city FROM " + shuffled, "quantity, order_id DESC", 25, 5},
+		{"SELECT * FROM " + shuffled + " WHERE status <> 'delivered'", "note NULLS FIRST, amount", 30, 7},
+		{"SELECT * FROM " + shuffled + " WHERE order_id % 7 = 1", "discount DESC NULLS FIRST", 12, 3},
+		{"SELECT * FROM " + both, "discount DESC NULLS LAST, city", 40, 3},
+		{"SELECT * FROM " + both, "city", 15, 0},
+		{"SELECT city, order_id FROM " + both, "priority DESC", 2500, 600},
+		{"SELECT * FROM " + statsF, "temp_c DESC", 5, 1},
+		{"SELECT * FROM " + statsF, "ratio NULLS FIRST, temp_c DESC", 7, 0},
+		{"SELECT * FROM " + typesF, "double_col DESC NULLS FIRST", 9, 2},
+		{"SELECT * FROM 'fixtures/nested.parquet'", "id DESC", 3, 1},
+		{"SELECT * FROM " + shuffled, "amount", 5, 100000},
+	} {
+		for _, threads := range []int{1, 3} {
+			q := fmt.Sprintf("%s ORDER BY %s LIMIT %d OFFSET %d", tt.sel, tt.order, tt.limit, tt.offset)
+			on := NewSession().Settings
+			on.Threads = threads
+			got, st := runWithStats(t, q, on)
+			want, _ := runWithStats(t, q, off)
+			if got != want {
+				t.Fatalf("%s, %d threads\nwith top-k pruning:\n%s\nwithout pruning:\n%s", q, threads, got, want)
+			}
+			all, _ := runWithStats(t, tt.sel+" ORDER BY "+tt.order, on)
+			if sorted := countOff(all, tt.offset, tt.limit); got != sorted {
+				t.Fatalf("%s, %d threads\nwith top-k pruning:\n%s\nfull sort, rows %d to %d:\n%s", q, threads, got, tt.offset, tt.offset+tt.limit, sorted)
+			}
+			rows := int64(strings.Count(got, "\n") - 1)
+			if st.RowsReadLateByTopK != rows || (rows > 0) != (st.RowGroupsReadLateByTopK > 0) {
+				t.Errorf("%s, %d threads: other columns read late for %d rows in %d row groups, want the %d rows of the result",
+					q, threads, st.RowsReadLateByTopK, st.RowGroupsReadLateByTopK, rows)
+			}
+		}
+	}
+}

@@ -1,0 +1,311 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/pqsql/pqsql/planner"
+)
+
+// A topKLate defers a sorted limit's other columns past the scan. Each row
+// group reads its WHERE's columns and sort keys as the cut (rowGroupCut)
+// leaves them, and passes its survivors on without the other columns, each
+// row placed by its file, row group and row; the heap keeps those. When the
+// scan ends, the other columns are fetched and decoded only in the pages
+// holding a row of the result: of the rows a row group's cut leaves (a few
+// times k), only those that end in the heap past OFFSET are read.
+type topKLate struct {
+	// cols are the input columns fetched after the scan; outs pair each
+	// with the projected columns that are it.
+	cols []int
+	outs []lateOut
+	// first are the input columns each row group reads: the WHERE's and
+	// the sort keys'; keys those of the sort keys the WHERE does not read,
+	// read for the rows the cut leaves.
+	first, keys []int
+	// mu guards groups, the row groups whose rows lack cols, by place.
+	mu     sync.Mutex
+	groups map[lateKey]*scanTask
+	// final, set by the heap's owner, returns the rows of the result, the
+	// rows before OFFSET left out, once the scan has passed every row.
+	final func() []seqRow
+	// rowsRead and rowGroupsRead count what fetchLate read, for EXPLAIN
+	// ANALYZE.
+	rowsRead      int64
+	rowGroupsRead int
+}
+
+// A lateOut is projected column out, which is input column in.
+type lateOut struct{ out, in int }
+
+// A lateKey places a row group: the file's place in the scan, the row
+// group's index in it.
+type lateKey struct{ file, rowGroup int32 }
+
+// lateMaxFiles bounds the files a deferred sorted limit holds open until
+// the scan ends; a larger glob reads its other columns as it goes.
+const lateMaxFiles = 64
+
+// deferOthers sets s.late when the columns q reads besides the WHERE's and
+// the sort keys' reach the result only as projected columns: every
+// projected column is a column of the files or a constant, so that a row
+// is its columns, fetched from wherever it lies.
+func (s *topKScan) deferOthers(q *scanQuery) {
+	p := q.p
+	if len(p.Scan.Files) > lateMaxFiles {
+		return
+	}
+	var outs []lateOut
+	for i, e := range p.Project {
+		switch e := e.(type) {
+		case *planner.ColRef:
+			if e.Index < 0 || e.Index >= q.width || isVirtual(p.Scan, e.Index) {
+				return
+			}
+			outs = append(outs, lateOut{out: i, in: e.Index})
+		case *planner.Const:
+		default:
+			return
+		}
+	}
+	keys := map[int]bool{}
+	for _, k := range p.Order {
+		if c, ok := p.Project[k.Index].(*planner.ColRef); ok {
+			keys[c.Index] = true
+		}
+	}
+	l := &topKLate{first: slices.Clone(q.whereCols), groups: map[lateKey]*scanTask{}}
+	for _, c := range q.otherCols {
+		if keys[c] {
+			l.keys = append(l.keys, c)
+			l.first = append(l.first, c)
+		} else {
+			l.cols = append(l.cols, c)
+		}
+	}
+	if len(l.cols) == 0 {
+		return
+	}
+	slices.Sort(l.first)
+	for _, o := range outs {
+		if slices.Contains(l.cols, o.in) {
+			l.outs = append(l.outs, o)
+		}
+	}
+	s.late = l
+}
+
+// defers reports whether task t passes its rows on without the late
+// columns. A late column whose dictionary pushdown decoded is read as it
+// goes: the task releases that dictionary when it ends.
+func (l *topKLate) defers(t *scanTask) bool {
+	if l == nil {
+		return false
+	}
+	planned := leafPlans(t.rg)
+	for _, c := range l.cols {
+		fl := t.file.fields[c]
+		if fl == nil {
+			return false
+		}
+		for _, lf := range fl.Leaves {
+			if cr := planned[lf.Index]; cr == nil || cr.Dictionary != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hold notes that task t passes rows without the late columns, which the
+// rows would (topKWould) would have read them for, and keeps its file
+// open until fetch. The late columns' planned bytes count as loaded: fetch
+// accounts them.
+func (l *topKLate) hold(t *scanTask, would []rowRange, cutByTopK bool) {
+	planned := leafPlans(t.rg)
+	for _, c := range l.cols {
+		for _, lf := range t.file.fields[c].Leaves {
+			t.loaded += planned[lf.Index].Bytes
+		}
+	}
+	t.file.refs.Add(1)
+	g := &scanTask{file: t.file, rg: t.rg, limit: -1, topkWould: would, cutByTopK: cutByTopK}
+	l.mu.Lock()
+	l.groups[lateKey{t.file.seq, int32(t.rg.Index)}] = g
+	l.mu.Unlock()
+}
+
+// take returns the held row groups and forgets them.
+func (l *topKLate) take() map[lateKey]*scanTask {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	gs := l.groups
+	l.groups = map[lateKey]*scanTask{}
+	return gs
+}
+
+// emitLate passes on the rows survivors of task t, whose first columns
+// the readers hold, without the late columns, each batch with its rows'
+// places in the row group.
+func (s *scanner) emitLate(ctx context.Context, t *scanTask, survivors, would []rowRange, cutByTopK bool, readers []colReader, send func(scanMsg) bool) error {
+	l := s.q.topk.late
+	l.hold(t, would, cutByTopK)
+	for c := (runCursor{rs: survivors}); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		runs := c.next(BatchSize)
+		if runs == nil {
+			return s.drain(t, l.first, readers)
+		}
+		b, err := s.gather(t, runs, l.first, readers)
+		if err != nil {
+			return err
+		}
+		out, err := s.q.project(b)
+		if out.n > 0 && !send(scanMsg{b: out, runs: slices.Clone(runs)}) {
+			return ctx.Err()
+		}
+		if err != nil {
+			return s.drainFirst(t, l.first, readers, err)
+		}
+	}
+}
+
+// fetchLate fills the late columns of the result's rows: for each row
+// group holding some, it reads them in the pages that hold those rows, a
+// few row groups at a time. The row groups holding none account the pages
+// they leave (skipLoadCut). Every held file is released.
+func (s *scanner) fetchLate(ctx context.Context) (err error) {
+	l := s.q.topk.late
+	groups := l.take()
+	defer func() {
+		for _, g := range groups {
+			g.file.release()
+		}
+	}()
+	if len(groups) == 0 || l.final == nil {
+		return nil
+	}
+	rows := l.final()
+	at := map[lateKey][]int{}
+	var keys []lateKey
+	for i, r := range rows {
+		k := lateKey{r.pos.file, r.pos.rowGroup}
+		if groups[k] == nil {
+			continue // read whole as it came
+		}
+		if at[k] == nil {
+			keys = append(keys, k)
+		}
+		at[k] = append(at[k], i)
+	}
+	for k, g := range groups {
+		if at[k] == nil {
+			s.q.topk.othersLeft.Add(g.file.cs.skipLoadCut(g, l.cols, g.topkWould))
+		}
+	}
+	l.rowGroupsRead += len(keys)
+	for _, k := range keys {
+		l.rowsRead += int64(len(at[k]))
+	}
+	slices.SortFunc(keys, func(a, b lateKey) int {
+		return rowPos{file: a.file, rowGroup: a.rowGroup}.compare(rowPos{file: b.file, rowGroup: b.rowGroup})
+	})
+	errs := make([]error, len(keys))
+	panics := make([]any, len(keys))
+	sem := make(chan struct{}, s.x.settings.threads())
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			defer func() { panics[i] = recover() }()
+			errs[i] = s.fetchGroup(ctx, groups[k], rows, at[k])
+		}()
+	}
+	wg.Wait()
+	for i := range keys {
+		if panics[i] != nil {
+			panic(panics[i])
+		}
+		if errs[i] != nil {
+			return errs[i]
+		}
+	}
+	return nil
+}
+
+// fetchGroup reads the late columns of row group g for the rows at of
+// rows, which it places in the row group, and writes them in.
+func (s *scanner) fetchGroup(ctx context.Context, g *scanTask, rows []seqRow, at []int) error {
+	l := s.q.topk.late
+	defer func(start time.Time) {
+		for _, f := range g.fetched {
+			f.Release()
+		}
+		g.file.cs.workNanos.Add(int64(time.Since(start)))
+	}(time.Now())
+	slices.SortFunc(at, func(a, b int) int { return rows[a].pos.compare(rows[b].pos) })
+	var want []rowRange
+	for _, i := range at {
+		row := rows[i].pos.seq
+		if row < 0 || row >= g.rg.NumRows {
+			return fmt.Errorf("exec: %s: row group %d: row %d of a sorted limit out of range", g.file.f.Name, g.rg.Index, row)
+		}
+		if n := len(want); n > 0 && want[n-1].End == row {
+			want[n-1].End++
+			continue
+		}
+		want = append(want, rowRange{First: row, End: row + 1})
+	}
+	readers := make([]colReader, s.q.width)
+	defer releaseDicts(readers)
+	if err := s.load(g, l.cols, want, readers); err != nil {
+		return err
+	}
+	next := 0
+	for c := (runCursor{rs: want}); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		runs := c.next(BatchSize)
+		if runs == nil {
+			break
+		}
+		b, err := s.gather(g, runs, l.cols, readers)
+		if err != nil {
+			return err
+		}
+		for j := range b.n {
+			r := rows[at[next]].row
+			next++
+			for _, o := range l.outs {
+				r[o.out] = datumAt(b.cols[o.in], j)
+			}
+		}
+	}
+	return s.drain(g, l.cols, readers)
+}
+
+// A rowCursor numbers the rows of runs, asked for in increasing order of
+// their positions in a batch of those runs.
+type rowCursor struct {
+	runs []rowRange
+	ri   int
+	base int32
+}
+
+// row is the row at position i of the batch.
+func (c *rowCursor) row(i int32) int64 {
+	for i-c.base >= int32(c.runs[c.ri].Len()) {
+		c.base += int32(c.runs[c.ri].Len())
+		c.ri++
+	}
+	return c.runs[c.ri].First + int64(i-c.base)
+}
