@@ -632,7 +632,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 			}
 			continue
 		}
-		t := &scanTask{file: sf, rg: rg, out: make(chan scanMsg, taskBuffer), limit: -1}
+		t := &scanTask{file: sf, rg: rg, limit: -1}
 		if s.capped {
 			t.limit = s.remaining
 			if rg.Rows != nil {
@@ -657,6 +657,8 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		if q.topk != nil {
 			t.topkBound = q.topk.bound.logged(s.tokensTaken - 1)
 		}
+		// Made once the row group is read: a skipped one's would be waste.
+		t.out = make(chan scanMsg, taskBuffer)
 		sf.refs.Add(1)
 		select {
 		case order <- t:
@@ -909,8 +911,12 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		t.file.cs.skipLoad(t, q.otherCols)
 	default:
 		others := q.otherCols
-		late := cut != nil && q.topk.late.defers(t)
-		if late {
+		var lateBytes int64
+		deferred := false
+		if cut != nil {
+			lateBytes, deferred = q.topk.late.defers(t)
+		}
+		if deferred {
 			// Only the later sort keys now; the rest once the scan ends.
 			others = q.topk.late.keys
 		}
@@ -927,8 +933,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			readers[c].rewind()
 		}
 		var err error
-		if late {
-			err = s.emitLate(ctx, t, survivors, would, where == nil, readers, send)
+		if deferred {
+			err = s.emitLate(ctx, t, lateBytes, survivors, would, where == nil, readers, send)
 		} else {
 			err = s.emit(ctx, t, survivors, q.needCols, readers, nil, send)
 		}

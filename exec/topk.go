@@ -163,7 +163,15 @@ func (t *topK) publish() {
 // output returns the heap's rows in order past the first offset: the rows
 // of the result. Their columns are the heap's own, which a caller may fill.
 func (t *topK) output(offset int64) []seqRow {
-	sort.Slice(t.rows, func(i, j int) bool { return t.before(t.rows[i], t.rows[j]) })
+	slices.SortFunc(t.rows, func(a, b seqRow) int {
+		switch {
+		case t.before(a, b):
+			return -1
+		case t.before(b, a):
+			return 1
+		}
+		return 0
+	})
 	return t.rows[min(offset, int64(len(t.rows))):]
 }
 

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pqsql/pqsql/planner"
+	"github.com/pqsql/pqsql/pushdown"
 )
 
 // A topKLate defers a sorted limit's other columns past the scan. Each row
@@ -58,7 +60,7 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 	if len(p.Scan.Files) > lateMaxFiles {
 		return
 	}
-	var outs []lateOut
+	outs := make([]lateOut, 0, len(p.Project))
 	for i, e := range p.Project {
 		switch e := e.(type) {
 		case *planner.ColRef:
@@ -71,15 +73,18 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 			return
 		}
 	}
-	keys := map[int]bool{}
-	for _, k := range p.Order {
-		if c, ok := p.Project[k.Index].(*planner.ColRef); ok {
-			keys[c.Index] = true
+	isKey := func(c int) bool {
+		for _, k := range p.Order {
+			if r, ok := p.Project[k.Index].(*planner.ColRef); ok && r.Index == c {
+				return true
+			}
 		}
+		return false
 	}
-	l := &topKLate{first: slices.Clone(q.whereCols), groups: map[lateKey]*scanTask{}}
+	l := &topKLate{first: make([]int, len(q.whereCols), len(q.needCols))}
+	copy(l.first, q.whereCols)
 	for _, c := range q.otherCols {
-		if keys[c] {
+		if isKey(c) {
 			l.keys = append(l.keys, c)
 			l.first = append(l.first, c)
 		} else {
@@ -90,6 +95,7 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 		return
 	}
 	slices.Sort(l.first)
+	l.outs = outs[:0]
 	for _, o := range outs {
 		if slices.Contains(l.cols, o.in) {
 			l.outs = append(l.outs, o)
@@ -99,41 +105,51 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 }
 
 // defers reports whether task t passes its rows on without the late
-// columns. A late column whose dictionary pushdown decoded is read as it
-// goes: the task releases that dictionary when it ends.
-func (l *topKLate) defers(t *scanTask) bool {
+// columns, and the planned bytes of their leaves. A late column whose
+// dictionary pushdown decoded is read as it goes: the task releases that
+// dictionary when it ends.
+func (l *topKLate) defers(t *scanTask) (bytes int64, ok bool) {
 	if l == nil {
-		return false
+		return 0, false
 	}
-	planned := leafPlans(t.rg)
 	for _, c := range l.cols {
 		fl := t.file.fields[c]
 		if fl == nil {
-			return false
+			return 0, false
 		}
 		for _, lf := range fl.Leaves {
-			if cr := planned[lf.Index]; cr == nil || cr.Dictionary != nil {
-				return false
+			cr := planOf(t.rg, lf.Index)
+			if cr == nil || cr.Dictionary != nil {
+				return 0, false
 			}
+			bytes += cr.Bytes
 		}
 	}
-	return true
+	return bytes, true
+}
+
+// planOf is row group rg's read of leaf, or nil.
+func planOf(rg pushdown.RowGroupPlan, leaf int) *pushdown.ColumnRead {
+	for i := range rg.Columns {
+		if rg.Columns[i].Leaf == leaf {
+			return &rg.Columns[i]
+		}
+	}
+	return nil
 }
 
 // hold notes that task t passes rows without the late columns, which the
 // rows would (topKWould) would have read them for, and keeps its file
 // open until fetch. The late columns' planned bytes count as loaded: fetch
 // accounts them.
-func (l *topKLate) hold(t *scanTask, would []rowRange, cutByTopK bool) {
-	planned := leafPlans(t.rg)
-	for _, c := range l.cols {
-		for _, lf := range t.file.fields[c].Leaves {
-			t.loaded += planned[lf.Index].Bytes
-		}
-	}
+func (l *topKLate) hold(t *scanTask, bytes int64, would []rowRange, cutByTopK bool) {
+	t.loaded += bytes
 	t.file.refs.Add(1)
 	g := &scanTask{file: t.file, rg: t.rg, limit: -1, topkWould: would, cutByTopK: cutByTopK}
 	l.mu.Lock()
+	if l.groups == nil {
+		l.groups = map[lateKey]*scanTask{}
+	}
 	l.groups[lateKey{t.file.seq, int32(t.rg.Index)}] = g
 	l.mu.Unlock()
 }
@@ -143,16 +159,16 @@ func (l *topKLate) take() map[lateKey]*scanTask {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	gs := l.groups
-	l.groups = map[lateKey]*scanTask{}
+	l.groups = nil
 	return gs
 }
 
 // emitLate passes on the rows survivors of task t, whose first columns
 // the readers hold, without the late columns, each batch with its rows'
 // places in the row group.
-func (s *scanner) emitLate(ctx context.Context, t *scanTask, survivors, would []rowRange, cutByTopK bool, readers []colReader, send func(scanMsg) bool) error {
+func (s *scanner) emitLate(ctx context.Context, t *scanTask, lateBytes int64, survivors, would []rowRange, cutByTopK bool, readers []colReader, send func(scanMsg) bool) error {
 	l := s.q.topk.late
-	l.hold(t, would, cutByTopK)
+	l.hold(t, lateBytes, would, cutByTopK)
 	for c := (runCursor{rs: survivors}); ; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -191,30 +207,41 @@ func (s *scanner) fetchLate(ctx context.Context) (err error) {
 		return nil
 	}
 	rows := l.final()
-	at := map[lateKey][]int{}
-	var keys []lateKey
+	// The rows to fill, in order of place: each row group's are a span.
+	var idx []int
 	for i, r := range rows {
-		k := lateKey{r.pos.file, r.pos.rowGroup}
-		if groups[k] == nil {
-			continue // read whole as it came
+		if groups[lateKey{r.pos.file, r.pos.rowGroup}] != nil {
+			idx = append(idx, i) // the others were read whole as they came
 		}
-		if at[k] == nil {
-			keys = append(keys, k)
+	}
+	slices.SortFunc(idx, func(a, b int) int { return rows[a].pos.compare(rows[b].pos) })
+	var keys []lateKey
+	var at [][]int
+	for j, i := range idx {
+		k := lateKey{rows[i].pos.file, rows[i].pos.rowGroup}
+		if n := len(keys); n > 0 && keys[n-1] == k {
+			at[n-1] = idx[j-len(at[n-1]) : j+1]
+			continue
 		}
-		at[k] = append(at[k], i)
+		keys = append(keys, k)
+		at = append(at, idx[j:j+1])
 	}
 	for k, g := range groups {
-		if at[k] == nil {
+		if _, found := slices.BinarySearchFunc(keys, k, compareLateKeys); !found {
 			s.q.topk.othersLeft.Add(g.file.cs.skipLoadCut(g, l.cols, g.topkWould))
 		}
 	}
 	l.rowGroupsRead += len(keys)
-	for _, k := range keys {
-		l.rowsRead += int64(len(at[k]))
+	l.rowsRead += int64(len(idx))
+	if len(keys) == 1 || s.x.settings.threads() == 1 {
+		// One at a time, here: no goroutine is worth it.
+		for i, k := range keys {
+			if err := s.fetchGroup(ctx, groups[k], rows, at[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	slices.SortFunc(keys, func(a, b lateKey) int {
-		return rowPos{file: a.file, rowGroup: a.rowGroup}.compare(rowPos{file: b.file, rowGroup: b.rowGroup})
-	})
 	errs := make([]error, len(keys))
 	panics := make([]any, len(keys))
 	sem := make(chan struct{}, s.x.settings.threads())
@@ -226,7 +253,7 @@ func (s *scanner) fetchLate(ctx context.Context) (err error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			defer func() { panics[i] = recover() }()
-			errs[i] = s.fetchGroup(ctx, groups[k], rows, at[k])
+			errs[i] = s.fetchGroup(ctx, groups[k], rows, at[i])
 		}()
 	}
 	wg.Wait()
@@ -241,8 +268,16 @@ func (s *scanner) fetchLate(ctx context.Context) (err error) {
 	return nil
 }
 
+// compareLateKeys orders row groups by place.
+func compareLateKeys(a, b lateKey) int {
+	if c := cmp.Compare(a.file, b.file); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.rowGroup, b.rowGroup)
+}
+
 // fetchGroup reads the late columns of row group g for the rows at of
-// rows, which it places in the row group, and writes them in.
+// rows, in order of their places in the row group, and writes them in.
 func (s *scanner) fetchGroup(ctx context.Context, g *scanTask, rows []seqRow, at []int) error {
 	l := s.q.topk.late
 	defer func(start time.Time) {
@@ -251,7 +286,6 @@ func (s *scanner) fetchGroup(ctx context.Context, g *scanTask, rows []seqRow, at
 		}
 		g.file.cs.workNanos.Add(int64(time.Since(start)))
 	}(time.Now())
-	slices.SortFunc(at, func(a, b int) int { return rows[a].pos.compare(rows[b].pos) })
 	var want []rowRange
 	for _, i := range at {
 		row := rows[i].pos.seq
