@@ -47,6 +47,10 @@ type lateOut struct{ out, in int }
 // group's index in it.
 type lateKey struct{ file, rowGroup int32 }
 
+// lateRemoteReads bounds the row groups of remote files read at once
+// after the scan.
+const lateRemoteReads = 16
+
 // lateMaxFiles bounds the files a deferred sorted limit holds open until
 // the scan ends; a larger glob reads its other columns as it goes.
 const lateMaxFiles = 64
@@ -233,7 +237,15 @@ func (s *scanner) fetchLate(ctx context.Context) (err error) {
 	}
 	l.rowGroupsRead += len(keys)
 	l.rowsRead += int64(len(idx))
-	if len(keys) == 1 || s.x.settings.threads() == 1 {
+	// Remote reads wait on the network, not the cores: all at once, so
+	// that the late read costs one round trip.
+	par := s.x.settings.threads()
+	for _, g := range groups {
+		if g.file.cs.remote != nil {
+			par = max(par, min(len(keys), lateRemoteReads))
+		}
+	}
+	if len(keys) == 1 || par == 1 {
 		// One at a time, here: no goroutine is worth it.
 		for i, k := range keys {
 			if err := s.fetchGroup(ctx, groups[k], rows, at[i]); err != nil {
@@ -244,7 +256,7 @@ func (s *scanner) fetchLate(ctx context.Context) (err error) {
 	}
 	errs := make([]error, len(keys))
 	panics := make([]any, len(keys))
-	sem := make(chan struct{}, s.x.settings.threads())
+	sem := make(chan struct{}, par)
 	var wg sync.WaitGroup
 	for i, k := range keys {
 		sem <- struct{}{}
