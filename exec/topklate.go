@@ -124,7 +124,8 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 // late where 5,061 were decoded with the survivors, and LIMIT 1000 4,914
 // where 5,544 were, in more requests and more memory.
 func (l *topKLate) defers(t *scanTask) (bytes int64, ok bool) {
-	if l == nil {
+	if l == nil || l.final == nil {
+		// No heap fills the rows in: they go whole.
 		return 0, false
 	}
 	var pages, leaves int64
