@@ -509,7 +509,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	if q.topk != nil && q.topk.late != nil {
 		// The other columns of the result's rows (topklate.go); the held
 		// files are released whatever ended the scan.
-		if lerr := s.fetchLate(parent); err == nil {
+		if lerr := s.fetchLate(parent, err == nil); err == nil {
 			err = lerr
 		}
 	}

@@ -2,12 +2,16 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/planner"
 )
 
@@ -221,6 +225,54 @@ func testTopKLateColumns(t *testing.T, always bool) {
 				t.Errorf("%s, %d threads: other columns read late for %d rows in %d row groups, want the %d rows of the result",
 					q, threads, st.RowsReadLateByTopK, st.RowGroupsReadLateByTopK, rows)
 			}
+		}
+	}
+}
+
+// TestTopKLateDamagedPages damages every data page of a column a sorted
+// limit reads after the scan (city): the query must fail with the file's
+// decoding error, placed in the file, whether the column is read late or
+// with its row groups.
+func TestTopKLateDamagedPages(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	const src = "fixtures/orders_shuffled.parquet"
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := format.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := slices.IndexFunc(f.Schema.Leaves, func(l *format.Leaf) bool { return l.Path == "city" })
+	for rg := range f.Meta.RowGroups {
+		md := f.Chunk(rg, leaf).MetaData
+		end := md.DataPageOffset + md.TotalCompressedSize
+		if md.DictionaryPageOffset != nil {
+			end = *md.DictionaryPageOffset + md.TotalCompressedSize
+		}
+		for i := md.DataPageOffset; i < end; i++ {
+			data[i] = 0xff
+		}
+	}
+	path := filepath.Join(t.TempDir(), "damaged.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// LIMIT 10 reads the column after the scan, LIMIT 300 (more rows than
+	// the file's 80 pages a column) with the row groups.
+	for _, limit := range []int{10, 300} {
+		q := fmt.Sprintf("SELECT * FROM '%s' ORDER BY amount DESC LIMIT %d", path, limit)
+		_, st := runWithStats(t, q, NewSession().Settings)
+		if late := st.RowsReadLateByTopK > 0; late != (limit == 10) {
+			t.Errorf("%s: %d rows read late", q, st.RowsReadLateByTopK)
+		}
+		res, err := NewSession().Execute(context.Background(), q)
+		if err == nil {
+			t.Fatalf("%s: no error, %d batches", q, len(res.Batches))
+		}
+		if !errors.Is(err, format.ErrCorrupt) || !strings.Contains(err.Error(), "damaged.parquet: row group") {
+			t.Errorf("%s: %v, want a corrupt-file error placing the page in the file", q, err)
 		}
 	}
 }

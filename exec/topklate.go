@@ -221,8 +221,9 @@ func (s *scanner) emitLate(ctx context.Context, t *scanTask, lateBytes int64, su
 // fetchLate fills the late columns of the result's rows: for each row
 // group holding some, it reads them in the pages that hold those rows, a
 // few row groups at a time. The row groups holding none account the pages
-// they leave (skipLoadCut). Every held file is released.
-func (s *scanner) fetchLate(ctx context.Context) (err error) {
+// they leave (skipLoadCut). Every held file is released; read is false
+// when the scan failed, and nothing is read then.
+func (s *scanner) fetchLate(ctx context.Context, read bool) (err error) {
 	l := s.q.topk.late
 	groups := l.take()
 	defer func() {
@@ -230,7 +231,7 @@ func (s *scanner) fetchLate(ctx context.Context) (err error) {
 			g.file.release()
 		}
 	}()
-	if len(groups) == 0 || l.final == nil {
+	if len(groups) == 0 || l.final == nil || !read {
 		return nil
 	}
 	rows := l.final()
