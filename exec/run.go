@@ -188,7 +188,11 @@ func (x *executor) stream(ctx context.Context, p *planner.Plan, emit emitFunc) e
 		}
 		err := x.inputQuery(ctx, q, func(m scanMsg) (bool, error) {
 			if m.b != nil {
-				top.addBatch(m.b, m.file, m.rowGroup, m.runs)
+				var runs []rowRange
+				if m.runs != nil {
+					runs = *m.runs
+				}
+				top.addBatch(m.b, m.file, m.rowGroup, runs)
 			}
 			return false, m.err
 		})

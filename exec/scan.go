@@ -298,8 +298,9 @@ type scanMsg struct {
 	// scan and the row group's index in it.
 	file, rowGroup int32
 	// runs, for a sorted limit that fetches its other columns after the
-	// scan, are the rows of the row group b holds (topklate.go).
-	runs []rowRange
+	// scan, are the rows of the row group b holds (topklate.go); a
+	// pointer, so that every task's channel of messages stays as small.
+	runs *[]rowRange
 	// panicked carries a worker's panic to the caller's goroutine, where
 	// it is raised again as it would have been without workers.
 	panicked any

@@ -66,14 +66,12 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 	if len(p.Scan.Files) > lateMaxFiles {
 		return
 	}
-	outs := make([]lateOut, 0, len(p.Project))
-	for i, e := range p.Project {
+	for _, e := range p.Project {
 		switch e := e.(type) {
 		case *planner.ColRef:
 			if e.Index < 0 || e.Index >= q.width || isVirtual(p.Scan, e.Index) {
 				return
 			}
-			outs = append(outs, lateOut{out: i, in: e.Index})
 		case *planner.Const:
 		default:
 			return
@@ -87,6 +85,9 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 		}
 		return false
 	}
+	if !slices.ContainsFunc(q.otherCols, func(c int) bool { return !isKey(c) }) {
+		return // nothing to read late
+	}
 	l := &topKLate{first: make([]int, len(q.whereCols), len(q.needCols)), limit: p.Limit}
 	copy(l.first, q.whereCols)
 	for _, c := range q.otherCols {
@@ -97,14 +98,10 @@ func (s *topKScan) deferOthers(q *scanQuery) {
 			l.cols = append(l.cols, c)
 		}
 	}
-	if len(l.cols) == 0 {
-		return
-	}
 	slices.Sort(l.first)
-	l.outs = outs[:0]
-	for _, o := range outs {
-		if slices.Contains(l.cols, o.in) {
-			l.outs = append(l.outs, o)
+	for i, e := range p.Project {
+		if c, ok := e.(*planner.ColRef); ok && slices.Contains(l.cols, c.Index) {
+			l.outs = append(l.outs, lateOut{out: i, in: c.Index})
 		}
 	}
 	s.late = l
@@ -209,7 +206,8 @@ func (s *scanner) emitLate(ctx context.Context, t *scanTask, lateBytes int64, su
 			return err
 		}
 		out, err := s.q.project(b)
-		if out.n > 0 && !send(scanMsg{b: out, runs: slices.Clone(runs)}) {
+		rows := slices.Clone(runs)
+		if out.n > 0 && !send(scanMsg{b: out, runs: &rows}) {
 			return ctx.Err()
 		}
 		if err != nil {
