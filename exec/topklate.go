@@ -357,6 +357,8 @@ func (s *scanner) fetchGroup(ctx context.Context, g *scanTask, rows []seqRow, at
 				r[o.out] = datumAt(b.cols[o.in], j)
 			}
 		}
+		// The datums hold copies, or the fetched bytes, not the vectors.
+		b.release()
 	}
 	return s.drain(g, l.cols, readers)
 }
