@@ -96,7 +96,8 @@ type AnalyzeJSON struct {
 	PagesSkippedByTopK int64 `json:"pages_skipped_by_top_k,omitempty"`
 	// OtherPagesLeftByTopK are pages of the other columns, in the row
 	// groups read, that hold a row the WHERE passes (any row, without one)
-	// but none that could beat them, by the sort key read first.
+	// but none that could beat them, by the sort key read first, or, when
+	// they are read after the scan, none of the result.
 	OtherPagesLeftByTopK int64 `json:"other_pages_left_by_top_k,omitempty"`
 	// RowsReadLateByTopK are the rows of a sorted limit's result whose
 	// other columns were read after the scan, in RowGroupsReadLateByTopK

@@ -27,7 +27,8 @@ type runStats struct {
 	// beat its rows, in the row groups read.
 	PagesSkippedByTopK int64
 	// OtherPagesLeftByTopK are pages of the other columns, in the row
-	// groups read, that hold no row the sorted limit's cut left.
+	// groups read, that hold no row the sorted limit's cut left or, when
+	// they are read after the scan, no row of its result.
 	OtherPagesLeftByTopK int64
 	// RowsReadLateByTopK are rows of a sorted limit's result whose other
 	// columns were read after the scan, in RowGroupsReadLateByTopK row
