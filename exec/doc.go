@@ -56,7 +56,11 @@
 // prove when there is no WHERE. The key is decoded before the other
 // columns, which are fetched only for the rows that can still be among the
 // n first (a string key with a dictionary is cut on its entries' ranks,
-// not on a string per row; topkdict.go). Ties keep the row earlier in the files, so
+// not on a string per row; topkdict.go). When the other columns are only
+// projected, and the result has fewer rows than the files have pages of
+// a column, they are fetched later still: the heap keeps the keys and each
+// row's place, and once the scan ends only the pages holding the result's
+// rows are read (topklate.go). Ties keep the row earlier in the files, so
 // the visiting order never changes an answer. A sort without LIMIT sorts
 // row numbers on the typed columns, DISTINCT keeps first rows on encoded
 // keys as batches arrive (sortkey.go).

@@ -96,11 +96,17 @@ type AnalyzeJSON struct {
 	PagesSkippedByTopK int64 `json:"pages_skipped_by_top_k,omitempty"`
 	// OtherPagesLeftByTopK are pages of the other columns, in the row
 	// groups read, that hold a row the WHERE passes (any row, without one)
-	// but none that could beat them, by the sort key read first.
+	// but none that could beat them, by the sort key read first, or, when
+	// they are read after the scan, none of the result.
 	OtherPagesLeftByTopK int64 `json:"other_pages_left_by_top_k,omitempty"`
-	PagesDecoded         int64 `json:"pages_decoded"`
-	RowsDecoded          int64 `json:"rows_decoded"`
-	RowsReturned         int64 `json:"rows_returned"`
+	// RowsReadLateByTopK are the rows of a sorted limit's result whose
+	// other columns were read after the scan, in RowGroupsReadLateByTopK
+	// row groups: only the pages holding them were.
+	RowsReadLateByTopK      int64 `json:"rows_read_late_by_top_k,omitempty"`
+	RowGroupsReadLateByTopK int   `json:"row_groups_read_late_by_top_k,omitempty"`
+	PagesDecoded            int64 `json:"pages_decoded"`
+	RowsDecoded             int64 `json:"rows_decoded"`
+	RowsReturned            int64 `json:"rows_returned"`
 	// BytesRead and Requests count every read of the statement; Unmetered
 	// is the part no file meter saw: table functions, which read footers
 	// themselves and have no plan.
@@ -517,7 +523,8 @@ func skipOrder(skipped map[string]SkippedJSON) []string {
 func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	st := &x.stats
 	a := &AnalyzeJSON{Files: st.Files, RowGroupsRead: st.RowGroups, RowGroupsSkipped: st.RowGroupsSkipped,
-		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, PagesSkippedByTopK: st.PagesSkippedByTopK, OtherPagesLeftByTopK: st.OtherPagesLeftByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
+		RowGroupsFromMetadata: st.RowGroupsFromMetadata, RowGroupsSkippedByTopK: st.RowGroupsSkippedByTopK, PagesSkippedByTopK: st.PagesSkippedByTopK, OtherPagesLeftByTopK: st.OtherPagesLeftByTopK,
+		RowsReadLateByTopK: st.RowsReadLateByTopK, RowGroupsReadLateByTopK: st.RowGroupsReadLateByTopK, RowsDecoded: st.RowsDecoded, RowsReturned: st.RowsReturned,
 		BytesRead: st.IO.Bytes, Requests: st.IO.Requests}
 	if x.mem != nil {
 		a.PeakMemory = x.mem.peak.Load()
@@ -611,6 +618,10 @@ func (a *AnalyzeJSON) writeText(b *strings.Builder) {
 	}
 	if a.OtherPagesLeftByTopK > 0 {
 		fmt.Fprintf(b, "  pages of the other columns left unread by top-k (the sort key read first: no row in them can beat the rows held): %d\n", a.OtherPagesLeftByTopK)
+	}
+	if a.RowsReadLateByTopK > 0 {
+		fmt.Fprintf(b, "  other columns read by top-k after the scan, for the result's rows only: %s in %s\n",
+			plural(a.RowsReadLateByTopK, "row"), plural(int64(a.RowGroupsReadLateByTopK), "row group"))
 	}
 	fmt.Fprintf(b, "  pages decoded: %d, rows decoded: %d, rows returned: %d\n", a.PagesDecoded, a.RowsDecoded, a.RowsReturned)
 	fmt.Fprintf(b, "  bytes read: %d in %s\n", a.BytesRead, plural(a.Requests, "request"))

@@ -182,10 +182,17 @@ func (x *executor) stream(ctx context.Context, p *planner.Plan, emit emitFunc) e
 		q := newScanQuery(p, x.settings)
 		if q.topk != nil {
 			top.bound = &q.topk.bound
+			if l := q.topk.late; l != nil {
+				l.final = func() []seqRow { return top.output(p.Offset) }
+			}
 		}
 		err := x.inputQuery(ctx, q, func(m scanMsg) (bool, error) {
 			if m.b != nil {
-				top.addBatch(m.b, m.file, m.rowGroup)
+				var runs []rowRange
+				if m.runs != nil {
+					runs = *m.runs
+				}
+				top.addBatch(m.b, m.file, m.rowGroup, runs)
 			}
 			return false, m.err
 		})

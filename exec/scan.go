@@ -28,8 +28,14 @@ type runStats struct {
 	// beat its rows, in the row groups read.
 	PagesSkippedByTopK int64
 	// OtherPagesLeftByTopK are pages of the other columns, in the row
-	// groups read, that hold no row the sorted limit's cut left.
+	// groups read, that hold no row the sorted limit's cut left or, when
+	// they are read after the scan, no row of its result.
 	OtherPagesLeftByTopK int64
+	// RowsReadLateByTopK are rows of a sorted limit's result whose other
+	// columns were read after the scan, in RowGroupsReadLateByTopK row
+	// groups (topklate.go).
+	RowsReadLateByTopK      int64
+	RowGroupsReadLateByTopK int
 	// RowGroupsJudged had their WHERE judged by dictionary (dictfilter.go).
 	RowGroupsJudged int
 	// RowGroupsPartsJudged had parts of their WHERE under OR or NOT judged
@@ -208,6 +214,7 @@ func newScanQuery(p *planner.Plan, s Settings) *scanQuery {
 	}
 	if q.topk != nil {
 		q.topk.decodeFirst(q)
+		q.topk.deferOthers(q)
 	}
 	if q.topk == nil && len(q.whereCols) > 0 {
 		q.judgeWhere()
@@ -326,6 +333,10 @@ type scanMsg struct {
 	// file and rowGroup place the message's rows: the file's place in the
 	// scan and the row group's index in it.
 	file, rowGroup int32
+	// runs, for a sorted limit that fetches its other columns after the
+	// scan, are the rows of the row group b holds (topklate.go); a
+	// pointer, so that every task's channel of messages stays as small.
+	runs *[]rowRange
 	// panicked carries a worker's panic to the caller's goroutine, where
 	// it is raised again as it would have been without workers.
 	panicked any
@@ -532,11 +543,22 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	if panicked != nil {
 		panic(panicked)
 	}
+	if q.topk != nil && q.topk.late != nil {
+		// The other columns of the result's rows (topklate.go); the held
+		// files are released whatever ended the scan.
+		if lerr := s.fetchLate(parent, err == nil); err == nil {
+			err = lerr
+		}
+	}
 	x.stats.RowGroups += int(s.rowGroups.Load())
 	if q.topk != nil {
 		x.stats.RowGroupsSkippedByTopK += int(q.topk.skipped.Load())
 		x.stats.PagesSkippedByTopK += q.topk.pagesSkipped.Load()
 		x.stats.OtherPagesLeftByTopK += q.topk.othersLeft.Load()
+		if l := q.topk.late; l != nil {
+			x.stats.RowsReadLateByTopK += l.rowsRead
+			x.stats.RowGroupsReadLateByTopK += l.rowGroupsRead
+		}
 	}
 	x.stats.RowsDecoded += s.rowsDecoded.Load()
 	x.stats.RowGroupsJudged += int(s.judged.Load())
@@ -650,7 +672,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 			}
 			continue
 		}
-		t := &scanTask{file: sf, rg: rg, out: make(chan scanMsg, taskBuffer), limit: -1}
+		t := &scanTask{file: sf, rg: rg, limit: -1}
 		if s.capped {
 			t.limit = s.remaining
 			if rg.Rows != nil {
@@ -675,6 +697,8 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		if q.topk != nil {
 			t.topkBound = q.topk.bound.logged(s.tokensTaken - 1)
 		}
+		// Made once the row group is read: a skipped one's would be waste.
+		t.out = make(chan scanMsg, taskBuffer)
 		sf.refs.Add(1)
 		select {
 		case order <- t:
@@ -929,10 +953,20 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	case len(survivors) == 0:
 		t.file.cs.skipLoad(t, q.otherCols)
 	default:
-		if len(q.otherCols) > 0 {
+		others := q.otherCols
+		var lateBytes int64
+		deferred := false
+		if cut != nil {
+			lateBytes, deferred = q.topk.late.defers(t)
+		}
+		if deferred {
+			// Only the later sort keys now; the rest once the scan ends.
+			others = q.topk.late.keys
+		}
+		if len(others) > 0 {
 			// Without a WHERE every page left unread is the cut's.
 			t.topkWould, t.cutByTopK = would, cut != nil && where == nil
-			err := s.load(t, q.otherCols, survivors, readers)
+			err := s.load(t, others, survivors, readers)
 			t.topkWould, t.cutByTopK = nil, false
 			if err != nil {
 				return err
@@ -943,7 +977,13 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 				readers[c].rewind()
 			}
 		}
-		if err := s.emit(ctx, t, survivors, q.emitCols, readers, nil, send); err != nil {
+		var err error
+		if deferred {
+			err = s.emitLate(ctx, t, lateBytes, survivors, would, where == nil, readers, send)
+		} else {
+			err = s.emit(ctx, t, survivors, q.emitCols, readers, nil, send)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -99,12 +99,21 @@ func (t *topK) add(row []planner.Datum, pos rowPos) bool {
 }
 
 // addBatch offers the rows of b, a batch of row group rg of file file.
-func (t *topK) addBatch(b *batch, file, rg int32) {
+// runs, when not nil, are the rows of the row group b holds (topKLate):
+// each row's place is then its row, which orders ties as arrival does.
+func (t *topK) addBatch(b *batch, file, rg int32, runs []rowRange) {
 	if t.k <= 0 || b.n == 0 {
 		return
 	}
 	sel := t.cut(b)
 	pos := rowPos{file: file, rowGroup: rg}
+	rc := rowCursor{runs: runs}
+	seqOf := func(i int32) int64 {
+		if runs != nil {
+			return rc.row(i)
+		}
+		return t.seq + int64(i)
+	}
 	if sel != nil {
 		if len(sel) == 0 {
 			t.seq += int64(b.n)
@@ -113,7 +122,7 @@ func (t *topK) addBatch(b *batch, file, rg int32) {
 		rows := rowsOf(b.take(sel))
 		changed := false
 		for j, r := range rows {
-			pos.seq = t.seq + int64(sel[j])
+			pos.seq = seqOf(sel[j])
 			changed = t.add(r, pos) || changed
 		}
 		t.seq += int64(b.n)
@@ -123,11 +132,11 @@ func (t *topK) addBatch(b *batch, file, rg int32) {
 		return
 	}
 	changed := false
-	for _, r := range rowsOf(b) {
-		pos.seq = t.seq
-		t.seq++
+	for i, r := range rowsOf(b) {
+		pos.seq = seqOf(int32(i))
 		changed = t.add(r, pos) || changed
 	}
+	t.seq += int64(b.n)
 	if changed {
 		t.publish()
 	}
@@ -149,6 +158,21 @@ func (t *topK) publish() {
 	if d, ok := t.worst(); ok {
 		t.bound.set(d)
 	}
+}
+
+// output returns the heap's rows in order past the first offset: the rows
+// of the result. Their columns are the heap's own, which a caller may fill.
+func (t *topK) output(offset int64) []seqRow {
+	slices.SortFunc(t.rows, func(a, b seqRow) int {
+		switch {
+		case t.before(a, b):
+			return -1
+		case t.before(b, a):
+			return 1
+		}
+		return 0
+	})
+	return t.rows[min(offset, int64(len(t.rows))):]
 }
 
 func (t *topK) sorted() [][]planner.Datum {

@@ -37,6 +37,9 @@ type topKScan struct {
 	// of the columns read after the cut (rowGroupCut) that hold a row
 	// the WHERE passed but none the cut left.
 	skipped, pagesSkipped, othersLeft atomic.Int64
+	// late, when not nil, reads the other columns after the scan, for
+	// the rows of the result only (topklate.go).
+	late *topKLate
 	// spare holds the buffers of finished row groups' cuts for the next
 	// ones (recycle).
 	spareMu sync.Mutex
