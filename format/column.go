@@ -67,15 +67,14 @@ type PageRef struct {
 
 // chunkDecoder holds the state of decoding one column chunk.
 type chunkDecoder struct {
-	f     *File
-	rg    int
-	col   int
-	leaf  *Leaf
-	md    *meta.ColumnMetaData
-	dict  *Values
-	out   *ColumnData
-	idx   []int32
-	where string
+	f    *File
+	rg   int
+	col  int
+	leaf *Leaf
+	md   *meta.ColumnMetaData
+	dict *Values
+	out  *ColumnData
+	idx  []int32
 	// decoded counts the entries of the data pages decoded so far.
 	decoded int64
 	// slot holds the page being decoded (pageSlot).
@@ -161,9 +160,13 @@ func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
 	}
 	leaf := f.Schema.Leaves[col]
 	d := &chunkDecoder{f: f, rg: rg, col: col, leaf: leaf, md: f.Chunk(rg, col).MetaData, check: newValueCheck(leaf),
-		out:   &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}},
-		where: fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, leaf.Path)}
+		out: &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}}}
 	return d, nil
+}
+
+// where names the chunk in errors; made only for one, not per chunk read.
+func (d *chunkDecoder) where() string {
+	return fmt.Sprintf("format: file %s: row group %d, column %s", d.f.Name, d.rg, d.leaf.Path)
 }
 
 // Chunks read one after another decode into the storage of those before:
@@ -263,7 +266,7 @@ func (d *chunkDecoder) recycle() {
 }
 
 func (d *chunkDecoder) errorf(off int64, format string, args ...any) error {
-	return classify(fmt.Errorf("%s, page at offset %d: "+format, append([]any{d.where, off}, args...)...))
+	return classify(fmt.Errorf("%s, page at offset %d: "+format, append([]any{d.where(), off}, args...)...))
 }
 
 // classify makes an error from an encoding or codec package also match one

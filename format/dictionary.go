@@ -49,7 +49,7 @@ func (f *File) ReadDictionary(rg, col int, oi *meta.OffsetIndex) (*Values, Range
 		return nil, r, err
 	}
 	if err := checkRange(f.Source, r); err != nil {
-		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where, err)
+		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where(), err)
 	}
 	b := fetchBuffer(r.Length)
 	if d.leaf.Type != meta.ByteArray && d.leaf.Type != meta.FixedLenByteArray {
@@ -58,7 +58,7 @@ func (f *File) ReadDictionary(rg, col int, oi *meta.OffsetIndex) (*Values, Range
 		defer putFetchBuffer(b)
 	}
 	if err := readFull(f.Source, b, r.Offset); err != nil {
-		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where, err)
+		return nil, r, fmt.Errorf("%s: dictionary: %w", d.where(), err)
 	}
 	p, err := f.readPage(b, r.Offset, nil)
 	if err != nil {

@@ -251,7 +251,7 @@ func (r *PageReader) step() error {
 		if r.dict.Length > 0 {
 			b, err := r.get(r.dict)
 			if err != nil {
-				return fmt.Errorf("%s: dictionary: %w", d.where, err)
+				return fmt.Errorf("%s: dictionary: %w", d.where(), err)
 			}
 			p, err := d.f.readPage(b, r.dict.Offset, &d.slot)
 			if err != nil {
@@ -271,7 +271,7 @@ func (r *PageReader) step() error {
 		r.next++
 		b, err := r.get(pr.Range)
 		if err != nil {
-			return fmt.Errorf("%s: %w", d.where, err)
+			return fmt.Errorf("%s: %w", d.where(), err)
 		}
 		p, err := d.f.readPage(b, pr.Range.Offset, &d.slot)
 		if err != nil {
@@ -366,11 +366,11 @@ func (r *PageReader) stepSequential() error {
 		r.base, r.size = cr.Offset, int(cr.Length)
 		if r.window > 0 {
 			if err := checkRange(d.f.Source, cr); err != nil {
-				return fmt.Errorf("%s: %w", d.where, err)
+				return fmt.Errorf("%s: %w", d.where(), err)
 			}
 			r.st = newChunkStream(d.f, cr, r.window)
 		} else if r.buf, err = r.get(cr); err != nil {
-			return fmt.Errorf("%s: %w", d.where, err)
+			return fmt.Errorf("%s: %w", d.where(), err)
 		}
 	}
 	rows := d.f.Meta.RowGroups[d.rg].NumRows
@@ -413,10 +413,10 @@ func (r *PageReader) stepSequential() error {
 		}
 	}
 	if r.row != rows {
-		return fmt.Errorf("%s: %w: chunk holds %d rows, the row group %d", d.where, ErrCorrupt, r.row, rows)
+		return fmt.Errorf("%s: %w: chunk holds %d rows, the row group %d", d.where(), ErrCorrupt, r.row, rows)
 	}
 	if repeated && r.values != d.md.NumValues {
-		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where, ErrCorrupt, r.values, d.md.NumValues)
+		return fmt.Errorf("%s: %w: chunk holds %d values, metadata says %d", d.where(), ErrCorrupt, r.values, d.md.NumValues)
 	}
 	if r.st != nil {
 		r.st.release(d.rawKept)
@@ -453,7 +453,7 @@ func (f *File) DataPageEntries(rg, col int, p PageRef, fetched *Fetched) (int64,
 	d := r.d
 	b, err := r.get(p.Range)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", d.where, err)
+		return 0, fmt.Errorf("%s: %w", d.where(), err)
 	}
 	rp, err := f.readPage(b, p.Range.Offset, nil)
 	if err != nil {
