@@ -73,6 +73,9 @@ type flatReader struct {
 	// the page reader's storage, its dictionary's included, is handed back
 	// for the next chunk.
 	once bool
+	// streamed is how many bytes the reader streams, 0 when its pages were
+	// fetched.
+	streamed int64
 }
 
 func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, bool, time.Duration)) *flatReader {

@@ -863,14 +863,19 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		first = q.whereCols
 	}
 	// Read once, in order: a chunk read whole may stream (streamWindow).
-	// Read late, the WHERE's columns are read again for the rows it
-	// passes, but for those nothing after it reads.
-	once := func(c int) bool { return !late || q.whereOnly[c] }
+	// Read late, the WHERE's columns the rest of the query reads are
+	// carried out of the first pass (carry.go), but for a sorted limit's,
+	// which are read again for the rows it passes.
+	once := func(c int) bool { return !late || q.whereOnly[c] || q.topk == nil }
 	if err := s.loadOnce(t, first, rows, readers, once); err != nil {
 		return err
 	}
 	if !late {
-		return s.emit(ctx, t, kept, q.needCols, readers, where, send)
+		return s.emit(ctx, t, kept, q.needCols, readers, where, send, nil)
+	}
+	var carried *carry
+	if q.topk == nil {
+		carried = newCarry(q.whereCols, q.whereOnly, readers)
 	}
 	var survivors []rowRange
 	var whereErr error
@@ -928,6 +933,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			}
 		} else {
 			survivors = appendSelected(survivors, runs, sel)
+			carried.add(b, sel)
 		}
 		b.release()
 		if err != nil {
@@ -954,6 +960,12 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		t.file.cs.skipLoad(t, q.otherCols)
 	default:
 		others := q.otherCols
+		if carried != nil && carried.dropped {
+			// Read again, as the other columns are, in the pages holding
+			// the rows passed.
+			others = append(slices.Clone(others), carried.cols...)
+			carried = nil
+		}
 		var lateBytes int64
 		deferred := false
 		if cut != nil {
@@ -973,7 +985,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 			}
 		}
 		for _, c := range q.whereCols {
-			if !q.whereOnly[c] {
+			if !q.whereOnly[c] && !carried.holds(c) {
 				readers[c].rewind()
 			}
 		}
@@ -981,7 +993,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		if deferred {
 			err = s.emitLate(ctx, t, lateBytes, survivors, would, where == nil, readers, send)
 		} else {
-			err = s.emit(ctx, t, survivors, q.emitCols, readers, nil, send)
+			err = s.emit(ctx, t, survivors, q.emitCols, readers, nil, send, carried)
 		}
 		if err != nil {
 			return err
@@ -1057,12 +1069,13 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	if err := s.load(t, rest, kept, readers); err != nil {
 		return err
 	}
-	return s.emit(ctx, t, kept, q.after, readers, q.residual, send)
+	return s.emit(ctx, t, kept, q.after, readers, q.residual, send, nil)
 }
 
 // emit gathers the rows of ranges in batches, filters them with where
-// (when not nil) and passes them on, projected if the query projects.
-func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols []int, readers []colReader, where *filter, send func(scanMsg) bool) error {
+// (when not nil) and passes them on, projected if the query projects. The
+// columns carried, when not nil, hold their rows of ranges already.
+func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols []int, readers []colReader, where *filter, send func(scanMsg) bool, carried *carry) error {
 	if s.q.countRows && where == nil {
 		// Nothing of the rows is read: their count is the answer.
 		if n := rowCount(ranges); !send(scanMsg{count: n}) {
@@ -1073,6 +1086,9 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 	// rows holds each batch's survivors, copied out by take, for the next
 	// batch to reuse.
 	var rows []int32
+	if carried != nil {
+		cols = slices.DeleteFunc(slices.Clone(cols), carried.holds)
+	}
 	gathered := where.unjudged(cols)
 	parts := s.newPartJudge(t, where, ranges, readers)
 	for c := (runCursor{rs: ranges}); ; {
@@ -1090,6 +1106,7 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 		if err != nil {
 			return err
 		}
+		carried.fill(b)
 		var whereErr error
 		if where != nil && s.q.countRows {
 			var sel []int32
@@ -1243,7 +1260,7 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 					whole = cr.WholeRange()
 				}
 				if once && flat && rows == nil && t.file.cs.remote == nil && whole.Length > int64(streamWindow) {
-					lr.stream = true
+					lr.stream, lr.streamed = true, whole.Length
 					acct.leaf(cr, []format.Range{whole})
 					plan[l.Index] = lr
 					continue
@@ -1266,7 +1283,7 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				// them held rather than all (pages checked against their
 				// headers first, spans, are fetched).
 				if once && flat && lr.spans == nil && t.file.cs.remote == nil && listed > int64(streamWindow) {
-					lr.stream = true
+					lr.stream, lr.streamed = true, listed
 					acct.leaf(cr, ranges[first:])
 					ranges = ranges[:first]
 					plan[l.Index] = lr
@@ -1306,6 +1323,9 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				s.rowsDecoded.Add(rows)
 			})
 			r.once = once(c)
+			if lr := plan[fl.Leaf.Index]; lr != nil {
+				r.streamed = lr.streamed
+			}
 			readers[c] = r
 			continue
 		}
@@ -1425,8 +1445,9 @@ type leafRead struct {
 	// check; a whole read then starts past the dictionary page.
 	given *format.Values
 	// stream: the chunk, or its listed pages, are read from the file a
-	// window at a time, not fetched with the others.
-	stream bool
+	// window at a time, not fetched with the others; streamed bytes.
+	stream   bool
+	streamed int64
 }
 
 // streamWindow is how many bytes of a chunk a streaming reader holds: a

@@ -77,7 +77,7 @@ func (s *scanner) scanDistinct(ctx context.Context, t *scanTask, kept []rowRange
 		return err
 	}
 	r.rewind()
-	return s.emit(ctx, t, firsts, cols, readers, nil, send)
+	return s.emit(ctx, t, firsts, cols, readers, nil, send, nil)
 }
 
 // firstRows returns, of the rows of ranges, the first to hold each entry
