@@ -99,15 +99,33 @@ type dictVector struct {
 	strs []string
 	have []bool
 	// truth is the judge's verdict on every entry, then on NULL; nil until
-	// judged. It is held in truthBuf, borrowed from truthPool.
+	// judged. It is held in truthBuf, borrowed from dictTruthPool.
 	truth    []uint8
 	truthBuf *[]uint8
+}
+
+// dictTruthPool holds the verdicts of whole dictionaries, apart from the
+// filter's batch-sized truthPool: a dictionary's verdicts taking a
+// batch's buffer would find it too small and make another.
+var dictTruthPool = sync.Pool{New: func() any { return new([]uint8) }}
+
+// borrowDictTruth lends a zeroed verdict buffer of n entries; drop gives
+// it back.
+func borrowDictTruth(n int) *[]uint8 {
+	p := dictTruthPool.Get().(*[]uint8)
+	if cap(*p) < n {
+		*p = make([]uint8, n)
+	}
+	*p = (*p)[:n]
+	// An entry a node leaves unwritten reads FALSE, as in a new buffer.
+	clear(*p)
+	return p
 }
 
 // drop hands back the storage dv borrowed; nothing reads its verdicts after.
 func (dv *dictVector) drop() {
 	if dv != nil && dv.truthBuf != nil {
-		truthPool.Put(dv.truthBuf)
+		dictTruthPool.Put(dv.truthBuf)
 		dv.truth, dv.truthBuf = nil, nil
 	}
 }
@@ -243,7 +261,7 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 	// gain one row.
 	// Borrowed: a verdict a byte for each of a hundred thousand entries,
 	// row group after row group.
-	dv.truthBuf = borrowTruth(n + 1)
+	dv.truthBuf = borrowDictTruth(n + 1)
 	truth := *dv.truthBuf
 	// In windows of judgeWindow entries, so that the selection of every
 	// entry is one small one shared for good, not one as long as the
