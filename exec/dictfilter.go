@@ -3,10 +3,8 @@ package exec
 import (
 	"context"
 	"encoding/binary"
-	"math/bits"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/format/meta"
@@ -101,15 +99,33 @@ type dictVector struct {
 	strs []string
 	have []bool
 	// truth is the judge's verdict on every entry, then on NULL; nil until
-	// judged. It is held in truthBuf, borrowed from truthPool.
+	// judged. It is held in truthBuf, borrowed from dictTruthPool.
 	truth    []uint8
 	truthBuf *[]uint8
+}
+
+// dictTruthPool holds the verdicts of whole dictionaries, apart from the
+// filter's batch-sized truthPool: a dictionary's verdicts taking a
+// batch's buffer would find it too small and make another.
+var dictTruthPool = sync.Pool{New: func() any { return new([]uint8) }}
+
+// borrowDictTruth lends a zeroed verdict buffer of n entries; drop gives
+// it back.
+func borrowDictTruth(n int) *[]uint8 {
+	p := dictTruthPool.Get().(*[]uint8)
+	if cap(*p) < n {
+		*p = make([]uint8, n)
+	}
+	*p = (*p)[:n]
+	// An entry a node leaves unwritten reads FALSE, as in a new buffer.
+	clear(*p)
+	return p
 }
 
 // drop hands back the storage dv borrowed; nothing reads its verdicts after.
 func (dv *dictVector) drop() {
 	if dv != nil && dv.truthBuf != nil {
-		truthPool.Put(dv.truthBuf)
+		dictTruthPool.Put(dv.truthBuf)
 		dv.truth, dv.truthBuf = nil, nil
 	}
 }
@@ -245,12 +261,21 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 	// gain one row.
 	// Borrowed: a verdict a byte for each of a hundred thousand entries,
 	// row group after row group.
-	dv.truthBuf = borrowTruth(n + 1)
+	dv.truthBuf = borrowDictTruth(n + 1)
 	truth := *dv.truthBuf
-	b := &batch{cols: make([]*Vector, width), n: n}
-	b.cols[j.col] = v
-	if err := j.node.eval(b, entryRows(n), truth[:n]); err != nil {
-		return nil, err
+	// In windows of judgeWindow entries, so that the selection of every
+	// entry is one small one shared for good, not one as long as the
+	// largest dictionary.
+	b := &batch{cols: make([]*Vector, width)}
+	var w Vector
+	b.cols[j.col] = &w
+	for lo := 0; lo < n; lo += judgeWindow {
+		hi := min(lo+judgeWindow, n)
+		entryWindow(&w, v, lo, hi)
+		b.n = hi - lo
+		if err := j.node.eval(b, windowRows[:hi-lo:hi-lo], truth[lo:hi]); err != nil {
+			return nil, err
+		}
 	}
 	null := newVector(t, 1)
 	null.appendNull()
@@ -263,37 +288,44 @@ func (r *flatReader) judgeDict(j *colJudge, d *format.Values, t Type, width int)
 	return truth, nil
 }
 
-// sharedRows is 0, 1, 2, ... shared read-only by every judging of a
-// dictionary as its selection of all entries, so that a dictionary of a
-// hundred thousand entries does not make one of its own each row group.
-var sharedRows atomic.Pointer[[]int32]
+// judgeWindow is how many dictionary entries are judged at a time, at
+// most BatchSize; tests make it small to judge the fixtures' dictionaries
+// in many windows.
+var judgeWindow = BatchSize
 
-// sharedRowsMu is held while sharedRows grows.
-var sharedRowsMu sync.Mutex
+// windowRows is 0, 1, 2, ... judgeWindow-1, shared read-only by every
+// judging of a dictionary as its selection of a window's entries.
+var windowRows = allRows(BatchSize)
 
-// maxSharedRows bounds the entries sharedRows keeps for good.
-const maxSharedRows = 1 << 18
-
-// entryRows is the selection of rows [0, n), which no one may modify.
-func entryRows(n int) []int32 {
-	if p := sharedRows.Load(); p != nil && len(*p) >= n {
-		return (*p)[:n:n]
+// entryWindow makes w the entries [lo, hi) of dictionary vector v,
+// sharing its values. The entries' codes are not kept: they number the
+// whole dictionary.
+func entryWindow(w, v *Vector, lo, hi int) {
+	*w = Vector{Type: v.Type}
+	if v.Nulls != nil {
+		w.Nulls = v.Nulls[lo:hi:hi]
 	}
-	if n > maxSharedRows {
-		return allRows(n)
+	if v.Int != nil {
+		w.Int = v.Int[lo:hi:hi]
 	}
-	// One maker at a time: the scan's workers meet their first large
-	// dictionaries together, and each making its own would cost the
-	// first query of a process one selection per worker.
-	sharedRowsMu.Lock()
-	defer sharedRowsMu.Unlock()
-	if p := sharedRows.Load(); p != nil && len(*p) >= n {
-		return (*p)[:n:n]
+	if v.Float != nil {
+		w.Float = v.Float[lo:hi:hi]
 	}
-	// Grown to a power of two: a few sizes serve every dictionary.
-	rows := allRows(max(1024, 1<<bits.Len(uint(n-1))))
-	sharedRows.Store(&rows)
-	return rows[:n:n]
+	if v.Bool != nil {
+		w.Bool = v.Bool[lo:hi:hi]
+	}
+	if v.Str != nil {
+		w.Str = v.Str[lo:hi:hi]
+	}
+	if v.Bytes != nil {
+		w.Bytes = v.Bytes[lo:hi:hi]
+	}
+	if v.Big != nil {
+		w.Big = v.Big[lo:hi:hi]
+	}
+	if v.Nested != nil {
+		w.Nested = v.Nested[lo:hi:hi]
+	}
 }
 
 // selectRows returns the rows of ranges for which j is TRUE, and how many

@@ -60,12 +60,30 @@ func (s *scanner) dispatchStream(ctx context.Context, sf *scanFile, tokens chan 
 		}
 		return false
 	}
+	if s.idle == nil {
+		s.idle = make(chan struct{}, s.x.settings.threads())
+		for range cap(s.idle) {
+			s.idle <- struct{}{}
+		}
+	}
+	slot := false
 	for {
 		// The token comes before the row group's plan, so that a plan
-		// waits for its turn with its dictionaries not yet decoded. A row
-		// group that needs no worker leaves the token for the next one.
+		// waits for its turn with its dictionaries not yet decoded; so
+		// does an idle worker, so that no more row groups' dictionaries
+		// are decoded than there are workers, none waiting in the
+		// dispatcher for a worker while the others read theirs. A row
+		// group that needs no worker leaves both for the next one.
 		if !s.takeToken(ctx, tokens) {
 			return stopped()
+		}
+		if !slot {
+			select {
+			case <-s.idle:
+				slot = true
+			case <-ctx.Done():
+				return stopped()
+			}
 		}
 		rg, ok, err := fs.next()
 		if err != nil || !ok {
@@ -73,6 +91,9 @@ func (s *scanner) dispatchStream(ctx context.Context, sf *scanFile, tokens chan 
 			if err != nil {
 				pass(scanMsg{err: err})
 				return false
+			}
+			if slot {
+				s.idle <- struct{}{}
 			}
 			break
 		}
@@ -90,7 +111,8 @@ func (s *scanner) dispatchStream(ctx context.Context, sf *scanFile, tokens chan 
 			}
 			continue
 		}
-		t := &scanTask{file: sf, rg: rg, out: make(chan scanMsg, taskBuffer), limit: -1}
+		t := &scanTask{file: sf, rg: rg, out: make(chan scanMsg, taskBuffer), limit: -1, idle: s.idle}
+		slot = false
 		sf.refs.Add(1)
 		select {
 		case order <- t:

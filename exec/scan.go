@@ -408,6 +408,9 @@ type scanTask struct {
 	// when it ends: those that values it passes on point into are pinned
 	// (format.Fetched.Release) and stay theirs.
 	fetched []*format.Fetched
+	// idle, for a row group of a streamed plan, takes the worker's slot
+	// back once the task's dictionaries are dropped (dispatchStream).
+	idle chan struct{}
 }
 
 // taskBuffer is how many batches a worker may get ahead of the consumer on
@@ -440,6 +443,9 @@ type scanner struct {
 	// one it has not used.
 	tokensTaken int
 	holding     bool
+	// idle holds a slot per worker not reading a streamed row group; the
+	// dispatcher takes one before it judges such a row group.
+	idle chan struct{}
 }
 
 // takeToken waits for a token, unless the dispatcher holds one; false
@@ -722,6 +728,11 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 
 // work reads one row group and passes its results on.
 func (s *scanner) work(ctx context.Context, t *scanTask) {
+	if t.idle != nil {
+		// Deferred first, so run last: the slot comes back once the
+		// row group's dictionaries are dropped.
+		defer func() { t.idle <- struct{}{} }()
+	}
 	defer t.file.release()
 	defer close(t.out)
 	defer func() {
