@@ -378,19 +378,20 @@ func TestMemChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	// Warmed, each engine first runs the query on the small fixtures.
-	for _, warm := range []bool{false, true} {
+	// Warmed, each engine first runs the query on the small fixtures,
+	// pqsql's free heap kept or handed back.
+	for _, mode := range []memMode{{}, {warm: true}, {warm: true, release: true}} {
 		for _, e := range []string{"pqsql", "DuckDB"} {
 			var out bytes.Buffer
-			if err := memChild(ctx, e, "point_lookup_sorted", 2, data, warm, &out); err != nil {
-				t.Fatalf("%s (warm %v): %v", e, warm, err)
+			if err := memChild(ctx, e, "point_lookup_sorted", 2, data, mode, &out); err != nil {
+				t.Fatalf("%s (mode %+v): %v", e, mode, err)
 			}
 			var m memSample
 			if err := json.Unmarshal(out.Bytes(), &m); err != nil {
 				t.Fatalf("%s: %v in %q", e, err, out.String())
 			}
 			if m.BaseRSS <= 0 || m.PeakRSSDelta < 0 || m.ElapsedMS <= 0 {
-				t.Errorf("%s (warm %v): %+v", e, warm, m)
+				t.Errorf("%s (mode %+v): %+v", e, mode, m)
 			}
 			if e == "DuckDB" && m.PeakGoHeap != 0 {
 				t.Errorf("DuckDB's sample holds a Go heap peak: %+v", m)
@@ -398,7 +399,7 @@ func TestMemChild(t *testing.T) {
 		}
 	}
 	for _, bad := range [][2]string{{"sqlite", "point_lookup_sorted"}, {"pqsql", "no_such_query"}} {
-		if err := memChild(ctx, bad[0], bad[1], 2, data, false, io.Discard); !errors.Is(err, errUsage) {
+		if err := memChild(ctx, bad[0], bad[1], 2, data, memMode{}, io.Discard); !errors.Is(err, errUsage) {
 			t.Errorf("%s on %s: %v, want a usage error", bad[0], bad[1], err)
 		}
 	}

@@ -14,6 +14,7 @@
 //	go run . -json                # the measurements as JSON
 //	go run . -memory -runs 3      # peak memory, each query in a fresh process per engine
 //	go run . -memory -memory-warm -runs 3  # the same, each engine warmed on the small fixtures first
+//	go run . -memory -memory-warm -memory-release -runs 3  # and pqsql's free heap handed back first
 //
 // Each query runs alternately in the two engines, with the same thread count
 // and DuckDB's external file cache off, so that both read the files through

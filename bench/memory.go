@@ -80,6 +80,7 @@ type memReport struct {
 	Threads   int        `json:"threads"`
 	Runs      int        `json:"runs"`
 	Warm      bool       `json:"warm"`
+	Release   bool       `json:"release,omitempty"`
 	Go        string     `json:"go_version"`
 	LoadStart string     `json:"loadavg_start"`
 	LoadEnd   string     `json:"loadavg_end"`
@@ -89,10 +90,23 @@ type memReport struct {
 // memChildFlag names the engine a child process measures; memQueryFlag the
 // query it runs.
 const (
-	memChildFlag = "memory-child"
-	memQueryFlag = "memory-query"
-	memWarmFlag  = "memory-warm"
+	memChildFlag   = "memory-child"
+	memQueryFlag   = "memory-query"
+	memWarmFlag    = "memory-warm"
+	memReleaseFlag = "memory-release"
 )
+
+// A memMode is how a child prepares before its baseline. Fresh (neither):
+// the engine is opened, pqsql's heap collected and handed back, nothing
+// run. warm: the query ran once on the small fixtures first, and pqsql's
+// heap is collected but, as between the queries of a session, its free
+// pages stay with the process, as DuckDB's allocator keeps its own;
+// release: hand them back all the same (debug.FreeOSMemory), so that the
+// query pays again for every page pqsql's runtime touches, which no
+// session does.
+type memMode struct {
+	warm, release bool
+}
 
 // warmFiles stand for the placeholders in a warmed child's first run: the
 // repository's small orders fixtures, of the benchmark files' schema, so
@@ -117,7 +131,8 @@ func runMemory(ctx context.Context, qs []query, cfg memConfig, stdout, stderr io
 		Machine:   thisMachine(),
 		Threads:   cfg.threads,
 		Runs:      cfg.runs,
-		Warm:      cfg.warm,
+		Warm:      cfg.mode.warm,
+		Release:   cfg.mode.warm && cfg.mode.release,
 		Go:        runtime.Version(),
 		LoadStart: loadAvg(),
 	}
@@ -169,7 +184,7 @@ func runMemory(ctx context.Context, qs []query, cfg memConfig, stdout, stderr io
 type memConfig struct {
 	runs, threads int
 	dataDir       string
-	warm          bool
+	mode          memMode
 	asJSON        bool
 	args          []string
 }
@@ -177,7 +192,8 @@ type memConfig struct {
 // runMemChild runs this program again to measure query name in engine e.
 func runMemChild(ctx context.Context, self, e, name string, cfg memConfig) (memSample, error) {
 	cmd := osexec.CommandContext(ctx, self, "-"+memChildFlag, e, "-"+memQueryFlag, name,
-		"-threads", strconv.Itoa(cfg.threads), "-data", cfg.dataDir, "-"+memWarmFlag+"="+strconv.FormatBool(cfg.warm))
+		"-threads", strconv.Itoa(cfg.threads), "-data", cfg.dataDir, "-"+memWarmFlag+"="+strconv.FormatBool(cfg.mode.warm),
+		"-"+memReleaseFlag+"="+strconv.FormatBool(cfg.mode.release))
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
@@ -191,9 +207,10 @@ func runMemChild(ctx context.Context, self, e, name string, cfg memConfig) (memS
 }
 
 // memChild is the child process: it opens engine e, runs the query named
-// name once, and prints a memSample as JSON. With warm, the same query ran
-// once on the small fixtures before (warmFiles); otherwise nothing did.
-func memChild(ctx context.Context, e, name string, threads int, dataDir string, warm bool, stdout io.Writer) error {
+// name once, and prints a memSample as JSON. With mode.warm, the same
+// query ran once on the small fixtures before (warmFiles); otherwise
+// nothing did.
+func memChild(ctx context.Context, e, name string, threads int, dataDir string, mode memMode, stdout io.Writer) error {
 	files := map[string]string{}
 	for _, s := range fileSet(dataDir, true) {
 		for k, v := range s.files {
@@ -229,7 +246,7 @@ func memChild(ctx context.Context, e, name string, threads int, dataDir string, 
 		return fmt.Errorf("%w: -%s %q: pqsql or DuckDB", errUsage, memChildFlag, e)
 	}
 	defer eng.close()
-	if warm {
+	if mode.warm {
 		w, err := bind(queries[i], warmFiles)
 		if err != nil {
 			return err
@@ -242,7 +259,9 @@ func memChild(ctx context.Context, e, name string, threads int, dataDir string, 
 		}
 	}
 	runtime.GC()
-	debug.FreeOSMemory()
+	if !mode.warm || mode.release {
+		debug.FreeOSMemory()
+	}
 	if err := resetPeakRSS(); err != nil {
 		return err
 	}
@@ -282,7 +301,10 @@ func (r *memReport) writeMarkdown(w io.Writer) {
 		r.Machine.CPUs, r.Machine.CPUModel, r.Machine.MemTotal, r.LoadStart, r.LoadEnd)
 	warmed := ""
 	if r.Warm {
-		warmed = ", each engine having run the same query once on the repository's small orders fixtures before the baseline (-" + memWarmFlag + ")"
+		warmed = ", each engine having run the same query once on the repository's small orders fixtures before the baseline (-" + memWarmFlag + "), pqsql's heap collected and its free pages kept as between a session's queries"
+		if r.Release {
+			warmed = ", each engine having run the same query once on the repository's small orders fixtures before the baseline (-" + memWarmFlag + "), pqsql's free heap then handed back to the system (-" + memReleaseFlag + ")"
+		}
 	}
 	p("- each query once in a fresh process per engine and run%s, %d threads, %d runs (medians; pqsql built with %s)\n\n",
 		warmed, r.Threads, r.Runs, r.Go)
