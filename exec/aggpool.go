@@ -41,7 +41,13 @@ func (ap *aggPool) take(p *planner.Plan) *aggregator {
 }
 
 // put hands back an aggregator taken from ap, merged and no longer used.
+// One of more groups than partial aggregation is worth is let go: the scan
+// stops aggregating its row groups (partialRowsPerGroup), and the pool
+// would keep it, and its slabs, for nothing.
 func (ap *aggPool) put(ag *aggregator) {
+	if int64(ag.numGroups())*partialRowsPerGroup > ag.consumed {
+		return
+	}
 	ap.mu.Lock()
 	ap.free = append(ap.free, ag)
 	ap.mu.Unlock()

@@ -10,10 +10,19 @@ import (
 )
 
 // poolRowGroup is a row group of synthetic orders for the aggregates of
-// TestPartialAggregatesReused: n rows whose statuses, cities (some NULL)
-// and quantities (NULL in every third row group) differ from row group to
-// row group, while every row group has as many rows.
-func poolRowGroup(p *planner.Plan, r, n int) *batch {
+// TestPartialAggregatesReused, in batches of BatchSize rows: statuses,
+// cities (some NULL) and quantities (NULL in every third row group) that
+// differ from row group to row group, while every batch has as many rows.
+func poolRowGroup(p *planner.Plan, r, batches int) []*batch {
+	var bs []*batch
+	for k := range batches {
+		bs = append(bs, poolBatch(p, r+k, BatchSize))
+	}
+	return bs
+}
+
+// poolBatch is a batch of poolRowGroup.
+func poolBatch(p *planner.Plan, r, n int) *batch {
 	statuses := []string{"new", "paid", "shipped", "returned", "cancelled"}
 	cities := []string{"Oslo", "Lima", "Pune", "Kyiv", "Łódź", "Quito", "Perth"}
 	status := &Vector{Type: Type{ID: TypeVarchar}}
@@ -95,7 +104,20 @@ func TestPartialAggregatesReused(t *testing.T) {
 			if !mergeable(p) {
 				t.Fatal("the plan is not aggregated per row group")
 			}
-			const rowGroups, rows = 40, 256
+			// Rows enough for partial aggregation to be worth it:
+			// partialRowsPerGroup for each of up to 40 groups.
+			const rowGroups, batches = 40, 6
+			if batches*BatchSize < 40*partialRowsPerGroup {
+				t.Fatalf("%d rows a row group are too few for partial aggregation", batches*BatchSize)
+			}
+			consume := func(ag *aggregator, bs []*batch) {
+				t.Helper()
+				for _, b := range bs {
+					if err := ag.consumeBatch(b); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			var pool aggPool
 			pooled, fresh := newAggregator(p), newAggregator(p)
 			var first *aggregator
@@ -109,34 +131,25 @@ func TestPartialAggregatesReused(t *testing.T) {
 				if n := part.numGroups(); n != 0 || part.consumed != 0 {
 					t.Fatalf("row group %d: the partial aggregate taken holds %d groups, %d rows", r, n, part.consumed)
 				}
-				b := poolRowGroup(p, r, rows)
-				if err := part.consumeBatch(b); err != nil {
-					t.Fatal(err)
-				}
+				consume(part, poolRowGroup(p, r, batches))
 				pooled.merge(part)
 				one := newAggregator(p)
-				if err := one.consumeBatch(poolRowGroup(p, r, rows)); err != nil {
-					t.Fatal(err)
-				}
+				consume(one, poolRowGroup(p, r, batches))
 				fresh.merge(one)
 			}
 			got, want := aggregatorLines(t, pooled), aggregatorLines(t, fresh)
 			if !slices.Equal(got, want) {
 				t.Fatalf("reused partial aggregates answer\n%s\nnew ones\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			b := poolRowGroup(p, 7, rows)
+			bs := poolRowGroup(p, 7, batches)
 			allocs := testing.AllocsPerRun(20, func() {
 				part := pool.take(p)
-				if err := part.consumeBatch(b); err != nil {
-					t.Fatal(err)
-				}
+				consume(part, bs)
 				pooled.merge(part)
 			})
 			made := testing.AllocsPerRun(20, func() {
 				part := newAggregator(p)
-				if err := part.consumeBatch(b); err != nil {
-					t.Fatal(err)
-				}
+				consume(part, bs)
 				fresh.merge(part)
 			})
 			t.Logf("allocations a row group: %.0f reused, %.0f new", allocs, made)
@@ -147,5 +160,41 @@ func TestPartialAggregatesReused(t *testing.T) {
 				t.Fatalf("a row group's partial aggregate allocates %.0f times reused, %.0f new: want at most 2 reused, and reuse to matter (at least 10 new)", allocs, made)
 			}
 		})
+	}
+}
+
+// TestPartialAggregateOfManyGroupsNotKept checks that a partial aggregate
+// of more groups than its rows make worth aggregating per row group, after
+// which the scan stops doing so, is not kept for reuse with its slabs.
+func TestPartialAggregateOfManyGroupsNotKept(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	st, err := planner.Parse("SELECT status, city, count(*) FROM 'fixtures/orders_shuffled.parquet' GROUP BY status, city")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.Build(st.(*planner.Select), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool aggPool
+	final := newAggregator(p)
+	part := pool.take(p)
+	// 40 groups in 256 rows.
+	if err := part.consumeBatch(poolBatch(p, 1, 256)); err != nil {
+		t.Fatal(err)
+	}
+	final.merge(part)
+	if len(pool.free) != 0 {
+		t.Fatalf("the pool keeps a partial aggregate of %d groups in %d rows", final.numGroups(), 256)
+	}
+	part = pool.take(p)
+	for _, b := range poolRowGroup(p, 1, 6) {
+		if err := part.consumeBatch(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	final.merge(part)
+	if len(pool.free) != 1 {
+		t.Fatalf("the pool keeps %d partial aggregates of %d rows, want 1", len(pool.free), 6*BatchSize)
 	}
 }
