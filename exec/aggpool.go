@@ -108,7 +108,7 @@ func (ag *aggregator) reset() {
 	clear(ag.srcs)
 	clear(ag.stBuf)
 	clear(ag.rb.row)
-	if ag.cols != nil {
+	if ag.cols != nil && !ag.cols.reset() {
 		ag.cols = newGroupCols(ag.p)
 	}
 }

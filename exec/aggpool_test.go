@@ -87,6 +87,8 @@ func TestPartialAggregatesReused(t *testing.T) {
 		"SELECT status, city, count(*), sum(quantity), max(city) FROM 'fixtures/orders_shuffled.parquet' GROUP BY status, city",
 		"SELECT city, count(*), sum(quantity), min(status) FROM 'fixtures/orders_shuffled.parquet' GROUP BY city",
 		"SELECT count(*), sum(quantity), max(city), avg(quantity) FROM 'fixtures/orders_shuffled.parquet'",
+		// Groups held in columns (groupcols.go).
+		"SELECT quantity, count(*), sum(quantity), count(quantity), avg(quantity) FROM 'fixtures/orders_shuffled.parquet' GROUP BY quantity",
 		// A DISTINCT set is made for each group of each row group, and
 		// taken by the query's aggregate: those allocations stay.
 		"SELECT status, city, count(DISTINCT quantity) FROM 'fixtures/orders_shuffled.parquet' GROUP BY status, city",
