@@ -391,12 +391,21 @@ type aggregator struct {
 		s string
 		g int32
 	}
-	slab struct {
-		groups []group
-		keys   []planner.Datum
-		aggs   []aggState
-		extras []aggExtra
-	}
+	// slab is what is left of the slab groups are taken from. A partial
+	// aggregate keeps every slab it made in slabs, for reset to hand them
+	// out again from the first (slabNext).
+	slab     groupSlab
+	slabs    []groupSlab
+	slabNext int
+	// pool, for a row group's partial aggregate, takes it back once merged
+	// (aggpool.go).
+	pool *aggPool
+	// keys holds the strings byKey and byStr are keyed by, in a partial
+	// aggregate (keyString).
+	keys keyArena
+	// spare is the one group of a reset aggregate without GROUP BY, its
+	// states empty.
+	spare *group
 	// extras is the number of aggregates whose states need an aggExtra.
 	extras int
 	// cols, when set, holds the groups instead of groups and the tables
@@ -465,7 +474,12 @@ func (ag *aggregator) consume(m scanMsg) (bool, error) {
 // single is the one group of an aggregate without GROUP BY.
 func (ag *aggregator) single() *group {
 	if len(ag.groups) == 0 {
-		ag.groups = append(ag.groups, &group{aggs: newStates(ag.p.Aggs)})
+		g := ag.spare
+		if g == nil {
+			g = &group{aggs: newStates(ag.p.Aggs)}
+		}
+		ag.spare = nil
+		ag.groups = append(ag.groups, g)
 	}
 	return ag.groups[0]
 }
@@ -644,7 +658,8 @@ func (ag *aggregator) add(k groupKey, g *group) int32 {
 	case ag.kind == keyInt:
 		ag.byInt.put(k.i, id)
 	default:
-		ag.byStr[strings.Clone(k.s)] = id
+		// The batch's strings may share a reused page buffer.
+		ag.byStr[ag.keyString(unsafe.Slice(unsafe.StringData(k.s), len(k.s)))] = id
 	}
 	return id
 }
@@ -730,7 +745,7 @@ func (ag *aggregator) encodedGroup(keys []source, i int) int32 {
 	if !ok {
 		ag.groups = append(ag.groups, ag.newGroup(keys, i))
 		g = int32(len(ag.groups) - 1)
-		ag.byKey[string(ag.keyBuf)] = g
+		ag.byKey[ag.keyString(ag.keyBuf)] = g
 	}
 	return g
 }
@@ -761,20 +776,13 @@ func (ag *aggregator) newGroup(keys []source, i int) *group {
 
 // slabGroup takes a group with empty states from the slabs.
 func (ag *aggregator) slabGroup() *group {
-	const slab = 256
 	nk, na := len(ag.p.GroupBy), len(ag.p.Aggs)
 	if ag.kind == keyInt {
 		// setKey0 gives the key.
 		nk = 0
 	}
 	if len(ag.slab.groups) == 0 {
-		// The slabs grow with the groups: a row group's partial aggregate
-		// of a few groups does not take a slab of hundreds.
-		size := min(slab, max(16, len(ag.groups)))
-		ag.slab.groups = make([]group, size)
-		ag.slab.keys = make([]planner.Datum, size*nk)
-		ag.slab.aggs = make([]aggState, size*na)
-		ag.slab.extras = make([]aggExtra, size*ag.extras)
+		ag.slab = ag.nextSlab(nk, na)
 	}
 	g := &ag.slab.groups[0]
 	ag.slab.groups = ag.slab.groups[1:]
@@ -789,6 +797,41 @@ func (ag *aggregator) slabGroup() *group {
 		}
 	}
 	return g
+}
+
+// A groupSlab holds the groups, keys, states and extras groups are cut
+// from.
+type groupSlab struct {
+	groups []group
+	keys   []planner.Datum
+	aggs   []aggState
+	extras []aggExtra
+}
+
+// nextSlab returns the next slab of groups of nk keys and na aggregates:
+// one made before and emptied by reset, else a new one.
+func (ag *aggregator) nextSlab(nk, na int) groupSlab {
+	const most = 256
+	if ag.slabNext < len(ag.slabs) {
+		ag.slabNext++
+		return ag.slabs[ag.slabNext-1]
+	}
+	// The slabs grow with the groups: a row group's partial aggregate of a
+	// few groups does not take a slab of hundreds.
+	size := min(most, max(16, len(ag.groups)))
+	s := groupSlab{
+		groups: make([]group, size),
+		keys:   make([]planner.Datum, size*nk),
+		aggs:   make([]aggState, size*na),
+		extras: make([]aggExtra, size*ag.extras),
+	}
+	if ag.pool != nil {
+		// Only a partial aggregate is reset; the query's lets each slab go
+		// once its groups are finished (eachBatch).
+		ag.slabs = append(ag.slabs, s)
+		ag.slabNext++
+	}
+	return s
 }
 
 // adopt copies a group of a partial aggregate into this one's slabs rather
@@ -1252,8 +1295,10 @@ func mergeable(p *planner.Plan) bool {
 }
 
 // merge adds a partial aggregate of later rows: its groups in the order
-// they first appeared, after the groups already here.
+// they first appeared, after the groups already here. It is o's last use:
+// o goes back to its pool, if it has one.
 func (ag *aggregator) merge(o *aggregator) {
+	defer o.recycle()
 	if ag.cols != nil {
 		ag.cols.merge(o.cols)
 		return

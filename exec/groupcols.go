@@ -37,6 +37,10 @@ type colPart struct {
 	hashes []uint64
 	near   []int32
 	sink   uint64
+	// merging and mergeIDs back merge's lists of a partial aggregate's
+	// groups and their ids here, reused from merge to merge.
+	merging  []int32
+	mergeIDs []int32
 	// mem holds the slot tables and row blocks of a part grown large
 	// (tablemem.go), made at the first such.
 	mem *tableMem
@@ -65,6 +69,8 @@ type colState struct {
 	// a group's values are its rows less those. Most columns have none, and
 	// then no aggregate keeps a count of its own.
 	nulls []int64
+	// spare is the memory of nulls a reset emptied, for the next.
+	spare []int64
 	// wide holds every group's integer sum (unscaled decimal) once some
 	// group's sum has left int64's range; the words are then unused.
 	wide []int128
@@ -159,6 +165,40 @@ func (c *colPart) release() {
 	}
 }
 
+// reset empties the part for the next row group of a partial aggregate,
+// and reports whether it could: its slot table and first block of rows,
+// from the heap, are kept, emptied. A part grown into memory of its own
+// (tableMem) is not reused.
+func (c *colPart) reset() bool {
+	if c.mem != nil || len(c.rows) > 1 {
+		return false
+	}
+	clear(c.slots)
+	c.used = 0
+	if len(c.rows) == 1 {
+		// Past its length a block must be zero (addRow).
+		b := c.rows[0]
+		clear(b)
+		c.rows[0] = b[:0]
+	}
+	c.n, c.nullGroup = 0, -1
+	for i := range c.aggs {
+		s := &c.aggs[i]
+		if s.nulls != nil {
+			s.spare = s.nulls[:0]
+		}
+		s.nulls, s.wide = nil, nil
+	}
+	return true
+}
+
+// newNulls returns n zero NULL counts, in spare's memory when it has room.
+func (s *colState) newNulls(n int) []int64 {
+	b := growZero(s.spare[:0], n)
+	s.spare = nil
+	return b
+}
+
 // releaseRows lets go of the blocks of rows of groups below g, finished
 // into rows of the result, so that a result of many groups is not held
 // beside their states.
@@ -213,7 +253,8 @@ func (c *colPart) findOrAdd(k int64, null bool) int32 {
 
 // addRow appends a group's row: its key and zero states.
 func (c *colPart) addRow(k int64) {
-	if c.n&rowBlockMask == 0 {
+	// A reset part holds its first block, empty.
+	if c.n&rowBlockMask == 0 && len(c.rows) == c.n>>rowBlockBits {
 		// The first block grows as the groups come, so that a GROUP BY of
 		// a few groups stays small; the others are made whole.
 		size := rowBlockMask + 1
@@ -425,7 +466,7 @@ func (c *colPart) addValue(s *colState, d planner.Datum, g int32) {
 // addNull counts a NULL argument of group g.
 func (c *colPart) addNull(s *colState, g int32) {
 	if s.nulls == nil {
-		s.nulls = make([]int64, c.n)
+		s.nulls = s.newNulls(c.n)
 	}
 	s.nulls[g]++
 }
@@ -484,12 +525,14 @@ func (c *colPart) fsum(s *colState, g int) float64 {
 // groups here.
 func (c *colPart) merge(o *colPart, groups []int32) {
 	if groups == nil {
-		groups = make([]int32, o.n)
+		c.merging = growZero(c.merging[:0], o.n)
+		groups = c.merging
 		for g := range groups {
 			groups[g] = int32(g)
 		}
 	}
-	ids := make([]int32, len(groups))
+	c.mergeIDs = growZero(c.mergeIDs[:0], len(groups))
+	ids := c.mergeIDs
 	for i, g := range groups {
 		ids[i] = c.findOrAdd(o.key(int(g)), g == o.nullGroup)
 		*c.word(ids[i], countWord) += *o.word(g, countWord)
@@ -499,7 +542,7 @@ func (c *colPart) merge(o *colPart, groups []int32) {
 		dst, src := &c.aggs[i], &o.aggs[i]
 		if src.nulls != nil {
 			if dst.nulls == nil {
-				dst.nulls = make([]int64, c.n)
+				dst.nulls = dst.newNulls(c.n)
 			}
 			for j, id := range ids {
 				dst.nulls[id] += src.nulls[groups[j]]

@@ -203,8 +203,18 @@ func (gc *groupCols) merge(o *groupCols) {
 		gc.route(oc)
 	}
 	for _, oc := range o.parts {
-		oc.release()
+		if oc.mem != nil {
+			// A partial aggregate's part of the heap alone is kept for
+			// reuse (reset).
+			oc.release()
+		}
 	}
+}
+
+// reset empties the groups of a partial aggregate, one part never split,
+// for reuse, and reports whether it could.
+func (gc *groupCols) reset() bool {
+	return len(gc.parts) == 1 && gc.pipe == nil && gc.parts[0].reset()
 }
 
 // eachColsBatch is eachBatch for groups held in columns.

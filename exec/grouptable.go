@@ -94,6 +94,12 @@ func (t *intGroups) grow() {
 	}
 }
 
+// reset removes every key, keeping the table.
+func (t *intGroups) reset() {
+	clear(t.slots)
+	t.n = 0
+}
+
 // len is the number of keys.
 func (t *intGroups) len() int { return t.n }
 

@@ -154,6 +154,9 @@ type scanQuery struct {
 	// partial: workers aggregate their row groups and pass the partial
 	// aggregates on, which merge exactly.
 	partial bool
+	// partials are the row groups' partial aggregates, reused from row
+	// group to row group (aggpool.go).
+	partials aggPool
 	// noPartial, when set, stops the partial aggregation for row groups
 	// not yet started: a spilling aggregation cannot merge new groups.
 	noPartial *atomic.Bool
@@ -777,7 +780,7 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 	// ends the row group. Once the row group has more groups than its rows
 	// allow (partialRowsPerGroup), or another one had, the groups so far go
 	// as a partial aggregate and the rest of the rows as they are.
-	ag := newAggregator(s.q.p)
+	ag := s.q.partials.take(s.q.p)
 	var aggErr error
 	handedOff := false
 	err := s.scanRowGroup(ctx, t, func(m scanMsg) bool {
