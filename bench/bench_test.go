@@ -496,3 +496,16 @@ func TestQueriesVectorized(t *testing.T) {
 		t.Errorf("%d queries ran", n)
 	}
 }
+
+// Every local query, the scaling ones included, has its warm-up run on the
+// fixtures: a placeholder without a fixture would fail the warmed child.
+func TestWarmFilesBindEveryQuery(t *testing.T) {
+	for _, q := range selectQueries(queries, nil, true) {
+		if q.remote {
+			continue
+		}
+		if _, err := bind(q, warmFiles); err != nil {
+			t.Errorf("%s: %v", q.name, err)
+		}
+	}
+}
