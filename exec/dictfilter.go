@@ -18,6 +18,9 @@ import (
 type colJudge struct {
 	col  int
 	node pnode
+	// picks, when not 0, is how many values one of the conjuncts keeps the
+	// rows of (=, IN): likely few rows of a column of many values.
+	picks int
 }
 
 // judgedWhere splits a WHERE that cannot fail into judges, one per column
@@ -54,13 +57,37 @@ func judgedWhere(where planner.Expr, f *filter, width int, cols map[int]bool) (j
 		return nil, nil, false
 	}
 	for c, xs := range byCol {
-		judges = append(judges, colJudge{col: c, node: compile(conjunction(xs), width)})
+		j := colJudge{col: c, node: compile(conjunction(xs), width)}
+		for _, x := range xs {
+			if n := valuesPicked(x); n > 0 && (j.picks == 0 || n < j.picks) {
+				j.picks = n
+			}
+		}
+		judges = append(judges, j)
 	}
 	sort.Slice(judges, func(i, j int) bool { return judges[i].col < judges[j].col })
 	if len(rest) > 0 {
 		residual = conjunction(rest)
 	}
 	return judges, residual, true
+}
+
+// valuesPicked is how many constants x keeps the rows holding one of, as
+// col = constant or col IN (constants); 0 for any other x.
+func valuesPicked(x planner.Expr) int {
+	switch x := x.(type) {
+	case *planner.Binary:
+		_, l := x.L.(*planner.Const)
+		_, r := x.R.(*planner.Const)
+		if x.Op == "=" && (l || r) {
+			return 1
+		}
+	case *planner.InList:
+		if !x.Not {
+			return len(x.List)
+		}
+	}
+	return 0
 }
 
 // conjunction is the AND of xs.
@@ -331,13 +358,16 @@ func entryWindow(w, v *Vector, lo, hi int) {
 // selectRows returns the rows of ranges for which j is TRUE, and how many
 // they are; with count set, only how many. It walks the pages as gather
 // does; a dictionary-encoded page is judged by its dictionary, any other by
-// its values.
-func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJudge, t Type, width int, count bool) ([]rowRange, int64, error) {
+// its values. keep, when not nil, carries the column's values of the rows
+// returned, taken from each page as it is judged, so that the column need
+// not be read again.
+func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJudge, t Type, width int, count bool, keep *carry) ([]rowRange, int64, error) {
 	var out []rowRange
 	var res []uint8
 	var sel []int32
 	var kept int64
 	r.judging = rowCount(ranges)
+	var spans []rowRange
 	for c := (runCursor{rs: ranges}); ; {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -351,8 +381,15 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 			n += int(run.Len())
 		}
 		res = extendZero(res[:0], n)
-		if err := r.judgeRuns(j, t, width, runs, res); err != nil {
+		var into *Vector
+		if keep != nil && !keep.dropped {
+			into = keep.target(j.col, t)
+		}
+		if err := r.judgeRunsKeeping(j, t, width, runs, res, into, &spans); err != nil {
 			return nil, 0, err
+		}
+		if into != nil {
+			keep.grew(into)
 		}
 		if count {
 			// TRUE is the only truth with bit 0 set.
@@ -374,6 +411,13 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 
 // judgeRuns writes j's verdict on the rows runs to res, one a row.
 func (r *flatReader) judgeRuns(j *colJudge, t Type, width int, runs []rowRange, res []uint8) error {
+	return r.judgeRunsKeeping(j, t, width, runs, res, nil, nil)
+}
+
+// judgeRunsKeeping is judgeRuns that, given into, appends to it the values
+// of the rows judged TRUE, from each page while it is the current one: a
+// reader that streams cannot go back to it. spans is scratch.
+func (r *flatReader) judgeRunsKeeping(j *colJudge, t Type, width int, runs []rowRange, res []uint8, into *Vector, spans *[]rowRange) error {
 	pos := 0
 	for _, run := range runs {
 		for row := run.First; row < run.End; {
@@ -383,14 +427,44 @@ func (r *flatReader) judgeRuns(j *colJudge, t Type, width int, runs []rowRange, 
 			end := min(run.End, r.p.FirstRow+r.p.NumRows)
 			e0 := r.p.FirstEntry + int(row-r.p.FirstRow)
 			k := int(end - row)
+			if into != nil && r.cd.Def != nil {
+				// Judging moves the cursor past the entries; it comes
+				// back to their first to take the kept ones.
+				r.seek(e0)
+			}
+			e, v := r.e, r.v
 			if err := r.judgeEntries(j, t, width, e0, k, res[pos:pos+k]); err != nil {
 				return err
+			}
+			if into != nil {
+				r.e, r.v = e, v
+				*spans = trueSpans((*spans)[:0], res[pos:pos+k], row)
+				if err := r.gather(into, *spans); err != nil {
+					return err
+				}
 			}
 			pos += k
 			row = end
 		}
 	}
 	return nil
+}
+
+// trueSpans appends the runs of rows judged TRUE in res, the verdicts on
+// the rows from first on.
+func trueSpans(dst []rowRange, res []uint8, first int64) []rowRange {
+	for i := 0; i < len(res); {
+		if res[i] != tTrue {
+			i++
+			continue
+		}
+		s := i
+		for i < len(res) && res[i] == tTrue {
+			i++
+		}
+		dst = append(dst, rowRange{First: first + int64(s), End: first + int64(i)})
+	}
+	return dst
 }
 
 // judgeEntries writes j's verdict on entries [e0, e0+n) of the current page
