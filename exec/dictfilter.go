@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"slices"
 	"sort"
 	"sync"
 
@@ -126,22 +127,47 @@ type dictVector struct {
 	strs []string
 	have []bool
 	// truth is the judge's verdict on every entry, then on NULL; nil until
-	// judged. It is held in truthBuf, borrowed from dictTruthPool.
+	// judged. It is held in truthBuf, borrowed from dictTruths.
 	truth    []uint8
 	truthBuf *[]uint8
 }
 
-// dictTruthPool holds the verdicts of whole dictionaries, apart from the
-// filter's batch-sized truthPool: a dictionary's verdicts taking a
-// batch's buffer would find it too small and make another.
-var dictTruthPool = sync.Pool{New: func() any { return new([]uint8) }}
+// dictTruths holds the verdict buffers of whole dictionaries given back,
+// for later dictionaries: apart from the filter's batch-sized truthPool (a
+// dictionary's verdicts taking a batch's buffer would find it too small
+// and make another), and kept through garbage collections, which drop a
+// sync.Pool's, up to maxIdleTruthBytes: a scan judges a dictionary of much
+// the same size row group after row group.
+var dictTruths struct {
+	mu   sync.Mutex
+	free []*[]uint8
+	idle int
+}
+
+// maxIdleTruthBytes bounds the verdict buffers dictTruths keeps.
+const maxIdleTruthBytes = 1 << 20
 
 // borrowDictTruth lends a zeroed verdict buffer of n entries; drop gives
 // it back.
 func borrowDictTruth(n int) *[]uint8 {
-	p := dictTruthPool.Get().(*[]uint8)
-	if cap(*p) < n {
-		*p = make([]uint8, n)
+	dt := &dictTruths
+	dt.mu.Lock()
+	var p *[]uint8
+	for i, b := range dt.free {
+		if cap(*b) >= n {
+			p = b
+			dt.free = slices.Delete(dt.free, i, i+1)
+			dt.idle -= cap(*b)
+			break
+		}
+	}
+	dt.mu.Unlock()
+	if p == nil {
+		// An eighth more: the dictionaries of a column's row groups
+		// differ by a few entries, and one a little larger than the
+		// buffer at hand would otherwise make another.
+		b := make([]uint8, n, n+n/8)
+		p = &b
 	}
 	*p = (*p)[:n]
 	// An entry a node leaves unwritten reads FALSE, as in a new buffer.
@@ -149,10 +175,23 @@ func borrowDictTruth(n int) *[]uint8 {
 	return p
 }
 
+// putDictTruth gives a verdict buffer back to dictTruths, or to the
+// collector past maxIdleTruthBytes.
+func putDictTruth(p *[]uint8) {
+	dt := &dictTruths
+	dt.mu.Lock()
+	defer dt.mu.Unlock()
+	if dt.idle+cap(*p) > maxIdleTruthBytes {
+		return
+	}
+	dt.free = append(dt.free, p)
+	dt.idle += cap(*p)
+}
+
 // drop hands back the storage dv borrowed; nothing reads its verdicts after.
 func (dv *dictVector) drop() {
 	if dv != nil && dv.truthBuf != nil {
-		dictTruthPool.Put(dv.truthBuf)
+		putDictTruth(dv.truthBuf)
 		dv.truth, dv.truthBuf = nil, nil
 	}
 }
@@ -355,14 +394,27 @@ func entryWindow(w, v *Vector, lo, hi int) {
 	}
 }
 
-// selectRows returns the rows of ranges for which j is TRUE, and how many
-// they are; with count set, only how many. It walks the pages as gather
+// keptPool holds buffers of the rows judges keep, for the judges of later
+// row groups: a selective judge keeps many ranges of a row each, which a
+// buffer of its own would grow to, doubling, row group after row group.
+var keptPool = sync.Pool{New: func() any { return new([]rowRange) }}
+
+// putKept gives buf, when not nil, back to keptPool.
+func putKept(buf *[]rowRange) {
+	if buf != nil {
+		*buf = (*buf)[:0]
+		keptPool.Put(buf)
+	}
+}
+
+// selectRows appends to dst the rows of ranges for which j is TRUE, and
+// returns how many they are; with count set, only how many. It walks the pages as gather
 // does; a dictionary-encoded page is judged by its dictionary, any other by
 // its values. keep, when not nil, carries the column's values of the rows
 // returned, taken from each page as it is judged, so that the column need
 // not be read again.
-func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJudge, t Type, width int, count bool, keep *carry) ([]rowRange, int64, error) {
-	var out []rowRange
+func (r *flatReader) selectRows(ctx context.Context, dst, ranges []rowRange, j *colJudge, t Type, width int, count bool, keep *carry) ([]rowRange, int64, error) {
+	out := dst
 	var res []uint8
 	var sel []int32
 	var kept int64

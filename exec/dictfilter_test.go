@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math/rand"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -205,5 +206,34 @@ func TestDictionaryJudgedInWindows(t *testing.T) {
 	}
 	if judged < 8 {
 		t.Errorf("%d of 12 queries judged by dictionary", judged)
+	}
+}
+
+// Judging row group after row group reuses its buffers: a dictionary's
+// verdicts serve the next dictionary a few entries larger, after garbage
+// collections too, and the cursor over the many ranges of a row each that
+// a selective judge keeps makes its runs in one allocation.
+func TestJudgingReusesItsBuffers(t *testing.T) {
+	p := borrowDictTruth(120_000)
+	first := &(*p)[0]
+	putDictTruth(p)
+	runtime.GC()
+	runtime.GC()
+	q := borrowDictTruth(120_400)
+	if &(*q)[0] != first {
+		t.Error("a dictionary a few entries larger got a verdict buffer of its own")
+	}
+	putDictTruth(q)
+	ranges := make([]rowRange, 1500)
+	for i := range ranges {
+		ranges[i] = rowRange{First: int64(2 * i), End: int64(2*i + 1)}
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		c := runCursor{rs: ranges}
+		for c.next(BatchSize) != nil {
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("the cursor over %d ranges made %v allocations, want 1", len(ranges), allocs)
 	}
 }

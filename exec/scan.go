@@ -1053,6 +1053,10 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	// A plan that counts the rows the judges leave needs only their number.
 	countOnly := q.countRows && q.residual == nil && len(q.after) == 0
 	var count int64
+	// The rows each judge keeps are held in a buffer of keptPool, given
+	// back once the next judge, or the row group, is done with them.
+	var held *[]rowRange
+	defer func() { putKept(held) }()
 	for i, j := range q.judges {
 		if len(kept) == 0 {
 			break
@@ -1063,8 +1067,12 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 		if j.col == carryCol && i == len(q.judges)-1 {
 			keep = carried
 		}
+		buf := keptPool.Get().(*[]rowRange)
 		var err error
-		if kept, count, err = r.selectRows(ctx, kept, &j, typeOfField(t.file.fields[j.col]), q.width, last, keep); err != nil {
+		*buf, count, err = r.selectRows(ctx, (*buf)[:0], kept, &j, typeOfField(t.file.fields[j.col]), q.width, last, keep)
+		putKept(held)
+		held, kept = buf, *buf
+		if err != nil {
 			return s.readError(t, err)
 		}
 		if last {
@@ -1556,6 +1564,11 @@ type runCursor struct {
 // next returns the next runs of up to size rows in all, or nil at the end.
 // The runs are valid until the next call.
 func (c *runCursor) next(size int) []rowRange {
+	if c.buf == nil {
+		// A call returns a run of each range at most: sized so, the
+		// runs of many ranges of a row each cost no doubling.
+		c.buf = make([]rowRange, 0, max(0, min(size, len(c.rs)-c.i)))
+	}
 	out := c.buf[:0]
 	left := int64(size)
 	for left > 0 && c.i < len(c.rs) {
