@@ -58,7 +58,15 @@ func judgedWhere(where planner.Expr, f *filter, width int, cols map[int]bool) (j
 		return nil, nil, false
 	}
 	for c, xs := range byCol {
-		j := colJudge{col: c, node: compile(conjunction(xs), width)}
+		var node pnode
+		if len(byCol) == 1 && len(rest) == 0 {
+			// The WHERE is this column's conjuncts alone, compiled
+			// already: an IN list's set is not made twice.
+			node = f.root
+		} else {
+			node = compile(conjunction(xs), width)
+		}
+		j := colJudge{col: c, node: node}
 		for _, x := range xs {
 			if n := valuesPicked(x); n > 0 && (j.picks == 0 || n < j.picks) {
 				j.picks = n

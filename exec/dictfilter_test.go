@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pqsql/pqsql/planner"
 )
 
 // Judging a WHERE by dictionary keeps every answer: random predicates over
@@ -235,5 +237,24 @@ func TestJudgingReusesItsBuffers(t *testing.T) {
 	})
 	if allocs > 1 {
 		t.Errorf("the cursor over %d ranges made %v allocations, want 1", len(ranges), allocs)
+	}
+}
+
+// A WHERE on one column alone is judged by the node its filter compiled:
+// an IN list's set of a join filter's keys is made once, not twice.
+func TestJudgeSharesTheCompiledWhere(t *testing.T) {
+	bigint := Type{ID: TypeBigInt}
+	var list []planner.Expr
+	for k := range 100 {
+		list = append(list, &planner.Const{Value: planner.Datum{I: int64(100_000 + 9_000*k)}, T: bigint})
+	}
+	where := &planner.InList{X: &planner.ColRef{Index: 1, T: bigint}, List: list}
+	f := newFilter(where, 2)
+	judges, residual, ok := judgedWhere(where, f, 2, map[int]bool{1: true})
+	if !ok || residual != nil || len(judges) != 1 || judges[0].picks != 100 {
+		t.Fatalf("judges %+v, residual %v", judges, residual)
+	}
+	if n, ok := judges[0].node.(*inNode); !ok || n != f.root {
+		t.Error("the judge compiled the WHERE again")
 	}
 }
