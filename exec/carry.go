@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -29,6 +30,11 @@ type carry struct {
 	// one's rows bytes counts.
 	counted []int
 }
+
+// judgedCarried counts the row groups whose judged column was carried out
+// of the judging (scanJudged), judgedCarryDropped those of them whose
+// carry was dropped: tests check that both happen.
+var judgedCarried, judgedCarryDropped atomic.Int64
 
 // newCarry is the carry of the WHERE's columns cols that the rest of the
 // query reads (not whereOnly) and whose pages stream, or nil when there is

@@ -16,7 +16,31 @@ import (
 // the row-at-a-time executor does.
 func TestDictionaryJudgingKeepsAnswers(t *testing.T) {
 	t.Chdir(moduleRoot(t))
-	rng := rand.New(rand.NewSource(88))
+	checkDictionaryJudging(t, 88)
+}
+
+// Carried out of the judging, the values of a judged column the query
+// reads after keep every answer: with every such column carried, through
+// a stream window smaller than most pages, NULLs and all, and the carry
+// dropped and the column read again when it outgrows the column's pages.
+func TestCarriedJudgedColumnsKeepAnswers(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	rows, density := rowsPerPickedValue, judgedCarryDensity
+	rowsPerPickedValue, judgedCarryDensity = 0, 1<<30
+	defer func() { rowsPerPickedValue, judgedCarryDensity = rows, density }()
+	carried, dropped := judgedCarried.Load(), judgedCarryDropped.Load()
+	withStreamWindow(t, 256, func() { checkDictionaryJudging(t, 94) })
+	carried, dropped = judgedCarried.Load()-carried, judgedCarryDropped.Load()-dropped
+	if dropped == 0 || carried == dropped {
+		t.Errorf("%d row groups carried a judged column, %d of them dropped it: want some of each", carried, dropped)
+	}
+}
+
+// checkDictionaryJudging checks random WHEREs judged by dictionary against
+// the row-at-a-time executor's answers.
+func checkDictionaryJudging(t *testing.T, seed int64) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
 	cities := []string{"'Oslo'", "'Paris'", "'Łódź'", "'Nowhere'", "''"}
 	city := func() string { return cities[rng.Intn(len(cities))] }
 	num := func(n int) string { return strconv.Itoa(rng.Intn(n)) }

@@ -1088,8 +1088,12 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 		}
 		return nil
 	}
+	if carried != nil {
+		judgedCarried.Add(1)
+	}
 	if carried != nil && carried.dropped {
 		// Read again, as the other columns are, for the rows kept.
+		judgedCarryDropped.Add(1)
 		readers[carryCol], carried = nil, nil
 	}
 	var rest []int
@@ -1130,12 +1134,14 @@ func carriesJudged(t *scanTask, j *colJudge, kept []rowRange) bool {
 	if typeOfField(fl).ID == TypeVarchar {
 		size = 16
 	}
-	return 8*cr.Bytes >= size*rows
+	return judgedCarryDensity*cr.Bytes >= size*rows
 }
 
 // rowsPerPickedValue is how many rows to judge a judge's list of values
-// needs per value for its column to be carried (carriesJudged).
-var rowsPerPickedValue int64 = 64
+// needs per value, and judgedCarryDensity how many times the bytes of the
+// column's pages must cover those of its values, for its column to be
+// carried (carriesJudged).
+var rowsPerPickedValue, judgedCarryDensity int64 = 64, 8
 
 // emit gathers the rows of ranges in batches, filters them with where
 // (when not nil) and passes them on, projected if the query projects. The
