@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -107,10 +108,39 @@ func (c *carry) target(col int, t Type) *Vector {
 		return nil
 	}
 	if c.vecs[k] == nil {
-		c.vecs[k] = newVector(t, 0)
-		c.counted = make([]int, len(c.cols))
+		v := newVector(t, 0)
+		if v.Int != nil {
+			if p := carriedInts.Get(); p != nil {
+				v.Int = (*p.(*[]int64))[:0]
+			}
+		}
+		c.vecs[k] = v
+		if c.counted == nil {
+			c.counted = make([]int, len(c.cols))
+		}
 	}
 	return c.vecs[k]
+}
+
+// carriedInts holds the integers of finished carries, for the next row
+// group's carry to grow into: a carry's vector, filled row group after
+// row group, would otherwise grow from nothing, doubling, each time.
+var carriedInts sync.Pool
+
+// release gives the integers of the carry's vectors filled through target
+// back to carriedInts, once every row they hold was filled into a batch
+// (which copies them).
+func (c *carry) release() {
+	if c == nil {
+		return
+	}
+	for k, v := range c.vecs {
+		if v != nil && v.Int != nil && c.counted != nil {
+			ints := v.Int[:0]
+			carriedInts.Put(&ints)
+			c.vecs[k] = nil
+		}
+	}
 }
 
 // grew counts the rows appended to v, a vector of target, since the last

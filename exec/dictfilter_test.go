@@ -237,8 +237,9 @@ func TestDictionaryJudgedInWindows(t *testing.T) {
 
 // Judging row group after row group reuses its buffers: a dictionary's
 // verdicts serve the next dictionary a few entries larger, after garbage
-// collections too, and the cursor over the many ranges of a row each that
-// a selective judge keeps makes its runs in one allocation.
+// collections too, the cursor over the many ranges of a row each that a
+// selective judge keeps makes its runs in one allocation, and a carry of a
+// judged column grows into the storage of the last one.
 func TestJudgingReusesItsBuffers(t *testing.T) {
 	p := borrowDictTruth(120_000)
 	first := &(*p)[0]
@@ -261,6 +262,17 @@ func TestJudgingReusesItsBuffers(t *testing.T) {
 	})
 	if allocs > 1 {
 		t.Errorf("the cursor over %d ranges made %v allocations, want 1", len(ranges), allocs)
+	}
+	// A judged column's carry grows into the integers the last one gave
+	// back (the race detector drops pooled items at random).
+	bigint := Type{ID: TypeBigInt}
+	c := &carry{cols: []int{3}, vecs: make([]*Vector, 1)}
+	v := c.target(3, bigint)
+	v.Int = append(v.Int, make([]int64, 5000)...)
+	c.release()
+	next := (&carry{cols: []int{3}, vecs: make([]*Vector, 1)}).target(3, bigint)
+	if !raceEnabled && cap(next.Int) < 5000 {
+		t.Errorf("the next carry starts with room for %d integers, want 5000", cap(next.Int))
 	}
 }
 

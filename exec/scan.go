@@ -1049,6 +1049,7 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	if carryCol >= 0 {
 		// nil when the column's pages were fetched: they are read again.
 		carried = newCarry([]int{carryCol}, nil, readers)
+		defer carried.release()
 	}
 	// A plan that counts the rows the judges leave needs only their number.
 	countOnly := q.countRows && q.residual == nil && len(q.after) == 0
