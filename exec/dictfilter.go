@@ -92,7 +92,8 @@ func valuesPicked(x planner.Expr) int {
 			return 1
 		}
 	case *planner.InList:
-		if !x.Not {
+		isConst := func(e planner.Expr) bool { _, ok := e.(*planner.Const); return ok }
+		if !x.Not && !slices.ContainsFunc(x.List, func(e planner.Expr) bool { return !isConst(e) }) {
 			return len(x.List)
 		}
 	}
