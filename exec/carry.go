@@ -2,6 +2,9 @@ package exec
 
 import (
 	"bytes"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -24,7 +27,15 @@ type carry struct {
 	strs strArena
 	// at is the next row fill hands out.
 	at int
+	// counted, for vectors filled through target, is how many of each
+	// one's rows bytes counts.
+	counted []int
 }
+
+// judgedCarried counts the row groups whose judged column was carried out
+// of the judging (scanJudged), judgedCarryDropped those of them whose
+// carry was dropped: tests check that both happen.
+var judgedCarried, judgedCarryDropped atomic.Int64
 
 // newCarry is the carry of the WHERE's columns cols that the rest of the
 // query reads (not whereOnly) and whose pages stream, or nil when there is
@@ -87,6 +98,95 @@ func (c *carry) add(b *batch, sel []int32) {
 	if c.bytes > c.limit {
 		c.dropped, c.vecs, c.strs = true, nil, strArena{}
 	}
+}
+
+// target is the vector column col's values are carried in, of type t, or
+// nil when the carry does not hold col.
+func (c *carry) target(col int, t Type) *Vector {
+	k := slices.Index(c.cols, col)
+	if k < 0 {
+		return nil
+	}
+	if c.vecs[k] == nil {
+		v := newVector(t, 0)
+		if v.Int != nil {
+			if p := carriedInts.Get(); p != nil {
+				v.Int = (*p.(*[]int64))[:0]
+			}
+		}
+		c.vecs[k] = v
+		if c.counted == nil {
+			c.counted = make([]int, len(c.cols))
+		}
+	}
+	return c.vecs[k]
+}
+
+// carriedInts holds the integers of finished carries, for the next row
+// group's carry to grow into: a carry's vector, filled row group after
+// row group, would otherwise grow from nothing, doubling, each time.
+var carriedInts sync.Pool
+
+// release gives the integers of the carry's vectors filled through target
+// back to carriedInts, once every row they hold was filled into a batch
+// (which copies them).
+func (c *carry) release() {
+	if c == nil {
+		return
+	}
+	for k, v := range c.vecs {
+		if v != nil && v.Int != nil && c.counted != nil {
+			ints := v.Int[:0]
+			carriedInts.Put(&ints)
+			c.vecs[k] = nil
+		}
+	}
+}
+
+// grew counts the rows appended to v, a vector of target, since the last
+// count, and drops the carry past its limit.
+func (c *carry) grew(v *Vector) {
+	k := slices.Index(c.vecs, v)
+	if k < 0 {
+		return
+	}
+	c.bytes += v.bytesFrom(c.counted[k])
+	c.counted[k] = v.Len()
+	if c.bytes > c.limit {
+		c.dropped, c.vecs, c.strs = true, nil, strArena{}
+	}
+}
+
+// bytesFrom is about how many bytes v's rows from row on take, as
+// appendCarried counts them.
+func (v *Vector) bytesFrom(row int) int64 {
+	n := int64(v.Len() - row)
+	var size int64
+	if v.Nulls != nil {
+		size += n
+	}
+	if v.Codes != nil {
+		size += 4 * n
+	}
+	switch {
+	case v.Int != nil, v.Float != nil:
+		size += 8 * n
+	case v.Bool != nil:
+		size += n
+	case v.Str != nil:
+		for _, s := range v.Str[row:] {
+			size += 16 + int64(len(s))
+		}
+	case v.Bytes != nil:
+		for _, b := range v.Bytes[row:] {
+			size += 24 + int64(len(b))
+		}
+	case v.Big != nil:
+		size += 48 * n
+	case v.Nested != nil:
+		size += 64 * n
+	}
+	return size
 }
 
 // fill sets the carried columns of b, the next b.n rows carried, in

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"slices"
 	"sort"
 	"sync"
 
@@ -18,6 +19,9 @@ import (
 type colJudge struct {
 	col  int
 	node pnode
+	// picks, when not 0, is how many values one of the conjuncts keeps the
+	// rows of (=, IN): likely few rows of a column of many values.
+	picks int
 }
 
 // judgedWhere splits a WHERE that cannot fail into judges, one per column
@@ -54,13 +58,46 @@ func judgedWhere(where planner.Expr, f *filter, width int, cols map[int]bool) (j
 		return nil, nil, false
 	}
 	for c, xs := range byCol {
-		judges = append(judges, colJudge{col: c, node: compile(conjunction(xs), width)})
+		var node pnode
+		if len(byCol) == 1 && len(rest) == 0 {
+			// The WHERE is this column's conjuncts alone, compiled
+			// already: an IN list's set is not made twice.
+			node = f.root
+		} else {
+			node = compile(conjunction(xs), width)
+		}
+		j := colJudge{col: c, node: node}
+		for _, x := range xs {
+			if n := valuesPicked(x); n > 0 && (j.picks == 0 || n < j.picks) {
+				j.picks = n
+			}
+		}
+		judges = append(judges, j)
 	}
 	sort.Slice(judges, func(i, j int) bool { return judges[i].col < judges[j].col })
 	if len(rest) > 0 {
 		residual = conjunction(rest)
 	}
 	return judges, residual, true
+}
+
+// valuesPicked is how many constants x keeps the rows holding one of, as
+// col = constant or col IN (constants); 0 for any other x.
+func valuesPicked(x planner.Expr) int {
+	switch x := x.(type) {
+	case *planner.Binary:
+		_, l := x.L.(*planner.Const)
+		_, r := x.R.(*planner.Const)
+		if x.Op == "=" && (l || r) {
+			return 1
+		}
+	case *planner.InList:
+		isConst := func(e planner.Expr) bool { _, ok := e.(*planner.Const); return ok }
+		if !x.Not && !slices.ContainsFunc(x.List, func(e planner.Expr) bool { return !isConst(e) }) {
+			return len(x.List)
+		}
+	}
+	return 0
 }
 
 // conjunction is the AND of xs.
@@ -99,22 +136,47 @@ type dictVector struct {
 	strs []string
 	have []bool
 	// truth is the judge's verdict on every entry, then on NULL; nil until
-	// judged. It is held in truthBuf, borrowed from dictTruthPool.
+	// judged. It is held in truthBuf, borrowed from dictTruths.
 	truth    []uint8
 	truthBuf *[]uint8
 }
 
-// dictTruthPool holds the verdicts of whole dictionaries, apart from the
-// filter's batch-sized truthPool: a dictionary's verdicts taking a
-// batch's buffer would find it too small and make another.
-var dictTruthPool = sync.Pool{New: func() any { return new([]uint8) }}
+// dictTruths holds the verdict buffers of whole dictionaries given back,
+// for later dictionaries: apart from the filter's batch-sized truthPool (a
+// dictionary's verdicts taking a batch's buffer would find it too small
+// and make another), and kept through garbage collections, which drop a
+// sync.Pool's, up to maxIdleTruthBytes: a scan judges a dictionary of much
+// the same size row group after row group.
+var dictTruths struct {
+	mu   sync.Mutex
+	free []*[]uint8
+	idle int
+}
+
+// maxIdleTruthBytes bounds the verdict buffers dictTruths keeps.
+const maxIdleTruthBytes = 1 << 20
 
 // borrowDictTruth lends a zeroed verdict buffer of n entries; drop gives
 // it back.
 func borrowDictTruth(n int) *[]uint8 {
-	p := dictTruthPool.Get().(*[]uint8)
-	if cap(*p) < n {
-		*p = make([]uint8, n)
+	dt := &dictTruths
+	dt.mu.Lock()
+	var p *[]uint8
+	for i, b := range dt.free {
+		if cap(*b) >= n {
+			p = b
+			dt.free = slices.Delete(dt.free, i, i+1)
+			dt.idle -= cap(*b)
+			break
+		}
+	}
+	dt.mu.Unlock()
+	if p == nil {
+		// An eighth more: the dictionaries of a column's row groups
+		// differ by a few entries, and one a little larger than the
+		// buffer at hand would otherwise make another.
+		b := make([]uint8, n, n+n/8)
+		p = &b
 	}
 	*p = (*p)[:n]
 	// An entry a node leaves unwritten reads FALSE, as in a new buffer.
@@ -122,10 +184,23 @@ func borrowDictTruth(n int) *[]uint8 {
 	return p
 }
 
+// putDictTruth gives a verdict buffer back to dictTruths, or to the
+// collector past maxIdleTruthBytes.
+func putDictTruth(p *[]uint8) {
+	dt := &dictTruths
+	dt.mu.Lock()
+	defer dt.mu.Unlock()
+	if dt.idle+cap(*p) > maxIdleTruthBytes {
+		return
+	}
+	dt.free = append(dt.free, p)
+	dt.idle += cap(*p)
+}
+
 // drop hands back the storage dv borrowed; nothing reads its verdicts after.
 func (dv *dictVector) drop() {
 	if dv != nil && dv.truthBuf != nil {
-		dictTruthPool.Put(dv.truthBuf)
+		putDictTruth(dv.truthBuf)
 		dv.truth, dv.truthBuf = nil, nil
 	}
 }
@@ -328,16 +403,32 @@ func entryWindow(w, v *Vector, lo, hi int) {
 	}
 }
 
-// selectRows returns the rows of ranges for which j is TRUE, and how many
-// they are; with count set, only how many. It walks the pages as gather
+// keptPool holds buffers of the rows judges keep, for the judges of later
+// row groups: a selective judge keeps many ranges of a row each, which a
+// buffer of its own would grow to, doubling, row group after row group.
+var keptPool = sync.Pool{New: func() any { return new([]rowRange) }}
+
+// putKept gives buf, when not nil, back to keptPool.
+func putKept(buf *[]rowRange) {
+	if buf != nil {
+		*buf = (*buf)[:0]
+		keptPool.Put(buf)
+	}
+}
+
+// selectRows appends to dst the rows of ranges for which j is TRUE, and
+// returns how many they are; with count set, only how many. It walks the pages as gather
 // does; a dictionary-encoded page is judged by its dictionary, any other by
-// its values.
-func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJudge, t Type, width int, count bool) ([]rowRange, int64, error) {
-	var out []rowRange
+// its values. keep, when not nil, carries the column's values of the rows
+// returned, taken from each page as it is judged, so that the column need
+// not be read again.
+func (r *flatReader) selectRows(ctx context.Context, dst, ranges []rowRange, j *colJudge, t Type, width int, count bool, keep *carry) ([]rowRange, int64, error) {
+	out := dst
 	var res []uint8
 	var sel []int32
 	var kept int64
 	r.judging = rowCount(ranges)
+	var spans []rowRange
 	for c := (runCursor{rs: ranges}); ; {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -351,8 +442,15 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 			n += int(run.Len())
 		}
 		res = extendZero(res[:0], n)
-		if err := r.judgeRuns(j, t, width, runs, res); err != nil {
+		var into *Vector
+		if keep != nil && !keep.dropped {
+			into = keep.target(j.col, t)
+		}
+		if err := r.judgeRunsKeeping(j, t, width, runs, res, into, &spans); err != nil {
 			return nil, 0, err
+		}
+		if into != nil {
+			keep.grew(into)
 		}
 		if count {
 			// TRUE is the only truth with bit 0 set.
@@ -374,6 +472,13 @@ func (r *flatReader) selectRows(ctx context.Context, ranges []rowRange, j *colJu
 
 // judgeRuns writes j's verdict on the rows runs to res, one a row.
 func (r *flatReader) judgeRuns(j *colJudge, t Type, width int, runs []rowRange, res []uint8) error {
+	return r.judgeRunsKeeping(j, t, width, runs, res, nil, nil)
+}
+
+// judgeRunsKeeping is judgeRuns that, given into, appends to it the values
+// of the rows judged TRUE, from each page while it is the current one: a
+// reader that streams cannot go back to it. spans is scratch.
+func (r *flatReader) judgeRunsKeeping(j *colJudge, t Type, width int, runs []rowRange, res []uint8, into *Vector, spans *[]rowRange) error {
 	pos := 0
 	for _, run := range runs {
 		for row := run.First; row < run.End; {
@@ -383,14 +488,44 @@ func (r *flatReader) judgeRuns(j *colJudge, t Type, width int, runs []rowRange, 
 			end := min(run.End, r.p.FirstRow+r.p.NumRows)
 			e0 := r.p.FirstEntry + int(row-r.p.FirstRow)
 			k := int(end - row)
+			if into != nil && r.cd.Def != nil {
+				// Judging moves the cursor past the entries; it comes
+				// back to their first to take the kept ones.
+				r.seek(e0)
+			}
+			e, v := r.e, r.v
 			if err := r.judgeEntries(j, t, width, e0, k, res[pos:pos+k]); err != nil {
 				return err
+			}
+			if into != nil {
+				r.e, r.v = e, v
+				*spans = trueSpans((*spans)[:0], res[pos:pos+k], row)
+				if err := r.gather(into, *spans); err != nil {
+					return err
+				}
 			}
 			pos += k
 			row = end
 		}
 	}
 	return nil
+}
+
+// trueSpans appends the runs of rows judged TRUE in res, the verdicts on
+// the rows from first on.
+func trueSpans(dst []rowRange, res []uint8, first int64) []rowRange {
+	for i := 0; i < len(res); {
+		if res[i] != tTrue {
+			i++
+			continue
+		}
+		s := i
+		for i < len(res) && res[i] == tTrue {
+			i++
+		}
+		dst = append(dst, rowRange{First: first + int64(s), End: first + int64(i)})
+	}
+	return dst
 }
 
 // judgeEntries writes j's verdict on entries [e0, e0+n) of the current page

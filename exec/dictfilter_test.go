@@ -2,9 +2,12 @@ package exec
 
 import (
 	"math/rand"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pqsql/pqsql/planner"
 )
 
 // Judging a WHERE by dictionary keeps every answer: random predicates over
@@ -13,7 +16,31 @@ import (
 // the row-at-a-time executor does.
 func TestDictionaryJudgingKeepsAnswers(t *testing.T) {
 	t.Chdir(moduleRoot(t))
-	rng := rand.New(rand.NewSource(88))
+	checkDictionaryJudging(t, 88)
+}
+
+// Carried out of the judging, the values of a judged column the query
+// reads after keep every answer: with every such column carried, through
+// a stream window smaller than most pages, NULLs and all, and the carry
+// dropped and the column read again when it outgrows the column's pages.
+func TestCarriedJudgedColumnsKeepAnswers(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	rows, density := rowsPerPickedValue, judgedCarryDensity
+	rowsPerPickedValue, judgedCarryDensity = 0, 1<<30
+	defer func() { rowsPerPickedValue, judgedCarryDensity = rows, density }()
+	carried, dropped := judgedCarried.Load(), judgedCarryDropped.Load()
+	withStreamWindow(t, 256, func() { checkDictionaryJudging(t, 94) })
+	carried, dropped = judgedCarried.Load()-carried, judgedCarryDropped.Load()-dropped
+	if dropped == 0 || carried == dropped {
+		t.Errorf("%d row groups carried a judged column, %d of them dropped it: want some of each", carried, dropped)
+	}
+}
+
+// checkDictionaryJudging checks random WHEREs judged by dictionary against
+// the row-at-a-time executor's answers.
+func checkDictionaryJudging(t *testing.T, seed int64) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
 	cities := []string{"'Oslo'", "'Paris'", "'Łódź'", "'Nowhere'", "''"}
 	city := func() string { return cities[rng.Intn(len(cities))] }
 	num := func(n int) string { return strconv.Itoa(rng.Intn(n)) }
@@ -205,5 +232,65 @@ func TestDictionaryJudgedInWindows(t *testing.T) {
 	}
 	if judged < 8 {
 		t.Errorf("%d of 12 queries judged by dictionary", judged)
+	}
+}
+
+// Judging row group after row group reuses its buffers: a dictionary's
+// verdicts serve the next dictionary a few entries larger, after garbage
+// collections too, the cursor over the many ranges of a row each that a
+// selective judge keeps makes its runs in one allocation, and a carry of a
+// judged column grows into the storage of the last one.
+func TestJudgingReusesItsBuffers(t *testing.T) {
+	p := borrowDictTruth(120_000)
+	first := &(*p)[0]
+	putDictTruth(p)
+	runtime.GC()
+	runtime.GC()
+	q := borrowDictTruth(120_400)
+	if &(*q)[0] != first {
+		t.Error("a dictionary a few entries larger got a verdict buffer of its own")
+	}
+	putDictTruth(q)
+	ranges := make([]rowRange, 1500)
+	for i := range ranges {
+		ranges[i] = rowRange{First: int64(2 * i), End: int64(2*i + 1)}
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		c := runCursor{rs: ranges}
+		for c.next(BatchSize) != nil {
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("the cursor over %d ranges made %v allocations, want 1", len(ranges), allocs)
+	}
+	// A judged column's carry grows into the integers the last one gave
+	// back (the race detector drops pooled items at random).
+	bigint := Type{ID: TypeBigInt}
+	c := &carry{cols: []int{3}, vecs: make([]*Vector, 1)}
+	v := c.target(3, bigint)
+	v.Int = append(v.Int, make([]int64, 5000)...)
+	c.release()
+	next := (&carry{cols: []int{3}, vecs: make([]*Vector, 1)}).target(3, bigint)
+	if !raceEnabled && cap(next.Int) < 5000 {
+		t.Errorf("the next carry starts with room for %d integers, want 5000", cap(next.Int))
+	}
+}
+
+// A WHERE on one column alone is judged by the node its filter compiled:
+// an IN list's set of a join filter's keys is made once, not twice.
+func TestJudgeSharesTheCompiledWhere(t *testing.T) {
+	bigint := Type{ID: TypeBigInt}
+	var list []planner.Expr
+	for k := range 100 {
+		list = append(list, &planner.Const{Value: planner.Datum{I: int64(100_000 + 9_000*k)}, T: bigint})
+	}
+	where := &planner.InList{X: &planner.ColRef{Index: 1, T: bigint}, List: list}
+	f := newFilter(where, 2)
+	judges, residual, ok := judgedWhere(where, f, 2, map[int]bool{1: true})
+	if !ok || residual != nil || len(judges) != 1 || judges[0].picks != 100 {
+		t.Fatalf("judges %+v, residual %v", judges, residual)
+	}
+	if n, ok := judges[0].node.(*inNode); !ok || n != f.root {
+		t.Error("the judge compiled the WHERE again")
 	}
 }

@@ -12,7 +12,7 @@ import (
 // that needs them at once (streamJoin passes them on as they are made).
 func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) {
 	var out []*batch
-	err := x.streamJoin(ctx, j, func(b *batch) (bool, error) {
+	err := x.streamJoin(ctx, j, nil, func(b *batch) (bool, error) {
 		out = append(out, b)
 		return false, nil
 	})
@@ -30,8 +30,12 @@ func (x *executor) join(ctx context.Context, j *planner.Join) ([]*batch, error) 
 // never held. Rows come out in batches of the left columns then the right
 // ones; a row without a match on a side that keeps all its rows gets NULLs
 // for the other side (the build side's, after the last probe batch).
-func (x *executor) streamJoin(ctx context.Context, j *planner.Join, emit emitFunc) error {
+// reads, when not nil, says which of the joined row's columns the consumer
+// reads; the others are left nil, as a file scan leaves the columns no
+// one reads.
+func (x *executor) streamJoin(ctx context.Context, j *planner.Join, reads []bool, emit emitFunc) error {
 	jn := newJoiner(j, x.mem, emit)
+	jn.setReads(reads)
 	defer func() { jn.mem.release(jn.reserved) }()
 	// The build side runs first, as one batch: its keys may rule out
 	// probe rows before the probe side is read.
@@ -129,6 +133,9 @@ type joiner struct {
 	probe *batch
 	// emit takes the joined rows.
 	emit emitFunc
+	// outCols says which of the joined row's columns are made (nil: all):
+	// those the consumer or the residual condition reads.
+	outCols []bool
 	// Buffers reused from probe batch to probe batch.
 	probeRows, buildRows []int32
 	key                  []byte
@@ -148,6 +155,46 @@ func newJoiner(j *planner.Join, mem *memTracker, emit emitFunc) *joiner {
 		jn.buildLeft = false
 	}
 	return jn
+}
+
+// setReads makes, of the joined row, only the columns reads marks and
+// those the residual condition reads; nil makes them all.
+func (jn *joiner) setReads(reads []bool) {
+	if reads == nil {
+		jn.outCols = nil
+		return
+	}
+	jn.outCols = make([]bool, jn.nl+jn.nr)
+	copy(jn.outCols, reads)
+	if jn.j.Residual != nil {
+		used := map[int]bool{}
+		planner.Columns(jn.j.Residual, used)
+		for c := range used {
+			if c >= 0 && c < len(jn.outCols) {
+				jn.outCols[c] = true
+			}
+		}
+	}
+}
+
+// makes reports whether the joined rows get column c (of the joined row).
+func (jn *joiner) makes(c int) bool { return jn.outCols == nil || jn.outCols[c] }
+
+// joinReads is which columns of a join's rows plan p, which reads them,
+// reads: those its expressions name (Plan.InputExprs), as a file scan's
+// needed columns are.
+func joinReads(p *planner.Plan) []bool {
+	used := map[int]bool{}
+	for _, x := range p.InputExprs() {
+		planner.Columns(x, used)
+	}
+	reads := make([]bool, len(p.Input))
+	for c := range used {
+		if c >= 0 && c < len(reads) {
+			reads[c] = true
+		}
+	}
+	return reads
 }
 
 // plans are the plans of the build and the probe side.
@@ -489,12 +536,16 @@ func (jn *joiner) sides() (left, right *batch) {
 // pairs is the batch of joined rows left[li[k]] ++ right[ri[k]].
 func (jn *joiner) pairs(li, ri []int32) *batch {
 	left, right := jn.sides()
-	b := &batch{cols: make([]*Vector, 0, jn.nl+jn.nr), n: len(li)}
-	for _, v := range left.cols {
-		b.cols = append(b.cols, v.take(li))
+	b := &batch{cols: make([]*Vector, jn.nl+jn.nr), n: len(li)}
+	for c, v := range left.cols[:jn.nl] {
+		if v != nil && jn.makes(c) {
+			b.cols[c] = v.take(li)
+		}
 	}
-	for _, v := range right.cols {
-		b.cols = append(b.cols, v.take(ri))
+	for c, v := range right.cols[:jn.nr] {
+		if v != nil && jn.makes(jn.nl+c) {
+			b.cols[jn.nl+c] = v.take(ri)
+		}
 	}
 	return b
 }
@@ -505,22 +556,25 @@ func (jn *joiner) pairs(li, ri []int32) *batch {
 func (jn *joiner) emitUnmatched(rows []int32, build bool) (stop bool, err error) {
 	leftRows := build == jn.buildLeft
 	left, right := jn.sides()
-	b := &batch{cols: make([]*Vector, 0, jn.nl+jn.nr), n: len(rows)}
-	nulls := func(types []Type) {
-		for _, t := range types {
-			b.cols = append(b.cols, nullVector(t, len(rows)))
+	b := &batch{cols: make([]*Vector, jn.nl+jn.nr), n: len(rows)}
+	side := func(at int, src *batch, types []Type) {
+		for c, t := range types {
+			if !jn.makes(at + c) {
+				continue
+			}
+			if src == nil {
+				b.cols[at+c] = nullVector(t, len(rows))
+			} else if v := src.cols[c]; v != nil {
+				b.cols[at+c] = v.take(rows)
+			}
 		}
 	}
 	if leftRows {
-		for _, v := range left.cols {
-			b.cols = append(b.cols, v.take(rows))
-		}
-		nulls(projTypes(jn.j.Right)[:jn.nr])
+		side(0, left, projTypes(jn.j.Left)[:jn.nl])
+		side(jn.nl, nil, projTypes(jn.j.Right)[:jn.nr])
 	} else {
-		nulls(projTypes(jn.j.Left)[:jn.nl])
-		for _, v := range right.cols {
-			b.cols = append(b.cols, v.take(rows))
-		}
+		side(0, nil, projTypes(jn.j.Left)[:jn.nl])
+		side(jn.nl, right, projTypes(jn.j.Right)[:jn.nr])
 	}
 	return jn.emit(b)
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -68,7 +69,9 @@ func joinRowsText(bs []*batch) []string {
 		for r := range b.n {
 			var cells []string
 			for _, v := range b.cols {
-				if v.IsNull(r) {
+				if v == nil {
+					cells = append(cells, "-") // a column not made
+				} else if v.IsNull(r) {
 					cells = append(cells, "NULL")
 				} else if v.Str != nil {
 					cells = append(cells, v.Str[r])
@@ -132,7 +135,9 @@ func referenceJoin(kind planner.JoinKind, l, r joinSide, residual bool) []string
 // random sides with NULL keys and duplicate keys, integer keys (the typed
 // table), varchar keys and no keys (the nested loop), every join kind, with
 // and without a residual condition, and the probe side in batches of any
-// size, the joined rows are those of a nested loop over the rows.
+// size, the joined rows are those of a nested loop over the rows. Given the
+// columns its consumer reads, the join makes only those (and the residual
+// condition's): the others are nil.
 func TestStreamedJoinMatchesNestedLoop(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	kinds := []planner.JoinKind{planner.JoinInner, planner.JoinLeft, planner.JoinRight, planner.JoinFull,
@@ -196,6 +201,25 @@ func TestStreamedJoinMatchesNestedLoop(t *testing.T) {
 			got = append(got, b)
 			return false, nil
 		})
+		// Every other iteration reads some of the columns, at random.
+		var reads []bool
+		if iter%2 == 1 {
+			reads = make([]bool, 4)
+			for c := range reads {
+				reads[c] = rng.Intn(2) == 0
+			}
+		}
+		jn.setReads(reads)
+		made := slices.Repeat([]bool{true}, 4)
+		if reads != nil {
+			made = slices.Clone(reads)
+			if residual {
+				made[1], made[3] = true, true
+				if mode == 2 {
+					made[0], made[2] = true, true
+				}
+			}
+		}
 		lcols, rcols := l.vectors(str), r.vectors(str)
 		buildCols, probeCols, buildN, probeN := rcols, lcols, nr, nl
 		if jn.buildLeft {
@@ -217,6 +241,15 @@ func TestStreamedJoinMatchesNestedLoop(t *testing.T) {
 			t.Fatal(err)
 		}
 		gotRows, want := joinRowsText(got), referenceJoin(kind, l, r, residual)
+		for i, row := range want {
+			cells := strings.Split(row, "|")
+			for c, m := range made {
+				if !m {
+					cells[c] = "-"
+				}
+			}
+			want[i] = strings.Join(cells, "|")
+		}
 		slices.Sort(gotRows)
 		slices.Sort(want)
 		if !slices.Equal(gotRows, want) {
@@ -242,5 +275,54 @@ func TestJoinProbeSideNotHeld(t *testing.T) {
 	mustExec(t, s, "SET join_filters = false") // every probe row is read
 	if got := resultText(t, s, q); got != want {
 		t.Fatalf("under memory_limit 1MB: %s, want %s", got, want)
+	}
+}
+
+// A join makes only the columns of its rows that the plan over it reads:
+// for count(*) and sum(o.amount), the amounts, and not the customer ids
+// nor the NULLs standing for the columns the optimizer pruned.
+func TestJoinMakesOnlyColumnsRead(t *testing.T) {
+	t.Chdir(moduleRoot(t))
+	ctx := context.Background()
+	s := NewSession()
+	st, err := planner.Parse("SELECT count(*), sum(o.amount) FROM (SELECT DISTINCT customer_id FROM 'fixtures/orders_sorted.parquet' WHERE order_id <= 400) AS c " +
+		"JOIN 'fixtures/orders_shuffled.parquet' AS o ON o.customer_id = c.customer_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newExecutor(ctx, s.Settings, s.store)
+	defer x.close()
+	p, err := s.plan(ctx, st.(*planner.Select), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p.Scan.Join == nil {
+		if p.Scan.Subquery == nil {
+			t.Fatal("no join in the plan")
+		}
+		p = p.Scan.Subquery
+	}
+	amount := slices.IndexFunc(p.Input, func(c planner.Column) bool { return c.Name == "amount" })
+	if amount < 0 || len(p.Input) < 3 {
+		t.Fatalf("the join's columns are %v", p.Input)
+	}
+	rows := 0
+	err = x.input(ctx, p, func(m scanMsg) (bool, error) {
+		if m.b == nil {
+			return false, m.err
+		}
+		rows += m.b.n
+		for c, v := range m.b.cols {
+			if (v != nil) != (c == amount) {
+				return true, fmt.Errorf("column %d (%s) made: %v", c, p.Input[c].Name, v != nil)
+			}
+		}
+		return false, m.err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows == 0 {
+		t.Fatal("the join matches nothing")
 	}
 }

@@ -116,7 +116,7 @@ func (x *executor) inputQuery(ctx context.Context, q *scanQuery, consume consume
 		return x.readCTE(ctx, p.Scan.CTE, sub, pass)
 	}
 	if sub == nil && p.Scan.Join != nil {
-		return x.streamJoin(ctx, p.Scan.Join, pass)
+		return x.streamJoin(ctx, p.Scan.Join, joinReads(p), pass)
 	}
 	var batches []*batch
 	if sub == nil {

@@ -1037,22 +1037,46 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	for i, j := range q.judges {
 		cols[i] = j.col
 	}
-	// A judged column nothing after the judges reads is read once.
-	once := func(c int) bool { return !slices.Contains(q.after, c) }
+	// A judged column nothing after the judges reads is read once; so is
+	// the last judge's when read after: the rows it keeps are the rows
+	// read after, whose values it carries out of the judging (carry.go).
+	carryCol := -1
+	if last := &q.judges[len(q.judges)-1]; slices.Contains(q.after, last.col) && carriesJudged(t, last, kept) {
+		carryCol = last.col
+	}
+	once := func(c int) bool { return c == carryCol || !slices.Contains(q.after, c) }
 	if err := s.loadOnce(t, cols, nil, readers, once); err != nil {
 		return err
+	}
+	var carried *carry
+	if carryCol >= 0 {
+		// nil when the column's pages were fetched: they are read again.
+		carried = newCarry([]int{carryCol}, nil, readers)
+		defer carried.release()
 	}
 	// A plan that counts the rows the judges leave needs only their number.
 	countOnly := q.countRows && q.residual == nil && len(q.after) == 0
 	var count int64
+	// The rows each judge keeps are held in a buffer of keptPool, given
+	// back once the next judge, or the row group, is done with them.
+	var held *[]rowRange
+	defer func() { putKept(held) }()
 	for i, j := range q.judges {
 		if len(kept) == 0 {
 			break
 		}
 		r := readers[j.col].(*flatReader)
 		last := countOnly && i == len(q.judges)-1
+		var keep *carry
+		if j.col == carryCol && i == len(q.judges)-1 {
+			keep = carried
+		}
+		buf := keptPool.Get().(*[]rowRange)
 		var err error
-		if kept, count, err = r.selectRows(ctx, kept, &j, typeOfField(t.file.fields[j.col]), q.width, last); err != nil {
+		*buf, count, err = r.selectRows(ctx, (*buf)[:0], kept, &j, typeOfField(t.file.fields[j.col]), q.width, last, keep)
+		putKept(held)
+		held, kept = buf, *buf
+		if err != nil {
 			return s.readError(t, err)
 		}
 		if last {
@@ -1068,11 +1092,20 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 		}
 		return nil
 	}
+	if carried != nil {
+		judgedCarried.Add(1)
+	}
+	if carried != nil && carried.dropped {
+		// Read again, as the other columns are, for the rows kept.
+		judgedCarryDropped.Add(1)
+		readers[carryCol], carried = nil, nil
+	}
 	var rest []int
 	for _, c := range q.after {
-		if readers[c] == nil {
+		switch {
+		case readers[c] == nil:
 			rest = append(rest, c)
-		} else {
+		case !carried.holds(c):
 			readers[c].rewind()
 		}
 	}
@@ -1083,8 +1116,36 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	if err := s.load(t, rest, kept, readers); err != nil {
 		return err
 	}
-	return s.emit(ctx, t, kept, q.after, readers, q.residual, send, nil)
+	return s.emit(ctx, t, kept, q.after, readers, q.residual, send, carried)
 }
+
+// carriesJudged reports whether the values of the rows judge j keeps of
+// the rows kept are carried out of the judging. Carried, they are not read
+// again, but a carry grown past the bytes of the column's pages is dropped
+// and the column read again for the rows kept. So only a judge keeping the
+// rows of a short list of values (at most one per rowsPerPickedValue rows)
+// is carried, on a column whose pages take at least an eighth of the bytes
+// of its values: a few values of a column of many, not of a column of few,
+// whose rows one value may fill.
+func carriesJudged(t *scanTask, j *colJudge, kept []rowRange) bool {
+	fl := t.file.fields[j.col]
+	cr := leafPlans(t.rg)[fl.Leaf.Index]
+	rows := rowCount(kept)
+	if j.picks == 0 || int64(j.picks)*rowsPerPickedValue > rows || fl.Kind != format.ScalarField || fl.Leaf.MaxRep != 0 || cr == nil {
+		return false
+	}
+	size := int64(8)
+	if typeOfField(fl).ID == TypeVarchar {
+		size = 16
+	}
+	return judgedCarryDensity*cr.Bytes >= size*rows
+}
+
+// rowsPerPickedValue is how many rows to judge a judge's list of values
+// needs per value, and judgedCarryDensity how many times the bytes of the
+// column's pages must cover those of its values, for its column to be
+// carried (carriesJudged).
+var rowsPerPickedValue, judgedCarryDensity int64 = 64, 8
 
 // emit gathers the rows of ranges in batches, filters them with where
 // (when not nil) and passes them on, projected if the query projects. The
@@ -1513,6 +1574,11 @@ type runCursor struct {
 // next returns the next runs of up to size rows in all, or nil at the end.
 // The runs are valid until the next call.
 func (c *runCursor) next(size int) []rowRange {
+	if c.buf == nil {
+		// A call returns a run of each range at most: sized so, the
+		// runs of many ranges of a row each cost no doubling.
+		c.buf = make([]rowRange, 0, max(0, min(size, len(c.rs)-c.i)))
+	}
 	out := c.buf[:0]
 	left := int64(size)
 	for left > 0 && c.i < len(c.rs) {
