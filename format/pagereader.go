@@ -55,6 +55,8 @@ type PageReader struct {
 	window int
 	st     *chunkStream
 	size   int
+	// chunk is where st points: a reader streams one chunk.
+	chunk chunkStream
 }
 
 // NewPageReader returns a reader of leaf col in row group rg. With pages nil
@@ -252,7 +254,8 @@ func (r *PageReader) stream(rg Range) ([]byte, error) {
 		return nil, err
 	}
 	if r.st == nil {
-		r.st = &chunkStream{f: r.d.f, src: r.d.f.Source, window: int64(r.window)}
+		r.chunk = chunkStream{f: r.d.f, src: r.d.f.Source, window: int64(r.window)}
+		r.st = &r.chunk
 	}
 	end, k := rg.End(), r.next
 	if rg == r.dict {
@@ -402,7 +405,8 @@ func (r *PageReader) stepSequential() error {
 			if err := checkRange(d.f.Source, cr); err != nil {
 				return fmt.Errorf("%s: %w", d.where(), err)
 			}
-			r.st = newChunkStream(d.f, cr, r.window)
+			r.chunk = newChunkStream(d.f, cr, r.window)
+			r.st = &r.chunk
 		} else if r.buf, err = r.get(cr); err != nil {
 			return fmt.Errorf("%s: %w", d.where(), err)
 		}

@@ -110,3 +110,43 @@ func keyAt(v *Values, i int) any {
 	}
 	return string(v.Bytes[i])
 }
+
+// A reader that streams its chunk holds the stream in itself: reading a
+// chunk a window at a time, chunk after chunk, allocates only the buffer
+// its pages decompress into (the fixture's pages, of about 2 KiB, are too
+// small for the fetch pools).
+func TestStreamedChunkHeldInItsReader(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled readers at random")
+	}
+	f, err := Open("../fixtures/orders_sorted.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg := 0
+	read := func() {
+		r, err := f.NewPageReader(rg, 0, Range{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.StreamChunk(4 << 10)
+		for {
+			_, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Release()
+		}
+		r.Close()
+		rg = (rg + 1) % f.NumRowGroups()
+	}
+	for range f.NumRowGroups() {
+		read()
+	}
+	if allocs := testing.AllocsPerRun(20, read); allocs > 1 {
+		t.Errorf("streaming a chunk allocates %v objects, want 1", allocs)
+	}
+}
