@@ -347,7 +347,11 @@ func (d *decoder) rowGroup(rg *meta.RowGroup) error {
 		var err error
 		switch s.id {
 		case 1:
-			d.chunkAt = 0
+			if d.rowGroupsLeft > 1 || len(d.lists) > 0 {
+				// Lists shared with other row groups; a footer of one
+				// row group has none to share them with.
+				d.chunkAt = 0
+			}
 			rg.Columns, err = readSizedStructList(d, s.t, d.reserveChunks, d.columnChunk)
 			d.chunkAt = -1
 		case 2:
