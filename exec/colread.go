@@ -76,6 +76,8 @@ type flatReader struct {
 	// streamed is how many bytes the reader streams, 0 when its pages were
 	// fetched.
 	streamed int64
+	// closed: the pages were exhausted and the page reader closed (once).
+	closed bool
 }
 
 func newFlatReader(f *format.Field, open func() (*format.PageReader, error), decoded func(int64, bool, time.Duration)) *flatReader {
@@ -85,11 +87,11 @@ func newFlatReader(f *format.Field, open func() (*format.PageReader, error), dec
 }
 
 func (r *flatReader) rewind() {
-	if r.pr != nil {
+	if r.pr != nil || r.closed {
 		// The pages of a second pass were counted in the first.
 		r.decoded, r.again = nil, true
 	}
-	r.pr, r.cd, r.done, r.prevEnd, r.e, r.v = nil, nil, false, -1, 0, 0
+	r.pr, r.cd, r.done, r.prevEnd, r.e, r.v, r.closed = nil, nil, false, -1, 0, 0, false
 }
 
 func (r *flatReader) drain() error {
@@ -138,7 +140,9 @@ func (r *flatReader) nextPage(row int64) error {
 		r.done = true
 		if r.once {
 			// Every value gathered was copied out of the dictionary.
+			// The page reader serves later chunks: it is dropped.
 			r.pr.Close()
+			r.pr, r.closed = nil, true
 			r.dv.drop()
 			r.dict, r.dv = nil, nil
 		}

@@ -139,6 +139,42 @@ type dictVector struct {
 	// judged. It is held in truthBuf, borrowed from dictTruths.
 	truth    []uint8
 	truthBuf *[]uint8
+	// pooled: vec was taken from dictVecs, and goes back on drop.
+	pooled bool
+}
+
+// dictVecs holds the vectors dictionaries of numbers were converted into,
+// for the next row group's dictionaries: a scan converts one a column and
+// row group, and nothing but its reader reads it (values are copied out).
+var dictVecs sync.Pool
+
+// numberVector is an empty vector of dictVecs, or a new one, of type t,
+// which holds its values as Int or Float, with room for n values.
+func numberVector(t Type, n int) *Vector {
+	v, _ := dictVecs.Get().(*Vector)
+	if v == nil {
+		v = &Vector{}
+	}
+	// Only the slice of t's values is set: readers tell a vector's kind by
+	// which one is.
+	if t.ID == TypeFloat || t.ID == TypeDouble {
+		*v = Vector{Type: t, Float: room(v.Float, n)}
+	} else {
+		*v = Vector{Type: t, Int: room(v.Int, n)}
+	}
+	return v
+}
+
+// heldAsNumbers reports whether newVector holds values of type t as Int or
+// Float.
+func heldAsNumbers(t Type) bool {
+	switch {
+	case t.ID == TypeFloat || t.ID == TypeDouble:
+		return true
+	case t.ID == TypeBoolean, t.ID == TypeVarchar, wideDecimal(t), t.ID == TypeBlob, t.ID == TypeUUID, t.ID == TypeInterval, t.ID == TypeNested:
+		return false
+	}
+	return true
 }
 
 // dictTruths holds the verdict buffers of whole dictionaries given back,
@@ -199,9 +235,17 @@ func putDictTruth(p *[]uint8) {
 
 // drop hands back the storage dv borrowed; nothing reads its verdicts after.
 func (dv *dictVector) drop() {
-	if dv != nil && dv.truthBuf != nil {
+	if dv == nil {
+		return
+	}
+	if dv.truthBuf != nil {
 		putDictTruth(dv.truthBuf)
 		dv.truth, dv.truthBuf = nil, nil
+	}
+	if v := dv.vec; dv.pooled {
+		*v = Vector{Int: v.Int[:0], Float: v.Float[:0]}
+		dictVecs.Put(v)
+		dv.vec, dv.pooled = nil, false
 	}
 }
 
@@ -220,6 +264,9 @@ func (r *flatReader) dictFor(d *format.Values, t Type) *dictVector {
 		// Read as they are: a dictionary of a hundred thousand numbers
 		// is not copied to serve a page.
 		dv.vec = &Vector{Type: t, Int: d.Int64[:n:n]}
+	case heldAsNumbers(t):
+		dv.vec, dv.pooled = numberVector(t, n), true
+		appendValues(dv.vec, r.lg, d, 0, n, &r.strs)
 	default:
 		dv.vec = newVector(t, n)
 		appendValues(dv.vec, r.lg, d, 0, n, &r.strs)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/planner"
 )
 
@@ -292,5 +294,46 @@ func TestJudgeSharesTheCompiledWhere(t *testing.T) {
 	}
 	if n, ok := judges[0].node.(*inNode); !ok || n != f.root {
 		t.Error("the judge compiled the WHERE again")
+	}
+}
+
+// A dictionary of numbers converted for a row group goes back once its
+// reader drops it, and the next row group's converts into it: a scan
+// converts one a column and row group.
+func TestDictionaryConversionReused(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled vectors at random")
+	}
+	ints := &format.Values{Type: meta.Int32, Int32: make([]int32, 300)}
+	doubles := &format.Values{Type: meta.Double, Double: make([]float64, 300)}
+	for i := range 300 {
+		ints.Int32[i], doubles.Double[i] = int32(i), float64(i)/2
+	}
+	cases := []struct {
+		lg   format.Logical
+		d    *format.Values
+		t    Type
+		want func(v *Vector, i int) bool
+	}{
+		{format.Logical{Kind: format.KindInt32}, ints, Type{ID: TypeInteger}, func(v *Vector, i int) bool { return v.Int[i] == int64(i) && v.Float == nil }},
+		{format.Logical{Kind: format.KindDouble}, doubles, Type{ID: TypeDouble}, func(v *Vector, i int) bool { return v.Float[i] == float64(i)/2 && v.Int == nil }},
+	}
+	for _, c := range cases {
+		r := &flatReader{lg: c.lg}
+		convert := func() {
+			dv := r.dictFor(c.d, c.t)
+			for i := range c.d.Len() {
+				if !c.want(dv.vec, i) {
+					t.Fatalf("%v: entry %d converted wrong", c.t.ID, i)
+				}
+			}
+			r.dv.drop()
+			r.dv = nil
+		}
+		convert()
+		// The dictVector itself is made each time; its values are not.
+		if allocs := testing.AllocsPerRun(20, convert); allocs > 1 {
+			t.Errorf("%v: converting a dictionary of %d entries again allocates %v objects, want 1", c.t.ID, c.d.Len(), allocs)
+		}
 	}
 }

@@ -259,13 +259,16 @@ func (m *fileMeter) regionsOf() []region {
 }
 
 // locate finds the structures the footer places: column chunks, column and
-// offset indexes and Bloom filters. It runs for every file a query plans,
-// so its slices are sized once and sorted without closures' allocations.
+// offset indexes and Bloom filters. It runs for every file a query plans.
+// A read's purpose asks only which kinds of structure hold its offset, so
+// chunks and indexes are kept as the runs they lie in (writers put a
+// file's chunks, and its indexes, one after another): a footer of
+// thousands of chunks locates in a few regions, not thousands. Bloom
+// filters stay one region each, for the column they belong to.
 func (m *fileMeter) locate() {
 	f := m.f
-	n, blooms, unsized := 0, 0, 0
+	blooms, unsized := 0, 0
 	for rg := range f.Meta.RowGroups {
-		n += len(f.Meta.RowGroups[rg].Columns)
 		for c := range f.Meta.RowGroups[rg].Columns {
 			if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
 				blooms++
@@ -275,36 +278,34 @@ func (m *fileMeter) locate() {
 			}
 		}
 	}
-	rs := make([]region, 0, 3*n+blooms)
+	var chunks, colIdx, offIdx runs
 	for rg := range f.Meta.RowGroups {
 		for c := range f.Meta.RowGroups[rg].Columns {
 			if r, err := f.ChunkRange(rg, c); err == nil {
-				rs = append(rs, region{r, regionChunk, c})
+				chunks.add(r)
 			}
 			if r, ok := f.ColumnIndexRange(rg, c); ok {
-				rs = append(rs, region{r, regionIndex, c})
+				colIdx.add(r)
 			}
 			if r, ok := f.OffsetIndexRange(rg, c); ok {
-				rs = append(rs, region{r, regionIndex, c})
+				offIdx.add(r)
 			}
+		}
+	}
+	rs := make([]region, 0, len(chunks)+len(colIdx)+len(offIdx)+blooms)
+	for _, r := range chunks {
+		rs = append(rs, region{r, regionChunk, 0})
+	}
+	for _, ix := range [2]runs{colIdx, offIdx} {
+		for _, r := range ix {
+			rs = append(rs, region{r, regionIndex, 0})
 		}
 	}
 	// starts are where every structure begins, for a filter without a
 	// length, which runs to the next one.
 	var starts []int64
 	if unsized > 0 {
-		starts = make([]int64, 0, len(rs)+blooms)
-		for _, r := range rs {
-			starts = append(starts, r.r.Offset)
-		}
-		for rg := range f.Meta.RowGroups {
-			for c := range f.Meta.RowGroups[rg].Columns {
-				if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
-					starts = append(starts, *md.BloomFilterOffset)
-				}
-			}
-		}
-		slices.Sort(starts)
+		starts = m.starts()
 	}
 	footer := f.Source.Size() - f.FooterSize
 	for rg := range f.Meta.RowGroups {
@@ -337,6 +338,47 @@ func (m *fileMeter) locate() {
 			m.maxEnd[i] = max(m.maxEnd[i], m.maxEnd[i-1])
 		}
 	}
+}
+
+// starts are the sorted offsets where the file's structures begin: its
+// column chunks, page indexes and Bloom filters.
+func (m *fileMeter) starts() []int64 {
+	f := m.f
+	var starts []int64
+	for rg := range f.Meta.RowGroups {
+		for c := range f.Meta.RowGroups[rg].Columns {
+			if r, err := f.ChunkRange(rg, c); err == nil {
+				starts = append(starts, r.Offset)
+			}
+			if r, ok := f.ColumnIndexRange(rg, c); ok {
+				starts = append(starts, r.Offset)
+			}
+			if r, ok := f.OffsetIndexRange(rg, c); ok {
+				starts = append(starts, r.Offset)
+			}
+			if md := f.Chunk(rg, c).MetaData; md != nil && md.BloomFilterOffset != nil {
+				starts = append(starts, *md.BloomFilterOffset)
+			}
+		}
+	}
+	slices.Sort(starts)
+	return starts
+}
+
+// runs are byte ranges of one kind of structure, each range added joined
+// to the last run when it starts inside it or where it ends: they cover
+// exactly the bytes the ranges added do.
+type runs []format.Range
+
+func (rs *runs) add(r format.Range) {
+	if n := len(*rs); n > 0 {
+		last := &(*rs)[n-1]
+		if r.Offset >= last.Offset && r.Offset <= last.End() {
+			last.Length = max(last.End(), r.End()) - last.Offset
+			return
+		}
+	}
+	*rs = append(*rs, r)
 }
 
 // planned records the file's plan and starts the scanning phase.

@@ -111,7 +111,7 @@ func (s *scanner) dispatchStream(ctx context.Context, sf *scanFile, tokens chan 
 			}
 			continue
 		}
-		t := &scanTask{file: sf, rg: rg, out: make(chan scanMsg, taskBuffer), limit: -1, idle: s.idle}
+		t := &scanTask{file: sf, rg: rg, out: s.taskOut(), limit: -1, idle: s.idle}
 		slot = false
 		sf.refs.Add(1)
 		select {

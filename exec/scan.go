@@ -420,6 +420,24 @@ type scanTask struct {
 // one row group.
 const taskBuffer = 8
 
+// aggregates reports whether the workers aggregate the row groups they
+// start now.
+func (s *scanner) aggregates() bool {
+	return s.q.partial && !s.partialOff.Load() && (s.q.noPartial == nil || !s.q.noPartial.Load())
+}
+
+// taskOut makes the channel of a task's messages. A row group the workers
+// aggregate passes one, its partial aggregate, and its channel holds no
+// more: a channel of taskBuffer messages is half a kilobyte a row group.
+// (One whose aggregate is handed off midway passes its batches one at a
+// time.)
+func (s *scanner) taskOut() chan scanMsg {
+	if s.aggregates() {
+		return make(chan scanMsg, 1)
+	}
+	return make(chan scanMsg, taskBuffer)
+}
+
 // A scanner runs one scan: a dispatcher opens and plans the files in order,
 // workers read row groups in parallel, and the caller takes their results
 // back in file order.
@@ -707,7 +725,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 			t.topkBound = q.topk.bound.logged(s.tokensTaken - 1)
 		}
 		// Made once the row group is read: a skipped one's would be waste.
-		t.out = make(chan scanMsg, taskBuffer)
+		t.out = s.taskOut()
 		sf.refs.Add(1)
 		select {
 		case order <- t:
@@ -770,7 +788,7 @@ func (s *scanner) work(ctx context.Context, t *scanTask) {
 			t.rg.Columns[i].Dictionary = nil
 		}
 	}()
-	if !s.q.partial || s.partialOff.Load() || (s.q.noPartial != nil && s.q.noPartial.Load()) {
+	if !s.aggregates() {
 		if err := s.scanRowGroup(ctx, t, send); err != nil {
 			send(scanMsg{err: err})
 		}

@@ -19,8 +19,8 @@ type chunkStream struct {
 	pinned bool
 }
 
-func newChunkStream(f *File, chunk Range, window int) *chunkStream {
-	return &chunkStream{f: f, src: f.Source, end: chunk.End(), window: int64(max(window, 1)), base: chunk.Offset}
+func newChunkStream(f *File, chunk Range, window int) chunkStream {
+	return chunkStream{f: f, src: f.Source, end: chunk.End(), window: int64(max(window, 1)), base: chunk.Offset}
 }
 
 // page reads the page whose header starts at off. pinned says values

@@ -111,6 +111,9 @@ type chunkDecoder struct {
 	store *chunkStore
 	// The level decoders of the open page, reset page after page.
 	repDec, defDec rle.Decoder
+	// blank, until newOut hands it out, is an empty ColumnData of the leaf
+	// no caller has seen: out, as the decoder is made.
+	blank *ColumnData
 }
 
 // budget is Limits.MaxDecodedBytes; zero means the default.
@@ -155,13 +158,29 @@ func valueBytes(t meta.Type) int64 {
 }
 
 func (f *File) newChunkDecoder(rg, col int) (*chunkDecoder, error) {
+	d := new(chunkDecoder)
+	if err := f.initChunkDecoder(d, rg, col); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// initChunkDecoder makes d a fresh decoder of leaf col in row group rg,
+// keeping of what it held only storage no caller saw: the index decoder,
+// and its blank ColumnData.
+func (f *File) initChunkDecoder(d *chunkDecoder, rg, col int) error {
 	if rg < 0 || rg >= len(f.Meta.RowGroups) || col < 0 || col >= len(f.Schema.Leaves) {
-		return nil, fmt.Errorf("format: file %s: no row group %d, column %d", f.Name, rg, col)
+		return fmt.Errorf("format: file %s: no row group %d, column %d", f.Name, rg, col)
 	}
 	leaf := f.Schema.Leaves[col]
-	d := &chunkDecoder{f: f, rg: rg, col: col, leaf: leaf, md: f.Chunk(rg, col).MetaData, check: newValueCheck(leaf),
-		out: &ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}}}
-	return d, nil
+	out := d.blank
+	if out == nil {
+		out = new(ColumnData)
+	}
+	*out = ColumnData{Leaf: leaf, Values: Values{Type: leaf.Type}}
+	*d = chunkDecoder{f: f, rg: rg, col: col, leaf: leaf, md: f.Chunk(rg, col).MetaData, check: newValueCheck(leaf),
+		out: out, blank: out, idxDec: d.idxDec}
+	return nil
 }
 
 // where names the chunk in errors; made only for one, not per chunk read.
@@ -197,7 +216,12 @@ func keep[T any](s *[]T, x []T) {
 // newOut is a fresh ColumnData for the pages to come: the first of a
 // decoder on released storage, where there is some.
 func (d *chunkDecoder) newOut() *ColumnData {
-	c := &ColumnData{Leaf: d.leaf, Values: Values{Type: d.leaf.Type}}
+	c := d.blank
+	if c != nil {
+		d.blank = nil
+	} else {
+		c = &ColumnData{Leaf: d.leaf, Values: Values{Type: d.leaf.Type}}
+	}
 	if d.store != nil {
 		return c
 	}

@@ -34,10 +34,17 @@ func (f *File) DictionaryLocation(rg, col int, oi *meta.OffsetIndex) (r Range, o
 // returns the dictionary's values and the range it read; values is nil,
 // with no error, when the chunk has no dictionary page the footer can place.
 func (f *File) ReadDictionary(rg, col int, oi *meta.OffsetIndex) (*Values, Range, error) {
-	d, err := f.newChunkDecoder(rg, col)
+	pr, err := f.pooledReader(rg, col)
 	if err != nil {
 		return nil, Range{}, err
 	}
+	d := pr.d
+	defer func() {
+		// The dictionary returned is the caller's; the decoder serves
+		// the next chunk.
+		d.dict, d.ownDict = nil, false
+		pr.Close()
+	}()
 	r, ok := f.DictionaryLocation(rg, col, oi)
 	if !ok {
 		return nil, Range{}, nil

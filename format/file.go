@@ -100,11 +100,14 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	if footerLen > limits.MaxFooterSize {
 		return nil, fail("%w: footer of %d bytes exceeds the limit of %d", ErrLimit, footerLen, limits.MaxFooterSize)
 	}
-	buf, err := readRange(src, Range{size - footerTail - footerLen, footerLen})
+	buf, err := readPooled(src, Range{size - footerTail - footerLen, footerLen})
 	if err != nil {
 		return nil, fail("%w", err)
 	}
 	md, err := thrift.DecodeFileMetaData(buf)
+	// Nothing decoded points into the footer's bytes (the decoder copies
+	// bytes and strings out): they serve the scan's first reads.
+	putFetchBuffer(buf)
 	if err != nil {
 		return nil, fail("%w: decoding footer: %v", ErrCorrupt, err)
 	}

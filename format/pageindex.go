@@ -41,7 +41,7 @@ func (f *File) indexBytes(r Range, what string, rg, col int) ([]byte, error) {
 	if r.Length <= 0 || r.Length > f.Limits.MaxPageSize {
 		return nil, fmt.Errorf("format: file %s: row group %d, column %s: %w: %s of %d bytes", f.Name, rg, f.Schema.Leaves[col].Path, ErrCorrupt, what, r.Length)
 	}
-	b, err := readRange(f.Source, r)
+	b, err := readPooled(f.Source, r)
 	if err != nil {
 		return nil, fmt.Errorf("format: file %s: row group %d, column %s: %s: %w", f.Name, rg, f.Schema.Leaves[col].Path, what, err)
 	}
@@ -59,6 +59,8 @@ func (f *File) ReadColumnIndex(rg, col int) (*meta.ColumnIndex, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The index decoded copies what it keeps of the bytes.
+	defer putFetchBuffer(b)
 	return f.DecodeColumnIndex(rg, col, b)
 }
 
@@ -88,6 +90,8 @@ func (f *File) ReadOffsetIndex(rg, col int) (*meta.OffsetIndex, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The index decoded copies what it keeps of the bytes.
+	defer putFetchBuffer(b)
 	return f.DecodeOffsetIndex(rg, col, b)
 }
 

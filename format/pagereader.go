@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
@@ -54,6 +55,8 @@ type PageReader struct {
 	window int
 	st     *chunkStream
 	size   int
+	// chunk is where st points: a reader streams one chunk.
+	chunk chunkStream
 }
 
 // NewPageReader returns a reader of leaf col in row group rg. With pages nil
@@ -67,12 +70,33 @@ func (f *File) NewPageReader(rg, col int, dict Range, pages []PageRef, fetched *
 	if err := f.checkHead(); err != nil {
 		return nil, err
 	}
-	d, err := f.newChunkDecoder(rg, col)
+	r, err := f.pooledReader(rg, col)
 	if err != nil {
 		return nil, err
 	}
-	return &PageReader{d: d, fetched: fetched, dict: dict, pages: pages, seq: pages == nil, skipBefore: -1}, nil
+	*r = PageReader{d: r.d, fetched: fetched, dict: dict, pages: pages, seq: pages == nil, skipBefore: -1}
+	return r, nil
 }
+
+// pooledReader is a closed reader of the pool, or a new one, whose decoder
+// is made a fresh one of leaf col in row group rg.
+func (f *File) pooledReader(rg, col int) (*PageReader, error) {
+	r, _ := readerPool.Get().(*PageReader)
+	if r == nil {
+		r = &PageReader{d: new(chunkDecoder), err: io.EOF}
+	}
+	if err := f.initChunkDecoder(r.d, rg, col); err != nil {
+		readerPool.Put(r)
+		return nil, err
+	}
+	return r, nil
+}
+
+// readerPool holds closed readers, each with its decoder, for the next
+// chunks: a scan opens a reader for every chunk it reads, row group after
+// row group, and a decoder's page slot, cursor and level decoders take a
+// kilobyte, which a process's first query would otherwise make for each.
+var readerPool sync.Pool
 
 // StreamChunk has a reader that reads from the source (fetched nil) read
 // window bytes at a time into one buffer it reuses, rather than in one
@@ -89,25 +113,37 @@ func (r *PageReader) StreamChunk(window int) {
 
 // Close says the caller is done with the reader and with everything it
 // returned, the dictionary it decoded included (a dictionary given by
-// UseDictionary is the giver's): their storage may serve later readers.
-// The reader returns no page after Close.
+// UseDictionary is the giver's): their storage, and the reader itself,
+// may serve later readers. The caller drops the reader: it must not be
+// used, or closed again, after Close.
 func (r *PageReader) Close() {
-	if d := r.d; d.ownDict && d.dict != nil {
+	d := r.d
+	if d.ownDict && d.dict != nil {
 		releaseDict(d.dict)
 		d.dict, d.ownDict = nil, false
 	}
 	if r.st != nil {
-		r.st.release(r.d.rawKept)
+		r.st.release(d.rawKept)
 		r.st = nil
 	}
-	if r.d.scratch != nil {
-		putFetchBuffer(r.d.scratch)
-		r.d.scratch = nil
+	if d.scratch != nil {
+		putFetchBuffer(d.scratch)
+		d.scratch = nil
 	}
-	r.d.recycle()
-	if r.err == nil {
-		r.err = io.EOF
+	out := d.out
+	if d.store != nil || out == d.blank {
+		// The storage out held went back with the store, or it holds
+		// none: the struct serves the next reader's first page.
+		d.recycle()
+		if out != nil {
+			*out = ColumnData{}
+		}
+	} else {
+		out = nil // decoded without a store (readAll): the caller's
 	}
+	*d = chunkDecoder{idxDec: d.idxDec, blank: out}
+	*r = PageReader{d: d, err: io.EOF}
+	readerPool.Put(r)
 }
 
 // ReuseByteArrays has Next decompress the byte-array pages of the chunk
@@ -218,7 +254,8 @@ func (r *PageReader) stream(rg Range) ([]byte, error) {
 		return nil, err
 	}
 	if r.st == nil {
-		r.st = &chunkStream{f: r.d.f, src: r.d.f.Source, window: int64(r.window)}
+		r.chunk = chunkStream{f: r.d.f, src: r.d.f.Source, window: int64(r.window)}
+		r.st = &r.chunk
 	}
 	end, k := rg.End(), r.next
 	if rg == r.dict {
@@ -368,7 +405,8 @@ func (r *PageReader) stepSequential() error {
 			if err := checkRange(d.f.Source, cr); err != nil {
 				return fmt.Errorf("%s: %w", d.where(), err)
 			}
-			r.st = newChunkStream(d.f, cr, r.window)
+			r.chunk = newChunkStream(d.f, cr, r.window)
+			r.st = &r.chunk
 		} else if r.buf, err = r.get(cr); err != nil {
 			return fmt.Errorf("%s: %w", d.where(), err)
 		}
@@ -429,6 +467,7 @@ func (r *PageReader) stepSequential() error {
 // and ReadPages return it.
 func (r *PageReader) readAll() (*ColumnData, error) {
 	r.whole = true
+	r.d.blank = nil // out is the caller's
 	for {
 		err := r.step()
 		if err == io.EOF {
@@ -450,6 +489,7 @@ func (f *File) DataPageEntries(rg, col int, p PageRef, fetched *Fetched) (int64,
 	if err != nil {
 		return 0, err
 	}
+	defer r.Close()
 	d := r.d
 	b, err := r.get(p.Range)
 	if err != nil {

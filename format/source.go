@@ -197,6 +197,20 @@ func readRange(src Source, r Range) ([]byte, error) {
 	return buf, nil
 }
 
+// readPooled is readRange into a buffer of the fetch pools, which the
+// caller hands back (putFetchBuffer) once nothing points into it.
+func readPooled(src Source, r Range) ([]byte, error) {
+	if err := checkRange(src, r); err != nil {
+		return nil, err
+	}
+	buf := fetchBuffer(r.Length)
+	if err := readFull(src, buf, r.Offset); err != nil {
+		putFetchBuffer(buf)
+		return nil, err
+	}
+	return buf, nil
+}
+
 // checkRange fails unless r lies inside the file.
 func checkRange(src Source, r Range) error {
 	if r.Offset < 0 || r.Length < 0 || r.End() > src.Size() || r.End() < r.Offset {

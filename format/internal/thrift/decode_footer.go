@@ -347,7 +347,13 @@ func (d *decoder) rowGroup(rg *meta.RowGroup) error {
 		var err error
 		switch s.id {
 		case 1:
+			if d.rowGroupsLeft > 1 || len(d.lists) > 0 {
+				// Lists shared with other row groups; a footer of one
+				// row group has none to share them with.
+				d.chunkAt = 0
+			}
 			rg.Columns, err = readSizedStructList(d, s.t, d.reserveChunks, d.columnChunk)
+			d.chunkAt = -1
 		case 2:
 			rg.TotalByteSize, err = d.i64(s.t)
 		case 3:
@@ -419,6 +425,9 @@ func (d *decoder) columnChunk(cc *meta.ColumnChunk) error {
 		}
 		s.done(err)
 	}
+	if d.chunkAt >= 0 {
+		d.chunkAt++
+	}
 	// file_offset is required but has a default of 0 in parquet.thrift and
 	// is deprecated, so its absence is not an error.
 	return s.end(0)
@@ -468,7 +477,11 @@ func (d *decoder) columnMetaData(s *structReader, m *meta.ColumnMetaData) error 
 			v, err = d.i32(s.t)
 			m.Type = meta.Type(v)
 		case 2:
-			m.Encodings, err = readList(d, s.t, thrift.I32, &d.encodings, func(e *meta.Encoding) error {
+			var before *[]meta.Encoding
+			if l := d.listsBefore(); l != nil {
+				before = &l.enc
+			}
+			m.Encodings, err = sharedList(d, s.t, thrift.I32, &d.encodings, &d.encScratch, before, func(e *meta.Encoding) error {
 				v, err := d.p.ReadI32(d.ctx)
 				*e = meta.Encoding(v)
 				return err
@@ -496,7 +509,11 @@ func (d *decoder) columnMetaData(s *structReader, m *meta.ColumnMetaData) error 
 			m.Statistics = d.stats.alloc()
 			err = d.statistics(s.t, m.Statistics)
 		case 13:
-			m.EncodingStats, err = readList(d, s.t, thrift.STRUCT, &d.encStats, d.pageEncodingStats)
+			var before *[]meta.PageEncodingStats
+			if l := d.listsBefore(); l != nil {
+				before = &l.encStats
+			}
+			m.EncodingStats, err = sharedList(d, s.t, thrift.STRUCT, &d.encStats, &d.encStatsScratch, before, d.pageEncodingStats)
 		case 14:
 			m.BloomFilterOffset, err = d.optI64(s.t)
 		case 15:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -60,6 +61,66 @@ type decoder struct {
 	// rowGroupsLeft counts the row groups of the footer not yet decoded,
 	// the first included, to size the slabs of their column chunks.
 	rowGroupsLeft int
+
+	// chunkAt is the place in its row group of the column chunk being
+	// decoded, -1 outside a footer's row groups; lists holds the lists of
+	// the chunk at each place in the row group before (sharedList).
+	chunkAt int
+	lists   []chunkLists
+	// Scratch of sharedList, one a list type.
+	pathScratch     []string
+	encScratch      []meta.Encoding
+	encStatsScratch []meta.PageEncodingStats
+}
+
+// chunkLists are the lists of a column chunk's metadata that repeat, equal,
+// in the chunk of the same column in every row group: its path, encodings
+// and encoding statistics. A footer of many row groups shares one of each
+// between them rather than hold a copy a chunk.
+type chunkLists struct {
+	path     []string
+	enc      []meta.Encoding
+	encStats []meta.PageEncodingStats
+}
+
+// listsBefore is the lists of the chunk at this one's place in the row
+// group before, nil outside a footer's row groups.
+func (d *decoder) listsBefore() *chunkLists {
+	if d.chunkAt < 0 {
+		return nil
+	}
+	for len(d.lists) <= d.chunkAt {
+		d.lists = append(d.lists, chunkLists{})
+	}
+	return &d.lists[d.chunkAt]
+}
+
+// sharedList reads a list of elem-typed values, element i by read, into
+// scratch, and returns before when it holds the same values, or else a
+// copy cut from c, which then serves the next row group as before.
+func sharedList[T comparable](d *decoder, t, elem thrift.TType, c *chunks[T], scratch *[]T, before *[]T, read func(*T) error) ([]T, error) {
+	if before == nil {
+		return readList(d, t, elem, c, read)
+	}
+	n, err := d.listBegin(t, elem)
+	if err != nil {
+		return nil, err
+	}
+	got, err := readElements(d, n, (*scratch)[:0], read)
+	if err != nil {
+		return nil, err
+	}
+	*scratch = got
+	if len(got) > 0 && slices.Equal(got, *before) {
+		return *before, nil
+	}
+	out := c.take(len(got))
+	if out == nil {
+		out = make([]T, len(got))
+	}
+	copy(out, got)
+	*before = out
+	return out, nil
 }
 
 // decoders recycles decoders, and their protocol, across calls: a page
@@ -75,6 +136,7 @@ var decoders = sync.Pool{New: func() any {
 // so no length or count read from b can claim more than b holds.
 func newDecoder(b []byte) *decoder {
 	d := decoders.Get().(*decoder)
+	d.chunkAt = -1
 	limit := int32(min(max(len(b), 1), math.MaxInt32))
 	d.cfg.MaxMessageSize, d.cfg.MaxFrameSize = limit, limit
 	d.r = reader{b: b}
@@ -607,7 +669,11 @@ func (d *decoder) pathList(t thrift.TType) ([]string, error) {
 	if d.names == nil {
 		d.names = make(map[string]string)
 	}
-	return readList(d, t, thrift.STRING, &d.strings, func(v *string) error {
+	var before *[]string
+	if l := d.listsBefore(); l != nil {
+		before = &l.path
+	}
+	return sharedList(d, t, thrift.STRING, &d.strings, &d.pathScratch, before, func(v *string) error {
 		b, err := d.raw()
 		if err != nil {
 			return err
