@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/pqsql/pqsql/exec"
 	"io"
 	"os"
@@ -380,7 +381,7 @@ func TestMemChild(t *testing.T) {
 	ctx := context.Background()
 	// Warmed, each engine first runs the query on the small fixtures,
 	// pqsql's free heap kept or handed back.
-	for _, mode := range []memMode{{}, {warm: true}, {warm: true, release: true}} {
+	for _, mode := range []memMode{{}, {warm: true}, {warm: true, release: true}, {code: true}} {
 		for _, e := range []string{"pqsql", "DuckDB"} {
 			var out bytes.Buffer
 			if err := memChild(ctx, e, "point_lookup_sorted", 2, data, mode, &out); err != nil {
@@ -507,5 +508,55 @@ func TestWarmFilesBindEveryQuery(t *testing.T) {
 		if _, err := bind(q, warmFiles); err != nil {
 			t.Errorf("%s: %v", q.name, err)
 		}
+	}
+}
+
+// residentCode leaves every readable page the program maps from its own
+// binary resident.
+func TestResidentCode(t *testing.T) {
+	if err := residentCode(); err != nil {
+		t.Skipf("this kernel cannot populate mappings: %v", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := mappedFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	var size int64
+	for _, m := range ms {
+		if m.path == self {
+			want[fmt.Sprintf("%08x-%08x", m.start, m.end)] = true
+			size += int64(m.end - m.start)
+		}
+	}
+	if size < 1<<20 {
+		t.Fatalf("the binary maps %d readable bytes", size)
+	}
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resident int64
+	in := false
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 5 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
+			in = want[f[0]]
+			continue
+		}
+		if in && len(f) == 3 && f[0] == "Rss:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resident += kb << 10
+		}
+	}
+	if resident != size {
+		t.Errorf("%d of the binary's %d mapped bytes resident", resident, size)
 	}
 }

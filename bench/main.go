@@ -41,6 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	child := fs.String(memChildFlag, "", "internal to -memory: measure this `engine` (pqsql or DuckDB) on -"+memQueryFlag)
 	childQuery := fs.String(memQueryFlag, "", "internal to -memory: the `query` a child measures")
 	warm := fs.Bool(memWarmFlag, false, "with -memory: before measuring, run the same query once on the repository's small fixtures in each child, so that code paged in and memory an engine keeps between queries are not charged to the query (both engines alike)")
+	code := fs.Bool(memCodeFlag, false, "with -memory: charge a query for the code pages it touches first too, rather than make the program's mapped files resident before the baseline")
 	release := fs.Bool(memReleaseFlag, false, "with -memory-warm: hand pqsql's free heap back to the system before the baseline (debug.FreeOSMemory), which no session does between queries; DuckDB's allocator keeps its memory either way")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -49,7 +50,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: flags only, -runs >= 1, -threads >= 1", errUsage)
 	}
 	if *child != "" {
-		return memChild(ctx, *child, *childQuery, *threads, *dataDir, memMode{warm: *warm, release: *release}, stdout)
+		return memChild(ctx, *child, *childQuery, *threads, *dataDir, memMode{warm: *warm, release: *release, code: *code}, stdout)
 	}
 	if *memory && *s3 {
 		return fmt.Errorf("%w: -memory measures the local rows; it does not go with -s3", errUsage)
@@ -101,7 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *memory {
-		return runMemory(ctx, qs, memConfig{runs: *runs, threads: *threads, dataDir: data, mode: memMode{warm: *warm, release: *release}, asJSON: *asJSON, args: args}, stdout, stderr)
+		return runMemory(ctx, qs, memConfig{runs: *runs, threads: *threads, dataDir: data, mode: memMode{warm: *warm, release: *release, code: *code}, asJSON: *asJSON, args: args}, stdout, stderr)
 	}
 	if *s3 {
 		return runS3(ctx, qs, files, s3Config{runs: *runs, threads: *threads, latency: *latency, args: args}, stdout, stderr)

@@ -81,6 +81,7 @@ type memReport struct {
 	Runs      int        `json:"runs"`
 	Warm      bool       `json:"warm"`
 	Release   bool       `json:"release,omitempty"`
+	Code      bool       `json:"code,omitempty"`
 	Go        string     `json:"go_version"`
 	LoadStart string     `json:"loadavg_start"`
 	LoadEnd   string     `json:"loadavg_end"`
@@ -94,6 +95,7 @@ const (
 	memQueryFlag   = "memory-query"
 	memWarmFlag    = "memory-warm"
 	memReleaseFlag = "memory-release"
+	memCodeFlag    = "memory-code"
 )
 
 // A memMode is how a child prepares before its baseline. Fresh (neither):
@@ -104,8 +106,14 @@ const (
 // release: hand them back all the same (debug.FreeOSMemory), so that the
 // query pays again for every page pqsql's runtime touches, which no
 // session does.
+//
+// Unless code is set, the pages of the files the process maps (the
+// binary's code and data, both engines', and shared libraries) are made
+// resident before the baseline (residentCode), so that the query is
+// charged for the memory it makes; with code, for the code pages it
+// touches first as well.
 type memMode struct {
-	warm, release bool
+	warm, release, code bool
 }
 
 // warmFiles stand for the placeholders in a warmed child's first run: the
@@ -134,6 +142,7 @@ func runMemory(ctx context.Context, qs []query, cfg memConfig, stdout, stderr io
 		Runs:      cfg.runs,
 		Warm:      cfg.mode.warm,
 		Release:   cfg.mode.warm && cfg.mode.release,
+		Code:      cfg.mode.code,
 		Go:        runtime.Version(),
 		LoadStart: loadAvg(),
 	}
@@ -194,7 +203,8 @@ type memConfig struct {
 func runMemChild(ctx context.Context, self, e, name string, cfg memConfig) (memSample, error) {
 	cmd := osexec.CommandContext(ctx, self, "-"+memChildFlag, e, "-"+memQueryFlag, name,
 		"-threads", strconv.Itoa(cfg.threads), "-data", cfg.dataDir, "-"+memWarmFlag+"="+strconv.FormatBool(cfg.mode.warm),
-		"-"+memReleaseFlag+"="+strconv.FormatBool(cfg.mode.release))
+		"-"+memReleaseFlag+"="+strconv.FormatBool(cfg.mode.release),
+		"-"+memCodeFlag+"="+strconv.FormatBool(cfg.mode.code))
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
@@ -263,6 +273,11 @@ func memChild(ctx context.Context, e, name string, threads int, dataDir string, 
 	if !mode.warm || mode.release {
 		debug.FreeOSMemory()
 	}
+	if !mode.code {
+		if err := residentCode(); err != nil {
+			return err
+		}
+	}
 	if err := resetPeakRSS(); err != nil {
 		return err
 	}
@@ -307,8 +322,12 @@ func (r *memReport) writeMarkdown(w io.Writer) {
 			warmed = ", each engine having run the same query once on the repository's small orders fixtures before the baseline (-" + memWarmFlag + "), pqsql's free heap then handed back to the system (-" + memReleaseFlag + ")"
 		}
 	}
-	p("- each query once in a fresh process per engine and run%s, %d threads, %d runs (medians; pqsql built with %s)\n\n",
-		warmed, r.Threads, r.Runs, r.Go)
+	code := "; the program's mapped files (both engines' code) made resident before the baseline"
+	if r.Code {
+		code = "; code pages a query touches first charged to it (-" + memCodeFlag + ")"
+	}
+	p("- each query once in a fresh process per engine and run%s%s, %d threads, %d runs (medians; pqsql built with %s)\n\n",
+		warmed, code, r.Threads, r.Runs, r.Go)
 	p("| query | pqsql peak RSS Δ median (min–max) | pqsql Go heap peak | DuckDB peak RSS Δ median (min–max) | pqsql / DuckDB |\n")
 	p("|---|---|---|---|---|\n")
 	atMost, compared := 0, 0
