@@ -13,6 +13,7 @@
 //	go run . -scale               # also the 10M-row scaling queries
 //	go run . -json                # the measurements as JSON
 //	go run . -memory -runs 3      # peak memory, each query in a fresh process per engine
+//	go run . -memory -memory-code -runs 3  # charging the code pages a query touches first too
 //	go run . -memory -memory-warm -runs 3  # the same, each engine warmed on the small fixtures first
 //	go run . -memory -memory-warm -memory-release -runs 3  # and pqsql's free heap handed back first
 //
