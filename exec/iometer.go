@@ -405,6 +405,12 @@ func (m *fileMeter) purpose(phase int32, off int64) ioPurpose {
 			in[r.kind] = true
 		}
 	}
+	return purposeIn(phase, in)
+}
+
+// purposeIn classifies a read made in phase by the kinds of structure that
+// hold its offset (in, indexed by region kind).
+func purposeIn(phase int32, in [3]bool) ioPurpose {
 	switch {
 	case phase == phasePlan && in[regionIndex]:
 		return ioIndex

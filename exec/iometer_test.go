@@ -76,17 +76,5 @@ func purposeAmong(rs []region, phase int32, off int64) ioPurpose {
 			in[r.kind] = true
 		}
 	}
-	switch {
-	case phase == phasePlan && in[regionIndex]:
-		return ioIndex
-	case phase == phasePlan && in[regionBloom]:
-		return ioBloom
-	case phase == phasePlan && in[regionChunk]:
-		return ioDictionary
-	case phase == phaseScan && in[regionChunk]:
-		return ioData
-	case phase == phaseScan && in[regionIndex]:
-		return ioScanIndex
-	}
-	return ioOther
+	return purposeIn(phase, in)
 }
