@@ -167,13 +167,7 @@ func (jn *joiner) setReads(reads []bool) {
 	jn.outCols = make([]bool, jn.nl+jn.nr)
 	copy(jn.outCols, reads)
 	if jn.j.Residual != nil {
-		used := map[int]bool{}
-		planner.Columns(jn.j.Residual, used)
-		for c := range used {
-			if c >= 0 && c < len(jn.outCols) {
-				jn.outCols[c] = true
-			}
-		}
+		planner.MarkColumns(jn.j.Residual, jn.outCols)
 	}
 }
 
@@ -184,17 +178,7 @@ func (jn *joiner) makes(c int) bool { return jn.outCols == nil || jn.outCols[c] 
 // reads: those its expressions name (Plan.InputExprs), as a file scan's
 // needed columns are.
 func joinReads(p *planner.Plan) []bool {
-	used := map[int]bool{}
-	for _, x := range p.InputExprs() {
-		planner.Columns(x, used)
-	}
-	reads := make([]bool, len(p.Input))
-	for c := range used {
-		if c >= 0 && c < len(reads) {
-			reads[c] = true
-		}
-	}
-	return reads
+	return p.InputColumns(len(p.Input))
 }
 
 // plans are the plans of the build and the probe side.

@@ -624,7 +624,7 @@ func finishSelect(sel *sql.Select, s *ast.Select, scan *Scan, cols []Column, c b
 
 	if !p.Aggregate {
 		for _, x := range p.Project {
-			markNeeded(x, needed)
+			MarkColumns(x, needed)
 		}
 	}
 	if scan.Subquery == nil && scan.SetOp == nil && scan.Function == nil {
@@ -679,11 +679,7 @@ func (p *Plan) PrepareScan() {
 	if scan == nil || scan.Subquery != nil || scan.SetOp != nil || scan.Function != nil || scan.Needed == nil {
 		return
 	}
-	needed := make([]bool, len(scan.Needed))
-	for _, x := range p.InputExprs() {
-		markNeeded(x, needed)
-	}
-	copy(scan.Needed, needed)
+	copy(scan.Needed, p.InputColumns(len(scan.Needed)))
 	scan.Parts = structParts(p.InputExprs(), scan.Fields)
 	scan.Pushdown = nil
 	if p.Where != nil {
@@ -727,12 +723,23 @@ func (p *Plan) InputExprs() []Expr {
 	return xs
 }
 
-// markNeeded marks the input columns x reads.
-func markNeeded(x Expr, needed []bool) {
+// InputColumns is which of the n columns of p's input its expressions
+// (InputExprs) read.
+func (p *Plan) InputColumns(n int) []bool {
+	needed := make([]bool, n)
+	for _, x := range p.InputExprs() {
+		MarkColumns(x, needed)
+	}
+	return needed
+}
+
+// MarkColumns marks the input columns x reads, of those needed has room
+// for.
+func MarkColumns(x Expr, needed []bool) {
 	set := map[int]bool{}
 	Columns(x, set)
 	for i := range set {
-		if i < len(needed) {
+		if i >= 0 && i < len(needed) {
 			needed[i] = true
 		}
 	}
