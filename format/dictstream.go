@@ -50,10 +50,10 @@ func (d *chunkDecoder) streamDictionary(h *meta.PageHeader, off int64, n int, sr
 	if !byteValues(d.leaf.Type) && (d.md.Codec != meta.Uncompressed || size == compressed) && size <= 22*compressed+22 {
 		buf = fetchBuffer(int64(size))
 	}
-	body := &pageBodyReader{r: src, left: compressed, hash: h.CRC != nil}
-	data, err := compress.DecompressStream(d.md.Codec, buf, body, compressed, size)
-	if err == nil && h.CRC != nil && int32(body.crc) != *h.CRC {
-		err = fmt.Errorf("%w: stored %08x, computed %08x", ErrChecksum, uint32(*h.CRC), body.crc)
+	src.body(compressed, h.CRC != nil)
+	data, err := compress.DecompressStream(d.md.Codec, buf, src, compressed, size)
+	if err == nil && h.CRC != nil && int32(src.crc) != *h.CRC {
+		err = fmt.Errorf("%w: stored %08x, computed %08x", ErrChecksum, uint32(*h.CRC), src.crc)
 	}
 	if err != nil {
 		if buf != nil {
@@ -67,48 +67,6 @@ func (d *chunkDecoder) streamDictionary(h *meta.PageHeader, off int64, n int, sr
 // streamedDictionaries counts the dictionary pages decoded as they were
 // read, for tests to see that they are.
 var streamedDictionaries atomic.Int64
-
-// A pageBodyReader yields the left bytes of a page's body from r, and their
-// CRC-32 when hash is set.
-type pageBodyReader struct {
-	r    *pageWindow
-	left int
-	hash bool
-	crc  uint32
-}
-
-func (b *pageBodyReader) Read(p []byte) (int, error) {
-	if b.left == 0 {
-		return 0, io.EOF
-	}
-	n, err := b.r.Read(p[:min(len(p), b.left)])
-	b.left -= n
-	if b.hash {
-		b.crc = crc32.Update(b.crc, crc32.IEEETable, p[:n])
-	}
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF // the page is cut short
-	}
-	return n, err
-}
-
-func (b *pageBodyReader) ReadByte() (byte, error) {
-	if b.left == 0 {
-		return 0, io.EOF
-	}
-	c, err := b.r.ReadByte()
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return 0, err
-	}
-	b.left--
-	if b.hash {
-		b.crc = crc32.Update(b.crc, crc32.IEEETable, []byte{c})
-	}
-	return c, nil
-}
 
 // A windowReader yields the file's bytes [off, end): first pre, bytes of
 // the file read already, then reads of src.
@@ -136,17 +94,27 @@ func (w *windowReader) Read(p []byte) (int, error) {
 }
 
 // A pageWindow reads a windowReader a window at a time into a buffer of
-// the fetch pools, which serves later reads once the page is decoded.
+// the fetch pools, which serves later reads once the page is decoded. Once
+// body is called it serves the page's body alone (compress.Stream), and
+// sums the bytes done with when the page has a CRC.
 type pageWindow struct {
 	buf  []byte
 	r, w int
 	src  *windowReader
+	err  error
+	// left, once limited, is how many bytes of the body are not yet done
+	// with.
+	left    int
+	limited bool
+	hash    bool
+	crc     uint32
 }
 
 // newPageWindow returns a pageWindow of window bytes over src; release
 // hands its buffer back.
 func newPageWindow(src *windowReader, window int) *pageWindow {
-	return &pageWindow{buf: fetchBuffer(int64(window)), src: src}
+	// The codec looks a few bytes ahead (compress.Stream).
+	return &pageWindow{buf: fetchBuffer(int64(max(window, 64))), src: src}
 }
 
 func (b *pageWindow) release() {
@@ -154,54 +122,49 @@ func (b *pageWindow) release() {
 	b.buf = nil
 }
 
-// fill reads more of src after the bytes buffered, moved to the front.
-func (b *pageWindow) fill() error {
-	if b.r > 0 {
-		b.w = copy(b.buf, b.buf[b.r:b.w])
-		b.r = 0
-	}
-	n, err := b.src.Read(b.buf[b.w:])
-	b.w += n
-	return err
+// body has b serve the next n bytes alone, summing them when hash is set.
+func (b *pageWindow) body(n int, hash bool) {
+	b.left, b.limited, b.hash, b.crc = n, true, hash, 0
 }
 
-// peek returns the next n bytes, fewer with an error when src ends first;
-// n is at most the window.
-func (b *pageWindow) peek(n int) ([]byte, error) {
+// Buffer returns the bytes buffered, reading more first when fewer than n
+// are; fewer than n only with an error, io.EOF at the end of the bytes.
+func (b *pageWindow) Buffer(n int) ([]byte, error) {
 	n = min(n, len(b.buf))
-	for b.w-b.r < n {
-		if err := b.fill(); err != nil {
-			return b.buf[b.r:b.w], err
+	for b.w-b.r < n && b.err == nil {
+		if b.r > 0 {
+			b.w = copy(b.buf, b.buf[b.r:b.w])
+			b.r = 0
+		}
+		var k int
+		k, b.err = b.src.Read(b.buf[b.w:])
+		b.w += k
+	}
+	held := b.buf[b.r:b.w]
+	if b.limited && len(held) >= b.left {
+		held = held[:b.left]
+		if len(held) < n {
+			return held, io.EOF
 		}
 	}
-	return b.buf[b.r : b.r+n], nil
+	if len(held) < n {
+		if b.err == nil || b.err == io.EOF {
+			return held, io.EOF
+		}
+		return held, b.err
+	}
+	return held, nil
 }
 
-func (b *pageWindow) discard(n int) { b.r += min(n, b.w-b.r) }
-
-func (b *pageWindow) Read(p []byte) (int, error) {
-	if b.r == b.w {
-		if len(p) >= len(b.buf) {
-			return b.src.Read(p) // no need to pass through the window
-		}
-		if err := b.fill(); err != nil && b.r == b.w {
-			return 0, err
-		}
+// Discard drops the first n bytes buffered.
+func (b *pageWindow) Discard(n int) {
+	if b.hash {
+		b.crc = crc32.Update(b.crc, crc32.IEEETable, b.buf[b.r:b.r+n])
 	}
-	n := copy(p, b.buf[b.r:b.w])
 	b.r += n
-	return n, nil
-}
-
-func (b *pageWindow) ReadByte() (byte, error) {
-	if b.r == b.w {
-		if err := b.fill(); err != nil && b.r == b.w {
-			return 0, err
-		}
+	if b.limited {
+		b.left -= n
 	}
-	c := b.buf[b.r]
-	b.r++
-	return c, nil
 }
 
 // StreamDictionary has a reader of listed pages read its dictionary page
@@ -226,20 +189,20 @@ func (r *PageReader) streamedDictionary() error {
 	w := &windowReader{src: d.f.Source, off: rg.Offset, end: rg.End()}
 	br := newPageWindow(w, r.dictWindow)
 	defer br.release()
-	head, err := br.peek(int(rg.Length))
+	head, err := br.Buffer(int(rg.Length))
 	if err != nil {
 		return fmt.Errorf("%s: dictionary: %w", d.where(), err)
 	}
 	h, n, err := d.f.pageHeader(head, &d.slot)
 	if err == nil && h.Type == meta.DictionaryPage && d.streamsDictionary(h, r.dictWindow) {
-		br.discard(n)
+		br.Discard(n)
 		return d.streamDictionary(h, rg.Offset, n, br, rg.Length-int64(n))
 	}
 	// Any other page is read whole, from the bytes held on.
 	b := make([]byte, rg.Length)
 	copy(b, head)
-	br.discard(len(head))
-	if _, err := io.ReadFull(br, b[len(head):]); err != nil {
+	br.Discard(len(head))
+	if _, err := io.ReadFull(br.src, b[len(head):]); err != nil {
 		return fmt.Errorf("%s: dictionary: %w", d.where(), err)
 	}
 	return r.dictionaryPage(b)

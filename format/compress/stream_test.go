@@ -1,24 +1,57 @@
 package compress
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
 	"math/rand/v2"
 	"testing"
-	"testing/iotest"
 
 	"github.com/klauspost/compress/snappy"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
 
-// streamOf serves b as a page's stream, a few bytes a read, so that every
-// element of a block is met split across reads.
-func streamOf(b []byte) Reader {
-	return bufio.NewReaderSize(iotest.HalfReader(bytes.NewReader(b)), 16)
+// A sliceStream serves b as a page's stream through a window of a few
+// bytes, filled no further than asked, so that every element of a block is
+// met split across refills; after failAt bytes it fails with fail.
+type sliceStream struct {
+	b              []byte
+	pos, buffered  int
+	window, failAt int
+	fail           error
+	// greedy fills the window whenever it refills, as a reader of a
+	// file does.
+	greedy bool
+}
+
+func streamOf(b []byte) *sliceStream { return &sliceStream{b: b, window: 16, failAt: -1} }
+
+func (s *sliceStream) Buffer(n int) ([]byte, error) {
+	want := min(max(n, s.buffered), s.window)
+	if s.greedy && s.buffered < n {
+		want = s.window
+	}
+	end := min(s.pos+want, len(s.b))
+	if s.failAt >= 0 && end > s.failAt {
+		end = max(s.failAt, s.pos+s.buffered)
+		s.buffered = end - s.pos
+		return s.b[s.pos:end], s.fail
+	}
+	s.buffered = end - s.pos
+	if s.buffered < n {
+		return s.b[s.pos:end], io.EOF
+	}
+	return s.b[s.pos:end], nil
+}
+
+func (s *sliceStream) Discard(n int) {
+	if n > s.buffered {
+		panic("discarding bytes not buffered")
+	}
+	s.pos += n
+	s.buffered -= n
 }
 
 // TestDecompressStreamMatchesDecompress decodes what the SNAPPY encoder
@@ -44,14 +77,18 @@ func TestDecompressStreamMatchesDecompress(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %d: Decompress: %v", kind, n, err)
 			}
-			got, err := DecompressStream(meta.Snappy, nil, streamOf(enc), len(enc), n)
-			if err != nil {
-				t.Fatalf("%s %d: DecompressStream: %v", kind, n, err)
+			for _, window := range []int{5, 16, 1 << 16} {
+				st := streamOf(enc)
+				st.window, st.greedy = window, window > 16
+				got, err := DecompressStream(meta.Snappy, nil, st, len(enc), n)
+				if err != nil {
+					t.Fatalf("%s %d, window %d: DecompressStream: %v", kind, n, window, err)
+				}
+				if !bytes.Equal(got, want) || !bytes.Equal(got, p) {
+					t.Fatalf("%s %d, window %d: decoded bytes differ", kind, n, window)
+				}
 			}
-			if !bytes.Equal(got, want) || !bytes.Equal(got, p) {
-				t.Fatalf("%s %d: decoded bytes differ", kind, n)
-			}
-			got, err = DecompressStream(meta.Uncompressed, make([]byte, 0, n), streamOf(p), n, n)
+			got, err := DecompressStream(meta.Uncompressed, make([]byte, 0, n), streamOf(p), n, n)
 			if err != nil || !bytes.Equal(got, p) {
 				t.Fatalf("%s %d: UNCOMPRESSED: %v", kind, n, err)
 			}
@@ -191,13 +228,71 @@ func TestDecompressStreamErrors(t *testing.T) {
 		if codec == meta.Uncompressed {
 			in = sample(1000)
 		}
-		failing := bufio.NewReaderSize(iotest.ErrReader(boom), 16)
-		if len(in) > 100 {
-			failing = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(in[:100]), iotest.ErrReader(boom)), 16)
-		}
-		_, err := DecompressStream(codec, nil, failing, len(in), 1000)
-		if !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
-			t.Errorf("%v: a failing reader gave %v", codec, err)
+		for _, at := range []int{0, 1, 100} {
+			st := streamOf(in)
+			st.failAt, st.fail = at, boom
+			_, err := DecompressStream(codec, nil, st, len(in), 1000)
+			if !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
+				t.Errorf("%v: a stream failing after %d bytes gave %v", codec, at, err)
+			}
 		}
 	}
+}
+
+// BenchmarkSnappyStream decodes a dictionary page of 120k distinct int64s
+// streamed through a 64 KiB window, beside Decompress of the page whole.
+func BenchmarkSnappyStream(b *testing.B) {
+	var p []byte
+	for i := range 120000 {
+		p = binary.LittleEndian.AppendUint64(p, uint64(i*7919%1000003))
+	}
+	enc := snappy.Encode(nil, p)
+	out := make([]byte, len(p))
+	b.Run("stream", func(b *testing.B) {
+		b.SetBytes(int64(len(p)))
+		for b.Loop() {
+			st := streamOf(enc)
+			st.window, st.greedy = 64<<10, true
+			if _, err := DecompressStream(meta.Snappy, out, st, len(enc), len(p)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		b.SetBytes(int64(len(p)))
+		for b.Loop() {
+			if _, err := Decompress(meta.Snappy, out, enc, len(p)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// FuzzSnappyStream: whatever the block, the streaming decoder, through
+// windows of any size, decodes what the reference decoder decodes or
+// refuses it; it refuses every block the reference refuses, and decodes
+// what the reference does where both succeed.
+func FuzzSnappyStream(f *testing.F) {
+	f.Add(snappy.Encode(nil, sample(300)), 300, 5)
+	f.Add(snappy.Encode(nil, bytes.Repeat([]byte("ab"), 100)), 200, 7)
+	f.Add([]byte{0x05, 0x10, 'h', 'e', 'l', 'l', 'o'}, 5, 64)
+	f.Fuzz(func(t *testing.T, block []byte, size, window int) {
+		if size < 0 || size > 1<<16 || window < 5 || window > 1<<12 {
+			return
+		}
+		want, wantErr := Decompress(meta.Snappy, nil, block, size)
+		st := streamOf(block)
+		st.window, st.greedy = window, window%2 == 0
+		got, err := DecompressStream(meta.Snappy, nil, st, len(block), size)
+		switch {
+		case err != nil && wantErr == nil && !errors.Is(err, errRepeat):
+			t.Fatalf("refused what the reference decodes: %v", err)
+		case err == nil && wantErr != nil:
+			t.Fatalf("decoded what the reference refuses (%v)", wantErr)
+		case err == nil && !bytes.Equal(got, want):
+			t.Fatal("decoded bytes differ")
+		case err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrSizeMismatch):
+			t.Fatalf("%v wraps neither ErrCorrupt nor ErrSizeMismatch", err)
+		}
+	})
 }
