@@ -1375,10 +1375,21 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				// Listed pages stream as a whole chunk does: a window of
 				// them held rather than all (pages checked against their
 				// headers first, spans, are fetched).
-				if once && flat && lr.spans == nil && t.file.cs.remote == nil && listed > int64(streamWindow) {
+				local := t.file.cs.remote == nil
+				// A dictionary page larger than a window is read a window
+				// at a time as it decodes, so that its compressed bytes are
+				// never held beside it (format.PageReader.StreamDictionary).
+				lr.streamDict = flat && local && lr.dict.Length > int64(streamWindow)
+				if once && flat && lr.spans == nil && local && listed > int64(streamWindow) {
 					lr.stream, lr.streamed = true, listed
 					acct.leaf(cr, ranges[first:])
 					ranges = ranges[:first]
+					plan[l.Index] = lr
+					continue
+				}
+				if lr.streamDict {
+					acct.leaf(cr, ranges[first:])
+					ranges = slices.Delete(ranges, first, first+1)
 					plan[l.Index] = lr
 					continue
 				}
@@ -1503,6 +1514,9 @@ func (s *scanner) opener(t *scanTask, acct *loadAccount, leaf int, lr *leafRead,
 		if lr.stream {
 			pr.StreamChunk(streamWindow)
 		}
+		if lr.streamDict && dict.Length > 0 {
+			pr.StreamDictionary(streamWindow)
+		}
 		if given != nil {
 			pr.UseDictionaryBefore(given, from)
 		}
@@ -1541,6 +1555,9 @@ type leafRead struct {
 	// window at a time, not fetched with the others; streamed bytes.
 	stream   bool
 	streamed int64
+	// streamDict: the dictionary page is read from the file as it
+	// decodes, not fetched with the others.
+	streamDict bool
 }
 
 // streamWindow is how many bytes of a chunk a streaming reader holds: a

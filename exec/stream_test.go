@@ -49,8 +49,9 @@ func TestSQLLogicStreamed(t *testing.T) {
 
 // TestStreamedScanReadsTheSameBytes checks that a streamed scan reads each
 // byte the one fetch would, once, in more requests: a full scan (chunks
-// read whole), a scan of the pages the page index chose, and a WHERE judged
-// before the other columns are read, on columns nothing else reads.
+// read whole), a scan of the pages the page index chose, a WHERE judged
+// before the other columns are read, on columns nothing else reads, and
+// the dictionary pages of point lookups.
 func TestStreamedScanReadsTheSameBytes(t *testing.T) {
 	t.Chdir(moduleRoot(t))
 	for _, q := range []string{
@@ -65,6 +66,11 @@ func TestStreamedScanReadsTheSameBytes(t *testing.T) {
 		// Judged by its dictionary, a column the query reads after is
 		// carried out of the judging, not read again: it streams.
 		"SELECT count(*), sum(customer_id), min(customer_id) FROM 'fixtures/orders_shuffled.parquet' WHERE customer_id IN (776373, 255083, 673089, 491189, 672692)",
+		// A point lookup reads the pages holding its row, fetched, but
+		// the dictionary pages larger than a window stream, decoded as
+		// they are read.
+		"SELECT * FROM 'fixtures/orders_shuffled.parquet' WHERE order_id = 4242",
+		"SELECT * FROM 'fixtures/orders_sorted.parquet' WHERE order_id IN (17, 4242, 9000)",
 	} {
 		run := func() (*AnalyzeJSON, string) {
 			res, err := NewSession().Execute(context.Background(), "EXPLAIN (ANALYZE, FORMAT JSON) "+q)

@@ -1,6 +1,10 @@
 package format
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pqsql/pqsql/format/meta"
+)
 
 // A chunkStream serves the pages of a column chunk from the source a window
 // of bytes at a time, into one buffer it reuses: a reader of a long chunk
@@ -27,13 +31,23 @@ func newChunkStream(f *File, chunk Range, window int) chunkStream {
 // decoded from the bytes served so far point into them: those bytes are
 // then never written again, and the next read takes a new buffer.
 func (s *chunkStream) page(off int64, pinned bool, slot *pageSlot) (*rawPage, error) {
+	h, n, b, err := s.header(off, pinned, slot)
+	if err != nil {
+		return nil, err
+	}
+	return s.body(h, n, b, off, slot)
+}
+
+// header reads the header of the page at off, as page does, and returns it
+// with its size and the bytes held from off on, at least the header's.
+func (s *chunkStream) header(off int64, pinned bool, slot *pageSlot) (*meta.PageHeader, int, []byte, error) {
 	s.pinned = s.pinned || pinned
 	left := s.end - off
 	probe := min(s.window, left)
 	for {
 		b, err := s.bytes(off, probe)
 		if err != nil {
-			return nil, err
+			return nil, 0, nil, err
 		}
 		h, n, err := s.f.pageHeader(b, slot)
 		if err != nil {
@@ -43,15 +57,24 @@ func (s *chunkStream) page(off int64, pinned bool, slot *pageSlot) (*rawPage, er
 				probe = min(2*probe, left)
 				continue
 			}
+			return nil, 0, nil, err
+		}
+		// Every byte held from off on, which may run past the probe.
+		return h, n, s.buf[off-s.base:], nil
+	}
+}
+
+// body reads the rest of the page whose header h, of n bytes, header read
+// from off with the bytes b held.
+func (s *chunkStream) body(h *meta.PageHeader, n int, b []byte, off int64, slot *pageSlot) (*rawPage, error) {
+	left := s.end - off
+	if need := int64(n) + int64(h.CompressedPageSize); need > int64(len(b)) {
+		var err error
+		if b, err = s.bytes(off, min(need, left)); err != nil {
 			return nil, err
 		}
-		if need := int64(n) + int64(h.CompressedPageSize); need > probe {
-			if b, err = s.bytes(off, min(need, left)); err != nil {
-				return nil, err
-			}
-		}
-		return s.f.pageBody(h, n, b, off, slot)
 	}
+	return s.f.pageBody(h, n, b, off, slot)
 }
 
 // bytes returns the n bytes at off, which lie in the chunk, reading from

@@ -384,37 +384,54 @@ func (d *chunkDecoder) page(p *rawPage) error {
 		d.given = false // a second dictionary page is still an error
 		return nil
 	}
-	h := p.Header.DictionaryPageHeader
-	if h == nil {
-		return d.errorf(p.Offset, "%w: dictionary page without a dictionary header", ErrCorrupt)
+	h, err := d.dictionaryHeader(p.Header, p.Offset)
+	if err != nil {
+		return err
 	}
-	if d.dict != nil {
-		return d.errorf(p.Offset, "%w: second dictionary page in one column chunk", ErrCorrupt)
-	}
-	if h.NumValues < 0 || int64(h.NumValues) > d.f.Limits.MaxDictionaryValues {
-		return d.errorf(p.Offset, "%w: dictionary of %d values", ErrLimit, h.NumValues)
-	}
-	if h.Encoding != meta.Plain && h.Encoding != meta.PlainDictionary {
-		return d.errorf(p.Offset, "%w: dictionary page encoding %s", ErrUnsupported, h.Encoding)
-	}
-	// The dictionary's values may point into its decompressed page.
-	if err := d.hold(int64(p.Header.UncompressedPageSize)+int64(h.NumValues)*valueBytes(d.leaf.Type), "the dictionary page"); err != nil {
-		return d.errorf(p.Offset, "%w", err)
-	}
-	d.dictHeld = d.held
 	data, err := d.decompressDictionary(p.Body, int(p.Header.UncompressedPageSize))
 	if err != nil {
 		return d.errorf(p.Offset, "dictionary page: %w", err)
 	}
-	dict := &Values{Type: d.leaf.Type}
 	// Decompressed, the page is the decoder's own (decompressDictionary).
 	owned := d.md.Codec != meta.Uncompressed && len(data) > 0
+	return d.takeDictionary(p.Offset, h, data, owned)
+}
+
+// dictionaryHeader checks the header of the dictionary page at off and
+// holds the memory its dictionary takes.
+func (d *chunkDecoder) dictionaryHeader(ph *meta.PageHeader, off int64) (*meta.DictionaryPageHeader, error) {
+	h := ph.DictionaryPageHeader
+	if h == nil {
+		return nil, d.errorf(off, "%w: dictionary page without a dictionary header", ErrCorrupt)
+	}
+	if d.dict != nil {
+		return nil, d.errorf(off, "%w: second dictionary page in one column chunk", ErrCorrupt)
+	}
+	if h.NumValues < 0 || int64(h.NumValues) > d.f.Limits.MaxDictionaryValues {
+		return nil, d.errorf(off, "%w: dictionary of %d values", ErrLimit, h.NumValues)
+	}
+	if h.Encoding != meta.Plain && h.Encoding != meta.PlainDictionary {
+		return nil, d.errorf(off, "%w: dictionary page encoding %s", ErrUnsupported, h.Encoding)
+	}
+	// The dictionary's values may point into its decompressed page.
+	if err := d.hold(int64(ph.UncompressedPageSize)+int64(h.NumValues)*valueBytes(d.leaf.Type), "the dictionary page"); err != nil {
+		return nil, d.errorf(off, "%w", err)
+	}
+	d.dictHeld = d.held
+	return h, nil
+}
+
+// takeDictionary decodes the dictionary page at off, whose header is h,
+// from its uncompressed bytes data (the decoder's own buffer when owned),
+// and makes it the chunk's dictionary.
+func (d *chunkDecoder) takeDictionary(off int64, h *meta.DictionaryPageHeader, data []byte, owned bool) error {
+	dict := &Values{Type: d.leaf.Type}
 	if err := decodeDict(dict, data, int(h.NumValues), d.leaf.TypeLength, owned); err != nil {
-		return d.errorf(p.Offset, "dictionary page: %w", err)
+		return d.errorf(off, "dictionary page: %w", err)
 	}
 	if err := d.check.apply(dict, 0); err != nil {
 		releaseDict(dict)
-		return d.errorf(p.Offset, "dictionary page: %w", err)
+		return d.errorf(off, "dictionary page: %w", err)
 	}
 	d.dict, d.ownDict = dict, true
 	return nil

@@ -55,6 +55,9 @@ type PageReader struct {
 	window int
 	st     *chunkStream
 	size   int
+	// dictWindow, when above 0, streams the listed dictionary page
+	// (StreamDictionary).
+	dictWindow int
 	// chunk is where st points: a reader streams one chunk.
 	chunk chunkStream
 }
@@ -285,22 +288,19 @@ func (r *PageReader) step() error {
 	d := r.d
 	if !r.started {
 		r.started = true
-		if r.dict.Length > 0 {
+		switch {
+		case r.dict.Length > 0 && r.dictWindow > 0:
+			if err := r.streamedDictionary(); err != nil {
+				return err
+			}
+		case r.dict.Length > 0:
 			b, err := r.get(r.dict)
 			if err != nil {
 				return fmt.Errorf("%s: dictionary: %w", d.where(), err)
 			}
-			p, err := d.f.readPage(b, r.dict.Offset, &d.slot)
-			if err != nil {
-				return d.errorf(r.dict.Offset, "%w", err)
-			}
-			if p.Header.Type != meta.DictionaryPage {
-				return d.errorf(r.dict.Offset, "%w: expected a dictionary page, found %s", ErrCorrupt, p.Header.Type)
-			}
-			if err := d.page(p); err != nil {
+			if err := r.dictionaryPage(b); err != nil {
 				return err
 			}
-			r.notePinned()
 		}
 	}
 	for r.next < len(r.pages) {
@@ -334,6 +334,23 @@ func (r *PageReader) step() error {
 	}
 	r.dropScratch()
 	return io.EOF
+}
+
+// dictionaryPage decodes the listed dictionary page, whose bytes are b.
+func (r *PageReader) dictionaryPage(b []byte) error {
+	d := r.d
+	p, err := d.f.readPage(b, r.dict.Offset, &d.slot)
+	if err != nil {
+		return d.errorf(r.dict.Offset, "%w", err)
+	}
+	if p.Header.Type != meta.DictionaryPage {
+		return d.errorf(r.dict.Offset, "%w: expected a dictionary page, found %s", ErrCorrupt, p.Header.Type)
+	}
+	if err := d.page(p); err != nil {
+		return err
+	}
+	r.notePinned()
+	return nil
 }
 
 // dropScratch hands back the buffer pages were decompressed into once the
@@ -422,8 +439,29 @@ func (r *PageReader) stepSequential() error {
 		var p *rawPage
 		var err error
 		if r.st != nil {
-			p, err = r.st.page(off, d.rawKept, &d.slot)
+			var h *meta.PageHeader
+			var n int
+			var b []byte
+			h, n, b, err = r.st.header(off, d.rawKept, &d.slot)
 			d.rawKept = false
+			if err == nil && d.streamsDictionary(h, r.window) {
+				// Decoded as it is read, past the window held.
+				room := int64(r.size - r.pos - n)
+				end := min(r.base+int64(r.size), off+int64(n)+int64(h.CompressedPageSize))
+				pre := b[n:min(int64(len(b)), end-off)]
+				w := &windowReader{pre: pre, src: d.f.Source, off: off + int64(n+len(pre)), end: end}
+				br := newPageWindow(w, r.window)
+				err = d.streamDictionary(h, off, n, br, room)
+				br.release()
+				if err != nil {
+					return err
+				}
+				r.pos += n + int(h.CompressedPageSize)
+				continue
+			}
+			if err == nil {
+				p, err = r.st.body(h, n, b, off, &d.slot)
+			}
 		} else {
 			p, err = d.f.readPage(r.buf[r.pos:], off, &d.slot)
 		}
