@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
@@ -64,14 +65,40 @@ func (d *chunkDecoder) lookUp(v *Values, enc meta.Encoding, idx []int32) error {
 // keepIndices appends a page's dictionary indices, checked against the
 // dictionary, in place of its values.
 func (d *chunkDecoder) keepIndices(idx []int32) error {
+	if err := d.inDictionary(idx); err != nil {
+		return err
+	}
+	d.out.Indices = append(d.out.Indices, idx...)
+	d.out.Dict = d.dict
+	return nil
+}
+
+// inDictionary checks that indices idx lie in the dictionary.
+func (d *chunkDecoder) inDictionary(idx []int32) error {
 	n := int32(d.dict.Len())
 	for _, i := range idx {
 		if i < 0 || i >= n {
 			return fmt.Errorf("%w: dictionary index %d out of range (dictionary has %d entries)", ErrCorrupt, i, n)
 		}
 	}
-	d.out.Indices = append(d.out.Indices, idx...)
-	d.out.Dict = d.dict
+	return nil
+}
+
+// keepIndicesOf decodes the next n dictionary indices of the page into the
+// indices kept, checked against the dictionary, with no scratch between.
+func (d *chunkDecoder) keepIndicesOf(c *pageCursor, n int) error {
+	if err := d.fits(int64(n)*4, "the page's dictionary indexes"); err != nil {
+		return err
+	}
+	start := len(d.out.Indices)
+	kept := slices.Grow(d.out.Indices, n)[:start+n]
+	if _, err := c.idx.Decode(kept[start:]); err != nil {
+		return err
+	}
+	if err := d.inDictionary(kept[start:]); err != nil {
+		return err
+	}
+	d.out.Indices, d.out.Dict = kept, d.dict
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/internal/testcorpus"
 )
 
@@ -143,5 +144,45 @@ func TestPageReaderKeepIndices(t *testing.T) {
 	}
 	if total == 0 || given == 0 {
 		t.Fatalf("%d pages came as dictionary indices, %d chunks were read past a dictionary given", total, given)
+	}
+}
+
+// TestKeptIndicesNeedNoScratch: a page's dictionary indices kept are
+// decoded straight into the indices handed out, not into a scratch buffer
+// first and copied (a point lookup reading one row of each of a row's
+// columns decodes a page of each).
+func TestKeptIndicesNeedNoScratch(t *testing.T) {
+	f, err := OpenSource(BytesSource(bigDictFile(t, 3000, meta.Snappy, nil)), "dict.parquet", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.NewPageReader(0, 0, Range{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.KeepIndices()
+	d := r.d
+	rows := 0
+	for {
+		cd, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cd.Indices) != cd.NumEntries || cd.Dict == nil {
+			t.Fatalf("a page of %d entries came as %d indices", cd.NumEntries, len(cd.Indices))
+		}
+		for i, x := range cd.Indices {
+			if want := int32(3000 - 1 - rows - i); x != want {
+				t.Fatalf("row %d: index %d, want %d", rows+i, x, want)
+			}
+		}
+		rows += cd.NumEntries
+		r.Release()
+	}
+	if rows != 3000 || d.idx != nil {
+		t.Fatalf("%d rows read; the decoder's index scratch holds %d", rows, cap(d.idx))
 	}
 }

@@ -173,6 +173,9 @@ func (d *chunkDecoder) decodeSlice(c *pageCursor, n int) error {
 			}
 			c.idx = d.indexDecoder(data[1:], width)
 		}
+		if d.indexed(c.enc) {
+			return d.keepIndicesOf(c, n)
+		}
 		idx, err := d.indexes(c, n, "the page's dictionary indexes")
 		if err != nil {
 			return err
