@@ -43,8 +43,12 @@ func DecompressStream(codec meta.CompressionCodec, dst []byte, st Stream, compre
 	if !Streams(codec) {
 		return nil, unsupportedError{codec}
 	}
+	// Sizes that cannot be are refused before the output is allocated.
 	if codec == meta.Snappy && uncompressedSize > maxSnappyRatio*compressedSize+maxSnappyRatio {
 		return nil, fmt.Errorf("compress: %v: %w: %d bytes cannot inflate to %d", codec, ErrCorrupt, compressedSize, uncompressedSize)
+	}
+	if codec == meta.Uncompressed && compressedSize != uncompressedSize {
+		return nil, fmt.Errorf("compress: %v: %w", codec, sizeError(compressedSize, uncompressedSize))
 	}
 	out := dst[:0]
 	if cap(out) < uncompressedSize {
