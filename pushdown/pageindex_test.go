@@ -118,11 +118,11 @@ func TestOffsetIndexReadOnlyToSkip(t *testing.T) {
 	})
 }
 
-// TestColumnIndexBoundsArePageBounds checks that the bounds of all pages at
-// once, which the plan judges, are each page's PageBounds, and that the
-// boundary order judged from them is IndexOrder's, on every column index
-// of the fixtures and the conformance corpus.
-func TestColumnIndexBoundsArePageBounds(t *testing.T) {
+// TestPageIndexIsPageBounds checks that the bounds a PageIndex gives, which
+// the plan judges, are each page's PageBounds, and its boundary order
+// IndexOrder's, on every column index of the fixtures and the conformance
+// corpus, decoded into one buffer after another.
+func TestPageIndexIsPageBounds(t *testing.T) {
 	paths := []string{}
 	for _, name := range []string{"orders_sorted.parquet", "orders_shuffled.parquet", "types.parquet", "statistics.parquet", "nested.parquet"} {
 		paths = append(paths, filepath.Join(testcorpus.ModuleRoot(t), "fixtures", name))
@@ -131,7 +131,7 @@ func TestColumnIndexBoundsArePageBounds(t *testing.T) {
 		paths = append(paths, corpus...)
 	}
 	checked := 0
-	var reuse []stats.Bounds
+	var buf format.ColumnIndexBuf
 	for _, path := range paths {
 		f, err := format.Open(path)
 		if err != nil {
@@ -148,16 +148,20 @@ func TestColumnIndexBoundsArePageBounds(t *testing.T) {
 				if err != nil {
 					continue
 				}
-				reuse = stats.ColumnIndexBounds(cols[c], ci, reuse)
-				if len(reuse) != len(ci.NullPages) {
-					t.Fatalf("%s rg %d col %d: %d bounds for %d pages", path, rg, c, len(reuse), len(ci.NullPages))
+				into, _, err := f.ReadColumnIndexInto(rg, c, &buf)
+				if err != nil {
+					t.Fatalf("%s rg %d col %d: %v", path, rg, c, err)
+				}
+				pages := stats.NewPageIndex(&cols[c], into)
+				if pages.Len() != len(ci.NullPages) {
+					t.Fatalf("%s rg %d col %d: %d pages, want %d", path, rg, c, pages.Len(), len(ci.NullPages))
 				}
 				for i := range ci.NullPages {
-					if want := stats.PageBounds(cols[c], ci, i); !reflect.DeepEqual(reuse[i], want) {
-						t.Errorf("%s rg %d col %d page %d: %+v, want %+v", path, rg, c, i, reuse[i], want)
+					if got, want := pages.Bounds(i), stats.PageBounds(cols[c], ci, i); !reflect.DeepEqual(got, want) {
+						t.Errorf("%s rg %d col %d page %d: %+v, want %+v", path, rg, c, i, got, want)
 					}
 				}
-				o1, why1 := stats.IndexOrderOf(cols[c], ci, reuse)
+				o1, why1 := pages.Order()
 				o2, why2 := stats.IndexOrder(cols[c], ci)
 				if o1 != o2 || why1 != why2 {
 					t.Errorf("%s rg %d col %d: order %v (%s), want %v (%s)", path, rg, c, o1, why1, o2, why2)
@@ -171,4 +175,55 @@ func TestColumnIndexBoundsArePageBounds(t *testing.T) {
 		t.Fatal("no column index checked")
 	}
 	t.Logf("%d column indexes", checked)
+}
+
+// TestPageIndexScratchHandedOn checks that row groups judged one after
+// another decode their column indexes into one scratch, which each hands
+// to the next once judged, and that what a plan keeps of its page index
+// outlives the scratch: its page decisions, spelled out after later row
+// groups reused it, still give each page's own bounds.
+func TestPageIndexScratchHandedOn(t *testing.T) {
+	f := openFixture(t, "orders_shuffled.parquet")
+	if f.NumRowGroups() < 2 {
+		t.Skipf("the fixture has %d row group", f.NumRowGroups())
+	}
+	city := leafIndex(t, f, "city")
+	// 'Lima' lies between every page's bounds: each row group's column
+	// index of city is read and judged.
+	p, err := newPlanner(f, eq("city", StringLiteral("Lima")), allLeaves(f), Options{Statistics: true, PageIndex: true, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc *indexScratch
+	var plans []RowGroupPlan
+	for rg := range f.NumRowGroups() {
+		plan, err := p.rowGroup(rg, &rgTally{rg: rg, skipped: map[Mechanism]int64{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans = append(plans, plan)
+		if len(p.freeScratch) != 1 {
+			t.Fatalf("after row group %d: %d scratches given back, want 1", rg, len(p.freeScratch))
+		}
+		if sc != nil && p.freeScratch[0] != sc {
+			t.Errorf("row group %d judged its page index in new scratch", rg)
+		}
+		sc = p.freeScratch[0]
+	}
+	for _, plan := range plans {
+		ci, err := f.ReadColumnIndex(plan.Index, city)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := plan.PageDecisions()
+		if len(ds) != len(ci.NullPages) {
+			t.Fatalf("row group %d: %d page decisions, want %d", plan.Index, len(ds), len(ci.NullPages))
+		}
+		for _, d := range ds {
+			b := stats.PageBounds(p.cols[city], ci, d.Page)
+			if !d.Keep || !reflect.DeepEqual(d.min, b.Min) || !reflect.DeepEqual(d.max, b.Max) {
+				t.Errorf("row group %d, page %d: keep %v, bounds [%q, %q]; want kept, [%q, %q]", plan.Index, d.Page, d.Keep, d.min, d.max, b.Min, b.Max)
+			}
+		}
+	}
 }

@@ -373,9 +373,9 @@ type planner struct {
 	geo   *geoInfo
 	// starts are the row groups' first rows in the file (RowNumber).
 	starts []int64
-	// freeBounds are page bounds slices finished row groups gave back.
-	freeMu     sync.Mutex
-	freeBounds [][]stats.Bounds
+	// freeScratch is page index scratch finished row groups gave back.
+	freeMu      sync.Mutex
+	freeScratch []*indexScratch
 	// ranges are the folded row groups' reads, coalesced by finish.
 	ranges []format.Range
 }
