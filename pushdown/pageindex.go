@@ -97,24 +97,13 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 // searched by.
 func (x *chunkIndex) judgeOrder(col *stats.Column) {
 	x.pages = stats.NewPageIndex(col, x.ci)
-	order, _ := x.pages.Order()
-	if order != meta.Ascending && order != meta.Descending {
-		return
+	order, ordered := x.pages.SearchOrder(x.sc.ordered[:0])
+	x.sc.ordered = ordered
+	if order == meta.Ascending || order == meta.Descending {
+		// The order is refused when a page other than one of only nulls or
+		// only NaN lacks a bound: the search never passes such a page.
+		x.order, x.ordered = order, ordered
 	}
-	x.order = order
-	x.ordered = x.sc.ordered[:0]
-	for i := range x.pages.Len() {
-		b := x.pages.Bounds(i)
-		if b.AllNull || b.AllNaN {
-			continue
-		}
-		if b.Min == nil || b.Max == nil {
-			x.order = meta.Unordered // IndexOrder refuses these; never search past them
-			break
-		}
-		x.ordered = append(x.ordered, i)
-	}
-	x.sc.ordered = x.ordered
 }
 
 // locate reads chunk c's offset index for x and checks it against the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/format/stats"
 	"github.com/pqsql/pqsql/internal/testcorpus"
 )
@@ -165,6 +166,21 @@ func TestPageIndexIsPageBounds(t *testing.T) {
 				o2, why2 := stats.IndexOrder(cols[c], ci)
 				if o1 != o2 || why1 != why2 {
 					t.Errorf("%s rg %d col %d: order %v (%s), want %v (%s)", path, rg, c, o1, why1, o2, why2)
+				}
+				o3, searched := pages.SearchOrder(nil)
+				if o3 != o2 {
+					t.Errorf("%s rg %d col %d: search order %v, want %v", path, rg, c, o3, o2)
+				}
+				if o3 == meta.Ascending || o3 == meta.Descending {
+					var want []int
+					for i := range ci.NullPages {
+						if b := stats.PageBounds(cols[c], ci, i); !b.AllNull && !b.AllNaN {
+							want = append(want, i)
+						}
+					}
+					if !reflect.DeepEqual(searched, want) {
+						t.Errorf("%s rg %d col %d: pages searched %v, want %v", path, rg, c, searched, want)
+					}
 				}
 				checked++
 			}

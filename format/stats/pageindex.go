@@ -49,7 +49,16 @@ func (x *PageIndex) Bounds(page int) Bounds {
 
 // Order is IndexOrder of the column index.
 func (x *PageIndex) Order() (meta.BoundaryOrder, string) {
-	return indexOrder(*x.c, x.ci, x.Bounds)
+	return indexOrder(*x.c, x.ci, x.Bounds, nil)
+}
+
+// SearchOrder is Order's order, with the pages a binary search over it
+// runs over, in page order, appended to dst: every page but those of only
+// nulls or only NaN, which carry no bounds. The pages are found in the
+// same pass as the order; when it is UNORDERED they mean nothing.
+func (x *PageIndex) SearchOrder(dst []int) (meta.BoundaryOrder, []int) {
+	order, _ := indexOrder(*x.c, x.ci, x.Bounds, &dst)
+	return order, dst
 }
 
 // pageBounds is PageBounds with the column's order already found and the
@@ -121,10 +130,12 @@ func indexShape(ci *meta.ColumnIndex) string {
 // claim against the pages' accepted bounds (null and NaN-only pages carry
 // none and are passed over); a claim the bounds contradict is not trusted.
 func IndexOrder(c Column, ci *meta.ColumnIndex) (meta.BoundaryOrder, string) {
-	return indexOrder(c, ci, func(i int) Bounds { return PageBounds(c, ci, i) })
+	return indexOrder(c, ci, func(i int) Bounds { return PageBounds(c, ci, i) }, nil)
 }
 
-func indexOrder(c Column, ci *meta.ColumnIndex, page func(i int) Bounds) (meta.BoundaryOrder, string) {
+// indexOrder is IndexOrder by page's bounds, appending the pages with
+// bounds to *ordered when it is not nil.
+func indexOrder(c Column, ci *meta.ColumnIndex, page func(i int) Bounds, ordered *[]int) (meta.BoundaryOrder, string) {
 	if ci == nil {
 		return meta.Unordered, "the column chunk has no column index"
 	}
@@ -166,6 +177,9 @@ func indexOrder(c Column, ci *meta.ColumnIndex, page func(i int) Bounds) (meta.B
 			}
 		}
 		prev, prevMin, prevMax = i, pb.Min, pb.Max
+		if ordered != nil {
+			*ordered = append(*ordered, i)
+		}
 	}
 	return claimed, ""
 }
