@@ -37,11 +37,23 @@ func (f *File) absent(what string, rg, col int) error {
 	return fmt.Errorf("format: file %s: row group %d, column %s: %w %s", f.Name, rg, f.Schema.Leaves[col].Path, ErrAbsent, what)
 }
 
+// indexRange fails unless r can be a chunk's page index part: inside the
+// file and no longer than a page may be.
+func (f *File) indexRange(r Range, what string, rg, col int) error {
+	if r.Length <= 0 || r.Length > f.Limits.MaxPageSize {
+		return fmt.Errorf("%s: %w: %s of %d bytes", f.indexWhere("", rg, col), ErrCorrupt, what, r.Length)
+	}
+	if err := checkRange(f.Source, r); err != nil {
+		return fmt.Errorf("%s: %w", f.indexWhere(what, rg, col), err)
+	}
+	return nil
+}
+
 // indexBytes reads a chunk's page index part by read (readPooled or
 // readRange).
 func (f *File) indexBytes(r Range, what string, rg, col int, read func(Source, Range) ([]byte, error)) ([]byte, error) {
-	if r.Length <= 0 || r.Length > f.Limits.MaxPageSize {
-		return nil, fmt.Errorf("%s: %w: %s of %d bytes", f.indexWhere("", rg, col), ErrCorrupt, what, r.Length)
+	if err := f.indexRange(r, what, rg, col); err != nil {
+		return nil, err
 	}
 	b, err := read(f.Source, r)
 	if err != nil {
@@ -161,22 +173,78 @@ func (f *File) DecodeOffsetIndex(rg, col int, b []byte) (*meta.OffsetIndex, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", f.indexWhere("offset index", rg, col), ErrCorrupt, err)
 	}
+	if err := f.checkOffsetIndex(oi, rg, col); err != nil {
+		return nil, err
+	}
+	return oi, nil
+}
+
+// An OffsetIndexBuf holds an offset index read by ReadOffsetIndexInto and
+// the bytes it was read from; the arrays of both serve the next one read
+// into it, so that placing the pages of chunk after chunk allocates them
+// once.
+type OffsetIndexBuf struct {
+	b   thrift.OffsetIndexBuf
+	raw []byte
+}
+
+// ReadOffsetIndexInto is ReadOffsetIndex into buf, whose offset index it
+// returns with the bytes it was decoded from: both are valid until buf is
+// read into again.
+func (f *File) ReadOffsetIndexInto(rg, col int, buf *OffsetIndexBuf) (oi *meta.OffsetIndex, raw []byte, err error) {
+	r, ok := f.OffsetIndexRange(rg, col)
+	if !ok {
+		return nil, nil, f.absent("offset index", rg, col)
+	}
+	if err := f.indexRange(r, "offset index", rg, col); err != nil {
+		return nil, nil, err
+	}
+	if int64(cap(buf.raw)) < r.Length {
+		buf.raw = make([]byte, r.Length)
+	}
+	raw = buf.raw[:r.Length]
+	if err := readFull(f.Source, raw, r.Offset); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", f.indexWhere("offset index", rg, col), err)
+	}
+	oi, err = f.DecodeOffsetIndexInto(rg, col, raw, buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return oi, raw, nil
+}
+
+// DecodeOffsetIndexInto is DecodeOffsetIndex into buf, whose offset index
+// it returns, valid until buf is read into again.
+func (f *File) DecodeOffsetIndexInto(rg, col int, b []byte, buf *OffsetIndexBuf) (*meta.OffsetIndex, error) {
+	if err := thrift.DecodeOffsetIndexInto(b, &buf.b); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", f.indexWhere("offset index", rg, col), ErrCorrupt, err)
+	}
+	oi := &buf.b.OI
+	if err := f.checkOffsetIndex(oi, rg, col); err != nil {
+		return nil, err
+	}
+	return oi, nil
+}
+
+// checkOffsetIndex fails unless oi's pages lie in the chunk, in order, with
+// rising first rows from 0.
+func (f *File) checkOffsetIndex(oi *meta.OffsetIndex, rg, col int) error {
 	chunk, err := f.ChunkRange(rg, col)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.indexWhere("offset index", rg, col), err)
+		return fmt.Errorf("%s: %w", f.indexWhere("offset index", rg, col), err)
 	}
 	rows := f.Meta.RowGroups[rg].NumRows
 	prevEnd, prevRow := chunk.Offset, int64(-1)
 	for i, p := range oi.PageLocations {
 		if p.CompressedPageSize <= 0 || p.Offset < prevEnd || p.Offset+int64(p.CompressedPageSize) > chunk.End() {
-			return nil, fmt.Errorf("%s: %w: page %d at [%d, %d) is outside column chunk [%d, %d) or overlaps the previous page", f.indexWhere("offset index", rg, col), ErrCorrupt, i, p.Offset, p.Offset+int64(p.CompressedPageSize), chunk.Offset, chunk.End())
+			return fmt.Errorf("%s: %w: page %d at [%d, %d) is outside column chunk [%d, %d) or overlaps the previous page", f.indexWhere("offset index", rg, col), ErrCorrupt, i, p.Offset, p.Offset+int64(p.CompressedPageSize), chunk.Offset, chunk.End())
 		}
 		if (i == 0 && p.FirstRowIndex != 0) || p.FirstRowIndex <= prevRow || p.FirstRowIndex >= rows {
-			return nil, fmt.Errorf("%s: %w: page %d starts at row %d (previous %d, row group has %d rows)", f.indexWhere("offset index", rg, col), ErrCorrupt, i, p.FirstRowIndex, prevRow, rows)
+			return fmt.Errorf("%s: %w: page %d starts at row %d (previous %d, row group has %d rows)", f.indexWhere("offset index", rg, col), ErrCorrupt, i, p.FirstRowIndex, prevRow, rows)
 		}
 		prevEnd, prevRow = p.Offset+int64(p.CompressedPageSize), p.FirstRowIndex
 	}
-	return oi, nil
+	return nil
 }
 
 // PageRows returns the row range [first, end) of page i of an OffsetIndex in

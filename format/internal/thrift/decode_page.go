@@ -98,6 +98,29 @@ func DecodeOffsetIndex(b []byte) (*meta.OffsetIndex, error) {
 	return oi, nil
 }
 
+// An OffsetIndexBuf holds an offset index and the arrays of its lists: a
+// reader placing one chunk's pages after another decodes each into the
+// same buffer (DecodeOffsetIndexInto).
+type OffsetIndexBuf struct {
+	OI    meta.OffsetIndex
+	pages []meta.PageLocation
+	unenc []int64
+}
+
+// DecodeOffsetIndexInto decodes an OffsetIndex into buf.OI, overwriting
+// what buf held.
+func DecodeOffsetIndexInto(b []byte, buf *OffsetIndexBuf) error {
+	d := newDecoder(b)
+	d.oiBuf = buf
+	buf.OI = meta.OffsetIndex{}
+	if err := d.offsetIndex(&buf.OI); err != nil {
+		buf.OI = meta.OffsetIndex{}
+		return at(err, "OffsetIndex")
+	}
+	d.release()
+	return nil
+}
+
 // DecodeBloomFilterHeader decodes the header at the start of b that precedes
 // a Bloom filter's bitset; n is the number of bytes the header took.
 func DecodeBloomFilterHeader(b []byte) (h *meta.BloomFilterHeader, n int, err error) {
@@ -346,9 +369,17 @@ func (d *decoder) offsetIndex(oi *meta.OffsetIndex) error {
 		var err error
 		switch s.id {
 		case 1:
-			oi.PageLocations, err = readStructList(d, s.t, d.pageLocation)
+			if buf := d.oiBuf; buf != nil {
+				oi.PageLocations, err = readListInto(d, s.t, thrift.STRUCT, &buf.pages, d.pageLocation)
+			} else {
+				oi.PageLocations, err = readStructList(d, s.t, d.pageLocation)
+			}
 		case 2:
-			oi.UnencodedByteArrayDataBytes, err = d.i64List(s.t)
+			if buf := d.oiBuf; buf != nil {
+				oi.UnencodedByteArrayDataBytes, err = readListInto(d, s.t, thrift.I64, &buf.unenc, d.readI64)
+			} else {
+				oi.UnencodedByteArrayDataBytes, err = d.i64List(s.t)
+			}
 		default:
 			err = s.skip()
 		}

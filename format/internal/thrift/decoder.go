@@ -58,6 +58,9 @@ type decoder struct {
 	// ciBuf, when not nil, receives a column index's lists
 	// (DecodeColumnIndexInto).
 	ciBuf *ColumnIndexBuf
+	// oiBuf, when not nil, receives an offset index's lists
+	// (DecodeOffsetIndexInto).
+	oiBuf *OffsetIndexBuf
 
 	// names interns path_in_schema elements, which repeat in every row group.
 	names map[string]string

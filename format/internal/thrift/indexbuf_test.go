@@ -67,3 +67,45 @@ func TestDecodeColumnIndexInto(t *testing.T) {
 		t.Errorf("%v allocations a column index, want none", n)
 	}
 }
+
+// TestDecodeOffsetIndexInto is TestDecodeColumnIndexInto for offset
+// indexes.
+func TestDecodeOffsetIndexInto(t *testing.T) {
+	ois := []*meta.OffsetIndex{
+		{PageLocations: []meta.PageLocation{{Offset: 4, CompressedPageSize: 100, FirstRowIndex: 0},
+			{Offset: 104, CompressedPageSize: 1 << 30, FirstRowIndex: 1 << 40}},
+			UnencodedByteArrayDataBytes: []int64{10, 20}},
+		{PageLocations: []meta.PageLocation{{Offset: 9, CompressedPageSize: 3, FirstRowIndex: 0}}},
+		{PageLocations: []meta.PageLocation{}},
+		{PageLocations: []meta.PageLocation{{Offset: 1, CompressedPageSize: 1}, {Offset: 2, CompressedPageSize: 1, FirstRowIndex: 1},
+			{Offset: 3, CompressedPageSize: 1, FirstRowIndex: 2}}, UnencodedByteArrayDataBytes: []int64{1, 2, 3}},
+	}
+	var buf OffsetIndexBuf
+	for i, oi := range ois {
+		b, err := EncodeOffsetIndex(oi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := DecodeOffsetIndex(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := DecodeOffsetIndexInto(b, &buf); err != nil {
+			t.Fatalf("offset index %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(&buf.OI, want) {
+			t.Errorf("offset index %d:\n got %+v\nwant %+v", i, buf.OI, *want)
+		}
+	}
+	b, err := EncodeOffsetIndex(ois[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if err := DecodeOffsetIndexInto(b, &buf); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 0 && !raceEnabled {
+		t.Errorf("%v allocations an offset index, want none", n)
+	}
+}
