@@ -3,6 +3,7 @@ package pushdown
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/pqsql/pqsql/format"
@@ -20,8 +21,10 @@ type chunkIndex struct {
 	// what the row group's plan keeps of the column index, to spell out
 	// its page decisions (pageJudgement).
 	raw []byte
-	// oi is the offset index once located; nil before.
+	// oi is the offset index once located; nil before. It lies in the
+	// row group's scratch; oiRaw is a copy of its bytes, kept as raw is.
 	oi      *meta.OffsetIndex
+	oiRaw   []byte
 	located bool
 	// why says why the page index cannot be used; "" when it can.
 	why string
@@ -125,7 +128,7 @@ func (s *rgState) locate(c int, x *chunkIndex) bool {
 		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 		return false
 	}
-	x.oi = oi.oi
+	x.oi, x.oiRaw = oi.oi, slices.Clone(oi.raw)
 	return true
 }
 
@@ -170,7 +173,7 @@ func (s *rgState) pageLeaf(c *Cond) (RowRanges, string) {
 		return s.all, ""
 	}
 	located := ix.oi != nil
-	s.judged = append(s.judged, pageJudgement{cond: c, col: &s.p.cols[col], f: s.p.f, rg: s.rg, raw: ix.raw, oi: ix.oi})
+	s.judged = append(s.judged, pageJudgement{cond: c, col: &s.p.cols[col], f: s.p.f, rg: s.rg, raw: ix.raw, oiRaw: ix.oiRaw})
 	if !located {
 		return s.all, ""
 	}
@@ -407,9 +410,24 @@ func (p *planner) takeScratch() *indexScratch {
 	return sc
 }
 
-// releaseIndexes gives the row group's scratch back for the next row
-// group; nothing of the plan refers to it once the row group is judged
-// (page judgements keep the column index's own bytes).
+// takeOffsetIndexBuf is an offset index buffer a finished row group gave
+// back, or a new one.
+func (p *planner) takeOffsetIndexBuf() *format.OffsetIndexBuf {
+	p.freeMu.Lock()
+	defer p.freeMu.Unlock()
+	n := len(p.freeOI)
+	if n == 0 {
+		return new(format.OffsetIndexBuf)
+	}
+	b := p.freeOI[n-1]
+	p.freeOI[n-1] = nil
+	p.freeOI = p.freeOI[:n-1]
+	return b
+}
+
+// releaseIndexes gives the row group's scratch and offset index buffers
+// back for the next row group; nothing of the plan refers to them once the
+// row group is judged (page judgements keep copies of the indexes' bytes).
 func (s *rgState) releaseIndexes() {
 	p := s.p
 	p.freeMu.Lock()
@@ -417,8 +435,18 @@ func (s *rgState) releaseIndexes() {
 	for _, x := range s.index {
 		if x.sc != nil {
 			p.freeScratch = append(p.freeScratch, x.sc)
-			x.sc, x.ci, x.ordered = nil, nil, nil
+			x.sc, x.ci, x.ordered, x.oi = nil, nil, nil, nil
 		}
+	}
+	for _, x := range s.oi {
+		if x.buf != nil {
+			p.freeOI = append(p.freeOI, x.buf)
+			x.buf, x.oi, x.raw = nil, nil, nil
+		}
+	}
+	if x := s.passing; x != nil && x.buf != nil {
+		p.freeOI = append(p.freeOI, x.buf)
+		s.passing = nil
 	}
 }
 
@@ -434,9 +462,9 @@ type pageJudgement struct {
 	rg   int
 	// raw is the column index's bytes.
 	raw []byte
-	// oi places the pages; nil when the column index kept every page and
-	// the offset index was not read.
-	oi *meta.OffsetIndex
+	// oiRaw is the offset index's bytes, which place the pages; nil when
+	// the column index kept every page and the offset index was not read.
+	oiRaw []byte
 }
 
 // decisions spells out j for a row group of rows rows.
@@ -451,13 +479,19 @@ func (j *pageJudgement) decisions(rows int64) []PageDecision {
 	}
 	ix.ci = ci
 	ix.judgeOrder(j.col)
+	var oi *meta.OffsetIndex
+	if j.oiRaw != nil {
+		if oi, err = j.f.DecodeOffsetIndex(j.rg, leaf, j.oiRaw); err != nil {
+			return nil // as the column index's bytes
+		}
+	}
 	keep, reasons := ix.decide(c, true)
 	out := make([]PageDecision, len(keep))
 	for i, k := range keep {
 		d := PageDecision{Leaf: leaf, Path: c.Col.Path, Cond: cond, Page: i, Keep: k, Reason: reasons[i]}
-		if j.oi != nil {
-			first, end := format.PageRows(j.oi, i, rows)
-			d.Rows, d.Located, d.Bytes = RowRange{first, end}, true, int64(j.oi.PageLocations[i].CompressedPageSize)
+		if oi != nil {
+			first, end := format.PageRows(oi, i, rows)
+			d.Rows, d.Located, d.Bytes = RowRange{first, end}, true, int64(oi.PageLocations[i].CompressedPageSize)
 		}
 		if b := ix.pages.Bounds(i); b.Min != nil && b.Max != nil {
 			d.cond, d.min, d.max = c, b.Min, b.Max

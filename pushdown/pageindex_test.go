@@ -243,3 +243,43 @@ func TestPageIndexScratchHandedOn(t *testing.T) {
 		}
 	}
 }
+
+// TestOffsetIndexBufferServesEveryChunk checks that the offset indexes read
+// only to choose a narrowed row group's pages, one for each column read,
+// share one buffer, beside the one of the column the page index judged,
+// whose decisions still place its pages once the buffers are given back.
+func TestOffsetIndexBufferServesEveryChunk(t *testing.T) {
+	f := openFixture(t, "orders_sorted.parquet")
+	if len(f.Schema.Leaves) < 4 {
+		t.Skipf("the fixture has %d columns", len(f.Schema.Leaves))
+	}
+	p, err := newPlanner(f, eq("order_id", IntLiteral(431)), allLeaves(f), Options{Statistics: true, PageIndex: true, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := p.rowGroup(0, &rgTally{rg: 0, skipped: map[Mechanism]int64{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Verdict != Select {
+		t.Fatalf("row group 0: %s (%s), want select", plan.Verdict, plan.Reason)
+	}
+	for _, c := range plan.Columns {
+		if c.Whole || len(c.Pages) == 0 || len(c.Pages) >= c.NumPages {
+			t.Errorf("column %s: whole %v, %d of %d pages; want some pages chosen", c.Path, c.Whole, len(c.Pages), c.NumPages)
+		}
+	}
+	if len(p.freeOI) != 2 {
+		t.Errorf("%d offset index buffers for %d columns, want 2", len(p.freeOI), len(plan.Columns))
+	}
+	oi, err := f.ReadOffsetIndex(0, leafIndex(t, f, "order_id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range plan.PageDecisions() {
+		first, end := format.PageRows(oi, d.Page, plan.NumRows)
+		if !d.Located || d.Rows != (RowRange{first, end}) || d.Bytes != int64(oi.PageLocations[d.Page].CompressedPageSize) {
+			t.Errorf("page %d: located %v, rows %v, %d bytes; want rows [%d, %d), %d bytes", d.Page, d.Located, d.Rows, d.Bytes, first, end, oi.PageLocations[d.Page].CompressedPageSize)
+		}
+	}
+}
