@@ -1314,6 +1314,9 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 	reads := leafPlans(rg)
 	plan := map[int]*leafRead{}
 	var ranges []format.Range
+	// oiBuf serves the offset index of each chunk read whole in turn: what
+	// it places is copied out (IndexPagesOf).
+	var oiBuf *format.OffsetIndexBuf
 	for _, c := range cols {
 		fl := t.file.fields[c]
 		flat := fl.Kind == format.ScalarField && fl.Leaf.MaxRep == 0
@@ -1330,7 +1333,10 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				// The plan reads the chunk whole; its offset index, if
 				// sound, says which pages hold the rows.
 				acct.offsetIndex(f, rg.Index, l.Index)
-				oi, err := f.ReadOffsetIndex(rg.Index, l.Index)
+				if oiBuf == nil {
+					oiBuf = new(format.OffsetIndexBuf)
+				}
+				oi, _, err := f.ReadOffsetIndexInto(rg.Index, l.Index, oiBuf)
 				if err != nil {
 					oi = nil
 				}

@@ -37,13 +37,27 @@ func (f *File) absent(what string, rg, col int) error {
 	return fmt.Errorf("format: file %s: row group %d, column %s: %w %s", f.Name, rg, f.Schema.Leaves[col].Path, ErrAbsent, what)
 }
 
-func (f *File) indexBytes(r Range, what string, rg, col int) ([]byte, error) {
+// indexRange fails unless r can be a chunk's page index part: inside the
+// file and no longer than a page may be.
+func (f *File) indexRange(r Range, what string, rg, col int) error {
 	if r.Length <= 0 || r.Length > f.Limits.MaxPageSize {
-		return nil, fmt.Errorf("format: file %s: row group %d, column %s: %w: %s of %d bytes", f.Name, rg, f.Schema.Leaves[col].Path, ErrCorrupt, what, r.Length)
+		return fmt.Errorf("%s: %w: %s of %d bytes", f.indexWhere("", rg, col), ErrCorrupt, what, r.Length)
 	}
-	b, err := readPooled(f.Source, r)
+	if err := checkRange(f.Source, r); err != nil {
+		return fmt.Errorf("%s: %w", f.indexWhere(what, rg, col), err)
+	}
+	return nil
+}
+
+// indexBytes reads a chunk's page index part by read (readPooled or
+// readRange).
+func (f *File) indexBytes(r Range, what string, rg, col int, read func(Source, Range) ([]byte, error)) ([]byte, error) {
+	if err := f.indexRange(r, what, rg, col); err != nil {
+		return nil, err
+	}
+	b, err := read(f.Source, r)
 	if err != nil {
-		return nil, fmt.Errorf("format: file %s: row group %d, column %s: %s: %w", f.Name, rg, f.Schema.Leaves[col].Path, what, err)
+		return nil, fmt.Errorf("%s: %w", f.indexWhere(what, rg, col), err)
 	}
 	return b, nil
 }
@@ -55,7 +69,7 @@ func (f *File) ReadColumnIndex(rg, col int) (*meta.ColumnIndex, error) {
 	if !ok {
 		return nil, f.absent("column index", rg, col)
 	}
-	b, err := f.indexBytes(r, "column index", rg, col)
+	b, err := f.indexBytes(r, "column index", rg, col, readPooled)
 	if err != nil {
 		return nil, err
 	}
@@ -66,17 +80,74 @@ func (f *File) ReadColumnIndex(rg, col int) (*meta.ColumnIndex, error) {
 
 // DecodeColumnIndex decodes and checks a ColumnIndex already fetched.
 func (f *File) DecodeColumnIndex(rg, col int, b []byte) (*meta.ColumnIndex, error) {
-	where := fmt.Sprintf("format: file %s: row group %d, column %s: column index", f.Name, rg, f.Schema.Leaves[col].Path)
 	ci, err := thrift.DecodeColumnIndex(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", where, ErrCorrupt, err)
+		return nil, fmt.Errorf("%s: %w: %v", f.indexWhere("column index", rg, col), ErrCorrupt, err)
 	}
+	if err := f.checkColumnIndex(ci, rg, col); err != nil {
+		return nil, err
+	}
+	return ci, nil
+}
+
+// A ColumnIndexBuf holds a column index decoded by ReadColumnIndexInto or
+// DecodeColumnIndexInto; the arrays of its lists serve the next one decoded
+// into it, so that judging chunk after chunk allocates them once.
+type ColumnIndexBuf struct{ b thrift.ColumnIndexBuf }
+
+// ReadColumnIndexInto is ReadColumnIndex into buf, whose column index it
+// returns, valid until buf is decoded into again. Its byte values are
+// slices of raw, the bytes read, which belong to the caller: keeping raw
+// keeps the column index, which DecodeColumnIndexInto gives again.
+func (f *File) ReadColumnIndexInto(rg, col int, buf *ColumnIndexBuf) (ci *meta.ColumnIndex, raw []byte, err error) {
+	r, ok := f.ColumnIndexRange(rg, col)
+	if !ok {
+		return nil, nil, f.absent("column index", rg, col)
+	}
+	// Not pooled: the caller keeps the bytes.
+	raw, err = f.indexBytes(r, "column index", rg, col, readRange)
+	if err != nil {
+		return nil, nil, err
+	}
+	ci, err = f.DecodeColumnIndexInto(rg, col, raw, buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ci, raw, nil
+}
+
+// DecodeColumnIndexInto is DecodeColumnIndex into buf, whose column index
+// it returns, valid until buf is decoded into again. Its byte values are
+// slices of b, which must not change while they are in use.
+func (f *File) DecodeColumnIndexInto(rg, col int, b []byte, buf *ColumnIndexBuf) (*meta.ColumnIndex, error) {
+	if err := thrift.DecodeColumnIndexInto(b, &buf.b); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", f.indexWhere("column index", rg, col), ErrCorrupt, err)
+	}
+	ci := &buf.b.CI
+	if err := f.checkColumnIndex(ci, rg, col); err != nil {
+		return nil, err
+	}
+	return ci, nil
+}
+
+// checkColumnIndex fails unless ci's lists each have an entry a page.
+func (f *File) checkColumnIndex(ci *meta.ColumnIndex, rg, col int) error {
 	n := len(ci.NullPages)
 	if len(ci.MinValues) != n || len(ci.MaxValues) != n || (ci.NullCounts != nil && len(ci.NullCounts) != n) ||
 		(ci.NanCounts != nil && len(ci.NanCounts) != n) {
-		return nil, fmt.Errorf("%s: %w: list lengths differ (%d null_pages, %d min, %d max, %d null counts)", where, ErrCorrupt, n, len(ci.MinValues), len(ci.MaxValues), len(ci.NullCounts))
+		return fmt.Errorf("%s: %w: list lengths differ (%d null_pages, %d min, %d max, %d null counts)", f.indexWhere("column index", rg, col), ErrCorrupt, n, len(ci.MinValues), len(ci.MaxValues), len(ci.NullCounts))
 	}
-	return ci, nil
+	return nil
+}
+
+// indexWhere names a chunk's page index part for an error; it is built
+// only when one is returned.
+func (f *File) indexWhere(what string, rg, col int) string {
+	where := fmt.Sprintf("format: file %s: row group %d, column %s", f.Name, rg, f.Schema.Leaves[col].Path)
+	if what != "" {
+		where += ": " + what
+	}
+	return where
 }
 
 // ReadOffsetIndex reads and checks the OffsetIndex of leaf col in row group
@@ -86,7 +157,7 @@ func (f *File) ReadOffsetIndex(rg, col int) (*meta.OffsetIndex, error) {
 	if !ok {
 		return nil, f.absent("offset index", rg, col)
 	}
-	b, err := f.indexBytes(r, "offset index", rg, col)
+	b, err := f.indexBytes(r, "offset index", rg, col, readPooled)
 	if err != nil {
 		return nil, err
 	}
@@ -98,27 +169,82 @@ func (f *File) ReadOffsetIndex(rg, col int) (*meta.OffsetIndex, error) {
 // DecodeOffsetIndex decodes an OffsetIndex already fetched and checks that
 // its pages lie in the chunk, in order, with rising first rows from 0.
 func (f *File) DecodeOffsetIndex(rg, col int, b []byte) (*meta.OffsetIndex, error) {
-	where := fmt.Sprintf("format: file %s: row group %d, column %s: offset index", f.Name, rg, f.Schema.Leaves[col].Path)
 	oi, err := thrift.DecodeOffsetIndex(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", where, ErrCorrupt, err)
+		return nil, fmt.Errorf("%s: %w: %v", f.indexWhere("offset index", rg, col), ErrCorrupt, err)
 	}
+	if err := f.checkOffsetIndex(oi, rg, col); err != nil {
+		return nil, err
+	}
+	return oi, nil
+}
+
+// An OffsetIndexBuf holds an offset index read by ReadOffsetIndexInto and
+// the bytes it was read from; the arrays of both serve the next one read
+// into it, so that placing the pages of chunk after chunk allocates them
+// once.
+type OffsetIndexBuf struct {
+	b   thrift.OffsetIndexBuf
+	raw []byte
+}
+
+// ReadOffsetIndexInto is ReadOffsetIndex into buf, whose offset index it
+// returns with the bytes it was decoded from: both are valid until buf is
+// read into again.
+func (f *File) ReadOffsetIndexInto(rg, col int, buf *OffsetIndexBuf) (oi *meta.OffsetIndex, raw []byte, err error) {
+	r, ok := f.OffsetIndexRange(rg, col)
+	if !ok {
+		return nil, nil, f.absent("offset index", rg, col)
+	}
+	if err := f.indexRange(r, "offset index", rg, col); err != nil {
+		return nil, nil, err
+	}
+	if int64(cap(buf.raw)) < r.Length {
+		buf.raw = make([]byte, r.Length)
+	}
+	raw = buf.raw[:r.Length]
+	if err := readFull(f.Source, raw, r.Offset); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", f.indexWhere("offset index", rg, col), err)
+	}
+	oi, err = f.DecodeOffsetIndexInto(rg, col, raw, buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return oi, raw, nil
+}
+
+// DecodeOffsetIndexInto is DecodeOffsetIndex into buf, whose offset index
+// it returns, valid until buf is read into again.
+func (f *File) DecodeOffsetIndexInto(rg, col int, b []byte, buf *OffsetIndexBuf) (*meta.OffsetIndex, error) {
+	if err := thrift.DecodeOffsetIndexInto(b, &buf.b); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", f.indexWhere("offset index", rg, col), ErrCorrupt, err)
+	}
+	oi := &buf.b.OI
+	if err := f.checkOffsetIndex(oi, rg, col); err != nil {
+		return nil, err
+	}
+	return oi, nil
+}
+
+// checkOffsetIndex fails unless oi's pages lie in the chunk, in order, with
+// rising first rows from 0.
+func (f *File) checkOffsetIndex(oi *meta.OffsetIndex, rg, col int) error {
 	chunk, err := f.ChunkRange(rg, col)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return fmt.Errorf("%s: %w", f.indexWhere("offset index", rg, col), err)
 	}
 	rows := f.Meta.RowGroups[rg].NumRows
 	prevEnd, prevRow := chunk.Offset, int64(-1)
 	for i, p := range oi.PageLocations {
 		if p.CompressedPageSize <= 0 || p.Offset < prevEnd || p.Offset+int64(p.CompressedPageSize) > chunk.End() {
-			return nil, fmt.Errorf("%s: %w: page %d at [%d, %d) is outside column chunk [%d, %d) or overlaps the previous page", where, ErrCorrupt, i, p.Offset, p.Offset+int64(p.CompressedPageSize), chunk.Offset, chunk.End())
+			return fmt.Errorf("%s: %w: page %d at [%d, %d) is outside column chunk [%d, %d) or overlaps the previous page", f.indexWhere("offset index", rg, col), ErrCorrupt, i, p.Offset, p.Offset+int64(p.CompressedPageSize), chunk.Offset, chunk.End())
 		}
 		if (i == 0 && p.FirstRowIndex != 0) || p.FirstRowIndex <= prevRow || p.FirstRowIndex >= rows {
-			return nil, fmt.Errorf("%s: %w: page %d starts at row %d (previous %d, row group has %d rows)", where, ErrCorrupt, i, p.FirstRowIndex, prevRow, rows)
+			return fmt.Errorf("%s: %w: page %d starts at row %d (previous %d, row group has %d rows)", f.indexWhere("offset index", rg, col), ErrCorrupt, i, p.FirstRowIndex, prevRow, rows)
 		}
 		prevEnd, prevRow = p.Offset+int64(p.CompressedPageSize), p.FirstRowIndex
 	}
-	return oi, nil
+	return nil
 }
 
 // PageRows returns the row range [first, end) of page i of an OffsetIndex in

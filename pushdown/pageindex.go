@@ -3,6 +3,7 @@ package pushdown
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/pqsql/pqsql/format"
@@ -16,17 +17,46 @@ import (
 // out, so it is read then (locate) and not when every page is kept.
 type chunkIndex struct {
 	ci *meta.ColumnIndex
-	// oi is the offset index once located; nil before.
+	// raw is the column index's bytes, which ci's values are slices of:
+	// what the row group's plan keeps of the column index, to spell out
+	// its page decisions (pageJudgement).
+	raw []byte
+	// oi is the offset index once located; nil before. It lies in the
+	// row group's scratch; oiRaw is a copy of its bytes, kept as raw is.
 	oi      *meta.OffsetIndex
+	oiRaw   []byte
 	located bool
 	// why says why the page index cannot be used; "" when it can.
-	why    string
-	bounds []stats.Bounds
+	why string
+	// pages gives each page's bounds.
+	pages stats.PageIndex
 	// order is the trusted boundary order (Unordered when not trusted).
 	order meta.BoundaryOrder
 	// ordered lists the pages that carry numeric bounds, in page order:
 	// those a binary search runs over (null and NaN-only pages carry none).
 	ordered []int
+	// sc holds ci's lists and the arrays judging the pages takes; the row
+	// group gives it back once judged (releaseIndexes).
+	sc *indexScratch
+}
+
+// indexScratch is what judging one chunk's page index takes, handed from
+// one row group to the next: each would otherwise allocate its column
+// index's lists and its pages' verdicts again.
+type indexScratch struct {
+	ci                     format.ColumnIndexBuf
+	ordered                []int
+	keep, searched, inSpan []bool
+}
+
+// bools is *b cleared to n entries, grown when short.
+func bools(b *[]bool, n int) []bool {
+	if cap(*b) < n {
+		*b = make([]bool, n)
+	}
+	*b = (*b)[:n]
+	clear(*b)
+	return *b
 }
 
 func (s *rgState) chunkIndex(c int) *chunkIndex {
@@ -49,7 +79,8 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		return x
 	}
 	s.tally.indexBytes += max(r.Length, 0)
-	ci, err := f.ReadColumnIndex(s.rg, c)
+	x.sc = s.p.takeScratch()
+	ci, raw, err := f.ReadColumnIndexInto(s.rg, c, &x.sc.ci)
 	if err != nil {
 		x.why = fmt.Sprintf("the column index cannot be read (%v)", err)
 		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
@@ -60,24 +91,22 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, path, x.why))
 		return x
 	}
-	x.ci = ci
-	col := s.p.cols[c]
-	x.bounds = stats.ColumnIndexBounds(col, ci, s.p.takeBounds())
-	order, _ := stats.IndexOrderOf(col, ci, x.bounds)
-	if order == meta.Ascending || order == meta.Descending {
-		x.order = order
-		for i, b := range x.bounds {
-			if b.AllNull || b.AllNaN {
-				continue
-			}
-			if b.Min == nil || b.Max == nil {
-				x.order = meta.Unordered // IndexOrder refuses these; never search past them
-				break
-			}
-			x.ordered = append(x.ordered, i)
-		}
-	}
+	x.ci, x.raw = ci, raw
+	x.judgeOrder(&s.p.cols[c])
 	return x
+}
+
+// judgeOrder finds x's pages' bounds and the boundary order they can be
+// searched by.
+func (x *chunkIndex) judgeOrder(col *stats.Column) {
+	x.pages = stats.NewPageIndex(col, x.ci)
+	order, ordered := x.pages.SearchOrder(x.sc.ordered[:0])
+	x.sc.ordered = ordered
+	if order == meta.Ascending || order == meta.Descending {
+		// The order is refused when a page other than one of only nulls or
+		// only NaN lacks a bound: the search never passes such a page.
+		x.order, x.ordered = order, ordered
+	}
 }
 
 // locate reads chunk c's offset index for x and checks it against the
@@ -99,7 +128,7 @@ func (s *rgState) locate(c int, x *chunkIndex) bool {
 		s.note(fmt.Sprintf("row group %d, column %s: page index unused, pages kept: %s", s.rg, f.Schema.Leaves[c].Path, x.why))
 		return false
 	}
-	x.oi = oi.oi
+	x.oi, x.oiRaw = oi.oi, slices.Clone(oi.raw)
 	return true
 }
 
@@ -135,7 +164,8 @@ func (s *rgState) pageLeaf(c *Cond) (RowRanges, string) {
 	if ix.why != "" {
 		return s.all, ""
 	}
-	keep, reasons := ix.pages(c, true)
+	keep := bools(&ix.sc.keep, ix.pages.Len())
+	ix.judge(c, true, keep, nil)
 	nKept := countTrue(keep)
 	// A page ruled out must be placed to be skipped; when none is, the
 	// offset index is read only if already at hand.
@@ -143,7 +173,7 @@ func (s *rgState) pageLeaf(c *Cond) (RowRanges, string) {
 		return s.all, ""
 	}
 	located := ix.oi != nil
-	s.judged = append(s.judged, pageJudgement{cond: c, col: &s.p.cols[col], ci: ix.ci, oi: ix.oi, keep: keep, reasons: reasons})
+	s.judged = append(s.judged, pageJudgement{cond: c, col: &s.p.cols[col], f: s.p.f, rg: s.rg, raw: ix.raw, oiRaw: ix.oiRaw})
 	if !located {
 		return s.all, ""
 	}
@@ -162,23 +192,35 @@ func (s *rgState) pageLeaf(c *Cond) (RowRanges, string) {
 	return rows, fmt.Sprintf("page index: %s keeps %s of %d pages of %s", c, pageList(keep), n, c.Col.Path)
 }
 
-// pages decides each page for c: kept unless its bounds prove no row
-// satisfies c. With a trusted ASCENDING or DESCENDING boundary order (and
-// search set) a binary search finds the span of pages whose bounds meet
-// c's values, and the pages outside it are skipped without comparing their
-// bounds; a page that may hold NaN is still judged alone, since NaN lies
-// beyond every maximum.
-func (ix *chunkIndex) pages(c *Cond, search bool) (keep []bool, reasons []string) {
-	n := len(ix.bounds)
-	keep = make([]bool, n)
-	reasons = make([]string, n)
+// decide decides each page for c: kept unless its bounds prove no row
+// satisfies c, with the reason for each.
+func (ix *chunkIndex) decide(c *Cond, search bool) (keep []bool, reasons []string) {
+	n := ix.pages.Len()
+	keep, reasons = make([]bool, n), make([]string, n)
+	ix.judge(c, search, keep, reasons)
+	return keep, reasons
+}
+
+// judge decides each page for c into keep, a page's entry true when kept,
+// and reasons, when not nil, why: a page is kept unless its bounds prove
+// no row satisfies c. With a trusted ASCENDING or DESCENDING boundary order
+// (and search set) a binary search finds the span of pages whose bounds
+// meet c's values, and the pages outside it are skipped without comparing
+// their bounds; a page that may hold NaN is still judged alone, since NaN
+// lies beyond every maximum.
+func (ix *chunkIndex) judge(c *Cond, search bool, keep []bool, reasons []string) {
+	n := len(keep)
 	judge := func(i int) {
-		if out, why := c.excludedBy(ix.bounds[i]); out {
-			reasons[i] = why
+		if out, why := c.excludedBy(ix.pages.Bounds(i)); out {
+			if reasons != nil {
+				reasons[i] = why
+			}
 			return
 		}
 		keep[i] = true
-		reasons[i] = "its bounds cannot rule it out"
+		if reasons != nil {
+			reasons[i] = "its bounds cannot rule it out"
+		}
 	}
 	var inSpan []bool
 	if search {
@@ -188,10 +230,10 @@ func (ix *chunkIndex) pages(c *Cond, search bool) (keep []bool, reasons []string
 		for i := range n {
 			judge(i)
 		}
-		return keep, reasons
+		return
 	}
 	nanMatches := c.nanMatches()
-	searched := make([]bool, n)
+	searched := bools(&ix.sc.searched, n)
 	for _, i := range ix.ordered {
 		searched[i] = true
 	}
@@ -199,13 +241,14 @@ func (ix *chunkIndex) pages(c *Cond, search bool) (keep []bool, reasons []string
 		switch {
 		case !searched[i] || inSpan[i]:
 			judge(i)
-		case nanMatches && ix.bounds[i].MayHoldNaN():
+		case nanMatches && ix.pages.Bounds(i).MayHoldNaN():
 			judge(i)
 		default:
-			reasons[i] = fmt.Sprintf("outside the pages a binary search over the %s bounds finds", ix.order)
+			if reasons != nil {
+				reasons[i] = fmt.Sprintf("outside the pages a binary search over the %s bounds finds", ix.order)
+			}
 		}
 	}
-	return keep, reasons
 }
 
 // nanMatches reports whether a NaN value satisfies c.
@@ -276,8 +319,8 @@ func (ix *chunkIndex) span(c *Cond) []bool {
 	}
 	o := c.Order
 	m := len(ix.ordered)
-	b := func(k int) stats.Bounds { return ix.bounds[ix.ordered[k]] }
-	in := make([]bool, len(ix.bounds))
+	b := func(k int) stats.Bounds { return ix.pages.Bounds(ix.ordered[k]) }
+	in := bools(&ix.sc.inSpan, ix.pages.Len())
 	for _, vr := range ranges {
 		// maxOK: the page's max reaches the range's low end; minOK: its min
 		// does not pass the high end. A page meets the range when both hold.
@@ -353,63 +396,104 @@ func countTrue(bs []bool) int {
 	return n
 }
 
-// takeBounds is a slice of page bounds a finished row group gave back, or
-// nil: each row group would otherwise allocate its own for every column
-// index it judges.
-func (p *planner) takeBounds() []stats.Bounds {
+// takeScratch is scratch a finished row group gave back, or a new one.
+func (p *planner) takeScratch() *indexScratch {
 	p.freeMu.Lock()
 	defer p.freeMu.Unlock()
-	n := len(p.freeBounds)
+	n := len(p.freeScratch)
 	if n == 0 {
-		return nil
+		return new(indexScratch)
 	}
-	b := p.freeBounds[n-1]
-	p.freeBounds = p.freeBounds[:n-1]
+	sc := p.freeScratch[n-1]
+	p.freeScratch[n-1] = nil
+	p.freeScratch = p.freeScratch[:n-1]
+	return sc
+}
+
+// takeOffsetIndexBuf is an offset index buffer a finished row group gave
+// back, or a new one.
+func (p *planner) takeOffsetIndexBuf() *format.OffsetIndexBuf {
+	p.freeMu.Lock()
+	defer p.freeMu.Unlock()
+	n := len(p.freeOI)
+	if n == 0 {
+		return new(format.OffsetIndexBuf)
+	}
+	b := p.freeOI[n-1]
+	p.freeOI[n-1] = nil
+	p.freeOI = p.freeOI[:n-1]
 	return b
 }
 
-// releaseIndexes gives the row group's page bounds back for the next row
-// group; nothing of the plan refers to them once the row group is judged
-// (page decisions keep the column index's own bytes).
+// releaseIndexes gives the row group's scratch and offset index buffers
+// back for the next row group; nothing of the plan refers to them once the
+// row group is judged (page judgements keep copies of the indexes' bytes).
 func (s *rgState) releaseIndexes() {
 	p := s.p
 	p.freeMu.Lock()
 	defer p.freeMu.Unlock()
 	for _, x := range s.index {
-		if x.bounds != nil {
-			clear(x.bounds)
-			p.freeBounds = append(p.freeBounds, x.bounds[:0])
-			x.bounds, x.ordered = nil, nil
+		if x.sc != nil {
+			p.freeScratch = append(p.freeScratch, x.sc)
+			x.sc, x.ci, x.ordered, x.oi = nil, nil, nil, nil
 		}
+	}
+	for _, x := range s.oi {
+		if x.buf != nil {
+			p.freeOI = append(p.freeOI, x.buf)
+			x.buf, x.oi, x.raw = nil, nil, nil
+		}
+	}
+	if x := s.passing; x != nil && x.buf != nil {
+		p.freeOI = append(p.freeOI, x.buf)
+		s.passing = nil
 	}
 }
 
 // A pageJudgement is the page index's verdict on each page of a chunk for
-// one condition, kept as it was decided; the PageDecisions EXPLAIN shows
-// are spelled out from it only when asked for (RowGroupPlan.PageDecisions).
+// one condition. It keeps what decided it, not the verdicts: the
+// PageDecisions EXPLAIN shows are decided again from the same column index
+// only when asked for (RowGroupPlan.PageDecisions), and a plan that no one
+// explains costs no more than the column index's bytes.
 type pageJudgement struct {
 	cond *Cond
 	col  *stats.Column
-	ci   *meta.ColumnIndex
-	// oi places the pages; nil when the column index kept every page and
-	// the offset index was not read.
-	oi      *meta.OffsetIndex
-	keep    []bool
-	reasons []string
+	f    *format.File
+	rg   int
+	// raw is the column index's bytes.
+	raw []byte
+	// oiRaw is the offset index's bytes, which place the pages; nil when
+	// the column index kept every page and the offset index was not read.
+	oiRaw []byte
 }
 
 // decisions spells out j for a row group of rows rows.
 func (j *pageJudgement) decisions(rows int64) []PageDecision {
 	c := j.cond
 	leaf, cond := c.Col.Leaf.Index, c.String()
-	out := make([]PageDecision, len(j.keep))
-	for i, k := range j.keep {
-		d := PageDecision{Leaf: leaf, Path: c.Col.Path, Cond: cond, Page: i, Keep: k, Reason: j.reasons[i]}
-		if j.oi != nil {
-			first, end := format.PageRows(j.oi, i, rows)
-			d.Rows, d.Located, d.Bytes = RowRange{first, end}, true, int64(j.oi.PageLocations[i].CompressedPageSize)
+	ix := &chunkIndex{order: meta.Unordered, sc: new(indexScratch)}
+	ci, err := j.f.DecodeColumnIndexInto(j.rg, leaf, j.raw, &ix.sc.ci)
+	if err != nil {
+		// The same bytes decoded when the page index judged the pages.
+		return nil
+	}
+	ix.ci = ci
+	ix.judgeOrder(j.col)
+	var oi *meta.OffsetIndex
+	if j.oiRaw != nil {
+		if oi, err = j.f.DecodeOffsetIndex(j.rg, leaf, j.oiRaw); err != nil {
+			return nil // as the column index's bytes
 		}
-		if b := stats.PageBounds(*j.col, j.ci, i); b.Min != nil && b.Max != nil {
+	}
+	keep, reasons := ix.decide(c, true)
+	out := make([]PageDecision, len(keep))
+	for i, k := range keep {
+		d := PageDecision{Leaf: leaf, Path: c.Col.Path, Cond: cond, Page: i, Keep: k, Reason: reasons[i]}
+		if oi != nil {
+			first, end := format.PageRows(oi, i, rows)
+			d.Rows, d.Located, d.Bytes = RowRange{first, end}, true, int64(oi.PageLocations[i].CompressedPageSize)
+		}
+		if b := ix.pages.Bounds(i); b.Min != nil && b.Max != nil {
 			d.cond, d.min, d.max = c, b.Min, b.Max
 		}
 		out[i] = d

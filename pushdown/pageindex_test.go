@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pqsql/pqsql/format"
+	"github.com/pqsql/pqsql/format/meta"
 	"github.com/pqsql/pqsql/format/stats"
 	"github.com/pqsql/pqsql/internal/testcorpus"
 )
@@ -118,11 +119,11 @@ func TestOffsetIndexReadOnlyToSkip(t *testing.T) {
 	})
 }
 
-// TestColumnIndexBoundsArePageBounds checks that the bounds of all pages at
-// once, which the plan judges, are each page's PageBounds, and that the
-// boundary order judged from them is IndexOrder's, on every column index
-// of the fixtures and the conformance corpus.
-func TestColumnIndexBoundsArePageBounds(t *testing.T) {
+// TestPageIndexIsPageBounds checks that the bounds a PageIndex gives, which
+// the plan judges, are each page's PageBounds, and its boundary order
+// IndexOrder's, on every column index of the fixtures and the conformance
+// corpus, decoded into one buffer after another.
+func TestPageIndexIsPageBounds(t *testing.T) {
 	paths := []string{}
 	for _, name := range []string{"orders_sorted.parquet", "orders_shuffled.parquet", "types.parquet", "statistics.parquet", "nested.parquet"} {
 		paths = append(paths, filepath.Join(testcorpus.ModuleRoot(t), "fixtures", name))
@@ -131,7 +132,7 @@ func TestColumnIndexBoundsArePageBounds(t *testing.T) {
 		paths = append(paths, corpus...)
 	}
 	checked := 0
-	var reuse []stats.Bounds
+	var buf format.ColumnIndexBuf
 	for _, path := range paths {
 		f, err := format.Open(path)
 		if err != nil {
@@ -148,19 +149,38 @@ func TestColumnIndexBoundsArePageBounds(t *testing.T) {
 				if err != nil {
 					continue
 				}
-				reuse = stats.ColumnIndexBounds(cols[c], ci, reuse)
-				if len(reuse) != len(ci.NullPages) {
-					t.Fatalf("%s rg %d col %d: %d bounds for %d pages", path, rg, c, len(reuse), len(ci.NullPages))
+				into, _, err := f.ReadColumnIndexInto(rg, c, &buf)
+				if err != nil {
+					t.Fatalf("%s rg %d col %d: %v", path, rg, c, err)
+				}
+				pages := stats.NewPageIndex(&cols[c], into)
+				if pages.Len() != len(ci.NullPages) {
+					t.Fatalf("%s rg %d col %d: %d pages, want %d", path, rg, c, pages.Len(), len(ci.NullPages))
 				}
 				for i := range ci.NullPages {
-					if want := stats.PageBounds(cols[c], ci, i); !reflect.DeepEqual(reuse[i], want) {
-						t.Errorf("%s rg %d col %d page %d: %+v, want %+v", path, rg, c, i, reuse[i], want)
+					if got, want := pages.Bounds(i), stats.PageBounds(cols[c], ci, i); !reflect.DeepEqual(got, want) {
+						t.Errorf("%s rg %d col %d page %d: %+v, want %+v", path, rg, c, i, got, want)
 					}
 				}
-				o1, why1 := stats.IndexOrderOf(cols[c], ci, reuse)
+				o1, why1 := pages.Order()
 				o2, why2 := stats.IndexOrder(cols[c], ci)
 				if o1 != o2 || why1 != why2 {
 					t.Errorf("%s rg %d col %d: order %v (%s), want %v (%s)", path, rg, c, o1, why1, o2, why2)
+				}
+				o3, searched := pages.SearchOrder(nil)
+				if o3 != o2 {
+					t.Errorf("%s rg %d col %d: search order %v, want %v", path, rg, c, o3, o2)
+				}
+				if o3 == meta.Ascending || o3 == meta.Descending {
+					var want []int
+					for i := range ci.NullPages {
+						if b := stats.PageBounds(cols[c], ci, i); !b.AllNull && !b.AllNaN {
+							want = append(want, i)
+						}
+					}
+					if !reflect.DeepEqual(searched, want) {
+						t.Errorf("%s rg %d col %d: pages searched %v, want %v", path, rg, c, searched, want)
+					}
 				}
 				checked++
 			}
@@ -171,4 +191,95 @@ func TestColumnIndexBoundsArePageBounds(t *testing.T) {
 		t.Fatal("no column index checked")
 	}
 	t.Logf("%d column indexes", checked)
+}
+
+// TestPageIndexScratchHandedOn checks that row groups judged one after
+// another decode their column indexes into one scratch, which each hands
+// to the next once judged, and that what a plan keeps of its page index
+// outlives the scratch: its page decisions, spelled out after later row
+// groups reused it, still give each page's own bounds.
+func TestPageIndexScratchHandedOn(t *testing.T) {
+	f := openFixture(t, "orders_shuffled.parquet")
+	if f.NumRowGroups() < 2 {
+		t.Skipf("the fixture has %d row group", f.NumRowGroups())
+	}
+	city := leafIndex(t, f, "city")
+	// 'Lima' lies between every page's bounds: each row group's column
+	// index of city is read and judged.
+	p, err := newPlanner(f, eq("city", StringLiteral("Lima")), allLeaves(f), Options{Statistics: true, PageIndex: true, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc *indexScratch
+	var plans []RowGroupPlan
+	for rg := range f.NumRowGroups() {
+		plan, err := p.rowGroup(rg, &rgTally{rg: rg, skipped: map[Mechanism]int64{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans = append(plans, plan)
+		if len(p.freeScratch) != 1 {
+			t.Fatalf("after row group %d: %d scratches given back, want 1", rg, len(p.freeScratch))
+		}
+		if sc != nil && p.freeScratch[0] != sc {
+			t.Errorf("row group %d judged its page index in new scratch", rg)
+		}
+		sc = p.freeScratch[0]
+	}
+	for _, plan := range plans {
+		ci, err := f.ReadColumnIndex(plan.Index, city)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := plan.PageDecisions()
+		if len(ds) != len(ci.NullPages) {
+			t.Fatalf("row group %d: %d page decisions, want %d", plan.Index, len(ds), len(ci.NullPages))
+		}
+		for _, d := range ds {
+			b := stats.PageBounds(p.cols[city], ci, d.Page)
+			if !d.Keep || !reflect.DeepEqual(d.min, b.Min) || !reflect.DeepEqual(d.max, b.Max) {
+				t.Errorf("row group %d, page %d: keep %v, bounds [%q, %q]; want kept, [%q, %q]", plan.Index, d.Page, d.Keep, d.min, d.max, b.Min, b.Max)
+			}
+		}
+	}
+}
+
+// TestOffsetIndexBufferServesEveryChunk checks that the offset indexes read
+// only to choose a narrowed row group's pages, one for each column read,
+// share one buffer, beside the one of the column the page index judged,
+// whose decisions still place its pages once the buffers are given back.
+func TestOffsetIndexBufferServesEveryChunk(t *testing.T) {
+	f := openFixture(t, "orders_sorted.parquet")
+	if len(f.Schema.Leaves) < 4 {
+		t.Skipf("the fixture has %d columns", len(f.Schema.Leaves))
+	}
+	p, err := newPlanner(f, eq("order_id", IntLiteral(431)), allLeaves(f), Options{Statistics: true, PageIndex: true, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := p.rowGroup(0, &rgTally{rg: 0, skipped: map[Mechanism]int64{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Verdict != Select {
+		t.Fatalf("row group 0: %s (%s), want select", plan.Verdict, plan.Reason)
+	}
+	for _, c := range plan.Columns {
+		if c.Whole || len(c.Pages) == 0 || len(c.Pages) >= c.NumPages {
+			t.Errorf("column %s: whole %v, %d of %d pages; want some pages chosen", c.Path, c.Whole, len(c.Pages), c.NumPages)
+		}
+	}
+	if len(p.freeOI) != 2 {
+		t.Errorf("%d offset index buffers for %d columns, want 2", len(p.freeOI), len(plan.Columns))
+	}
+	oi, err := f.ReadOffsetIndex(0, leafIndex(t, f, "order_id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range plan.PageDecisions() {
+		first, end := format.PageRows(oi, d.Page, plan.NumRows)
+		if !d.Located || d.Rows != (RowRange{first, end}) || d.Bytes != int64(oi.PageLocations[d.Page].CompressedPageSize) {
+			t.Errorf("page %d: located %v, rows %v, %d bytes; want rows [%d, %d), %d bytes", d.Page, d.Located, d.Rows, d.Bytes, first, end, oi.PageLocations[d.Page].CompressedPageSize)
+		}
+	}
 }

@@ -373,9 +373,10 @@ type planner struct {
 	geo   *geoInfo
 	// starts are the row groups' first rows in the file (RowNumber).
 	starts []int64
-	// freeBounds are page bounds slices finished row groups gave back.
-	freeMu     sync.Mutex
-	freeBounds [][]stats.Bounds
+	// freeScratch is page index scratch finished row groups gave back.
+	freeMu      sync.Mutex
+	freeScratch []*indexScratch
+	freeOI      []*format.OffsetIndexBuf
 	// ranges are the folded row groups' reads, coalesced by finish.
 	ranges []format.Range
 }
@@ -545,9 +546,12 @@ type rgState struct {
 	bounds map[int]*stats.Bounds
 	index  map[int]*chunkIndex
 	oi     map[int]*offsetIndex
-	blooms map[int]*bloomState
-	dicts  map[int]*dictState
-	judged []pageJudgement
+	// passing holds the offset index of a chunk read only to choose its
+	// pages (lastOffsetIndex).
+	passing *offsetIndex
+	blooms  map[int]*bloomState
+	dicts   map[int]*dictState
+	judged  []pageJudgement
 	// noCover ignores GeoParquet coverings; uncovered is such a state for
 	// the same row group (see byCovering).
 	noCover   bool
@@ -847,7 +851,7 @@ func (s *rgState) columnRead(c int, chunk format.Range, rows RowRanges) (ColumnR
 		cr.Note = "a repeated column's pages are not pruned"
 		return cr, nil
 	}
-	oi := s.offsetIndex(c)
+	oi := s.lastOffsetIndex(c)
 	if oi.oi == nil {
 		cr.Note = oi.why
 		return cr, nil
@@ -874,9 +878,14 @@ func (s *rgState) columnRead(c int, chunk format.Range, rows RowRanges) (ColumnR
 	return cr, nil
 }
 
-// offsetIndex is a chunk's offset index, read once per plan.
+// offsetIndex is a chunk's offset index, read once per plan into scratch
+// the row group gives back once judged (releaseIndexes): what the plan
+// keeps of it is copied out.
 type offsetIndex struct {
-	oi  *meta.OffsetIndex
+	oi *meta.OffsetIndex
+	// raw is the bytes oi was decoded from, in buf as oi is.
+	raw []byte
+	buf *format.OffsetIndexBuf
 	why string
 }
 
@@ -886,14 +895,40 @@ func (s *rgState) offsetIndex(c int) *offsetIndex {
 	}
 	x := &offsetIndex{}
 	s.oi[c] = x
+	s.readOffsetIndex(c, x)
+	return x
+}
+
+// lastOffsetIndex is offsetIndex for its last use, choosing the chunk's
+// pages: one not read already is read into one buffer that serves every
+// such chunk of the row group in turn, and not kept.
+func (s *rgState) lastOffsetIndex(c int) *offsetIndex {
+	if x := s.oi[c]; x != nil {
+		return x
+	}
+	x := s.passing
+	if x == nil {
+		x = &offsetIndex{}
+		s.passing = x
+	}
+	*x = offsetIndex{buf: x.buf}
+	s.readOffsetIndex(c, x)
+	return x
+}
+
+// readOffsetIndex reads chunk c's offset index into x.
+func (s *rgState) readOffsetIndex(c int, x *offsetIndex) {
 	f := s.p.f
 	r, ok := f.OffsetIndexRange(s.rg, c)
 	if !ok {
 		x.why = "the chunk has no offset index"
-		return x
+		return
 	}
 	s.tally.indexBytes += max(r.Length, 0)
-	oi, err := f.ReadOffsetIndex(s.rg, c)
+	if x.buf == nil {
+		x.buf = s.p.takeOffsetIndexBuf()
+	}
+	oi, raw, err := f.ReadOffsetIndexInto(s.rg, c, x.buf)
 	switch {
 	case err != nil:
 		x.why = fmt.Sprintf("the offset index cannot be read (%v), so the chunk is read whole", err)
@@ -901,9 +936,8 @@ func (s *rgState) offsetIndex(c int) *offsetIndex {
 	case oi == nil || len(oi.PageLocations) == 0:
 		x.why = "the offset index lists no pages"
 	default:
-		x.oi = oi
+		x.oi, x.raw = oi, raw
 	}
-	return x
 }
 
 // trustNotes renders the statistics-trust report, one line per distinct

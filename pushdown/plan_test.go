@@ -395,8 +395,8 @@ func TestBinarySearchMatchesLinear(t *testing.T) {
 					if ix.span(c) != nil {
 						searched[ix.order]++
 					}
-					a, _ := ix.pages(c, true)
-					b, _ := ix.pages(c, false)
+					a, _ := ix.decide(c, true)
+					b, _ := ix.decide(c, false)
 					for i := range a {
 						if a[i] != b[i] {
 							t.Fatalf("%s: row group %d, %s, page %d (%s): search keeps %v, linear %v", f.Name, rg, c, i, ix.order, a[i], b[i])

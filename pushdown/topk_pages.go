@@ -12,9 +12,9 @@ import (
 // as its page index describes them, for judging them against a bound.
 type TopKPages struct {
 	// Rows are each page's rows; Bytes its compressed size.
-	Rows   []RowRange
-	Bytes  []int64
-	bounds []stats.Bounds
+	Rows  []RowRange
+	Bytes []int64
+	pages stats.PageIndex
 }
 
 // Pages reads the page index of the key column in row group rg. It
@@ -52,7 +52,7 @@ func (t *TopK) Pages(rg int) (p *TopKPages, columnIndexBytes, offsetIndexBytes i
 		Rows:  make([]RowRange, len(oi.PageLocations)),
 		Bytes: make([]int64, len(oi.PageLocations)),
 		// pageIndexProblem has checked that both indexes count the same pages.
-		bounds: stats.ColumnIndexBounds(t.col, ci, nil),
+		pages: stats.NewPageIndex(&t.col, ci),
 	}
 	for i, loc := range oi.PageLocations {
 		first, end := format.PageRows(oi, i, numRows)
@@ -66,7 +66,7 @@ func (t *TopK) Pages(rg int) (p *TopKPages, columnIndexBytes, offsetIndexBytes i
 // with the bound, as the page index proves; the rules are the row group's
 // (ExcludesRowGroup), on the page's bounds and null count.
 func (t *TopK) ExcludesPage(p *TopKPages, i int, b TopKBound) bool {
-	return t.excludedBy(p.bounds[i], b)
+	return t.excludedBy(p.pages.Bounds(i), b)
 }
 
 // PagesBound derives from the pages alone a bound that at least k rows of
@@ -93,7 +93,8 @@ func (t *TopK) PagesBound(p *TopKPages, k int) (b TopKBound, ok bool) {
 	}
 	var parts []part
 	var nulls int64
-	for i, s := range p.bounds {
+	for i := range p.pages.Len() {
+		s := p.pages.Bounds(i)
 		rows := p.Rows[i].End - p.Rows[i].First
 		if s.AllNull {
 			nulls += rows

@@ -15,19 +15,50 @@ func PageBounds(c Column, ci *meta.ColumnIndex, page int) Bounds {
 	return pageBounds(c, o, ok, why, ci, page)
 }
 
-// ColumnIndexBounds is PageBounds of every page of ci, appended to dst[:0]:
-// the column's order is found once, and the pages' paths share one string.
-func ColumnIndexBounds(c Column, ci *meta.ColumnIndex, dst []Bounds) []Bounds {
-	dst = dst[:0]
-	if ci == nil {
-		return dst
-	}
+// A PageIndex gives the bounds of a column index's pages one at a time, as
+// PageBounds does, with the column's order found once. It keeps no page's
+// bounds: finding them again when asked costs less than holding every
+// page's, which a plan asks for once or twice.
+type PageIndex struct {
+	c   *Column
+	ci  *meta.ColumnIndex
+	o   Order
+	ok  bool
+	why string
+}
+
+// NewPageIndex is the PageIndex of column index ci of column c, which it
+// refers to.
+func NewPageIndex(c *Column, ci *meta.ColumnIndex) PageIndex {
 	o, ok, why := OrderOf(c.Leaf)
-	n := len(ci.NullPages)
-	for i := range n {
-		dst = append(dst, pageBounds(c, o, ok, why, ci, i))
+	return PageIndex{c: c, ci: ci, o: o, ok: ok, why: why}
+}
+
+// Len is the number of pages the column index lists.
+func (x *PageIndex) Len() int {
+	if x.ci == nil {
+		return 0
 	}
-	return dst
+	return len(x.ci.NullPages)
+}
+
+// Bounds is PageBounds of the page.
+func (x *PageIndex) Bounds(page int) Bounds {
+	return pageBounds(*x.c, x.o, x.ok, x.why, x.ci, page)
+}
+
+// Order is IndexOrder of the column index.
+func (x *PageIndex) Order() (meta.BoundaryOrder, string) {
+	return indexOrder(*x.c, x.ci, x.Bounds, nil)
+}
+
+// SearchOrder is Order's order, with the pages a binary search over it
+// runs over, in page order, appended to dst: every page but those of only
+// nulls or only NaN, which carry no bounds. The pages are found in the
+// same pass as the order; when it is UNORDERED they mean nothing.
+func (x *PageIndex) SearchOrder(dst []int) (meta.BoundaryOrder, []int) {
+	order, _ := indexOrder(*x.c, x.ci, x.Bounds, &dst)
+	return order, dst
 }
 
 // pageBounds is PageBounds with the column's order already found and the
@@ -99,19 +130,12 @@ func indexShape(ci *meta.ColumnIndex) string {
 // claim against the pages' accepted bounds (null and NaN-only pages carry
 // none and are passed over); a claim the bounds contradict is not trusted.
 func IndexOrder(c Column, ci *meta.ColumnIndex) (meta.BoundaryOrder, string) {
-	return indexOrder(c, ci, func(i int) Bounds { return PageBounds(c, ci, i) })
+	return indexOrder(c, ci, func(i int) Bounds { return PageBounds(c, ci, i) }, nil)
 }
 
-// IndexOrderOf is IndexOrder over bounds, the pages' bounds as
-// ColumnIndexBounds gives them.
-func IndexOrderOf(c Column, ci *meta.ColumnIndex, bounds []Bounds) (meta.BoundaryOrder, string) {
-	if ci != nil && len(bounds) != len(ci.NullPages) {
-		return IndexOrder(c, ci)
-	}
-	return indexOrder(c, ci, func(i int) Bounds { return bounds[i] })
-}
-
-func indexOrder(c Column, ci *meta.ColumnIndex, page func(i int) Bounds) (meta.BoundaryOrder, string) {
+// indexOrder is IndexOrder by page's bounds, appending the pages with
+// bounds to *ordered when it is not nil.
+func indexOrder(c Column, ci *meta.ColumnIndex, page func(i int) Bounds, ordered *[]int) (meta.BoundaryOrder, string) {
 	if ci == nil {
 		return meta.Unordered, "the column chunk has no column index"
 	}
@@ -153,6 +177,9 @@ func indexOrder(c Column, ci *meta.ColumnIndex, page func(i int) Bounds) (meta.B
 			}
 		}
 		prev, prevMin, prevMax = i, pb.Min, pb.Max
+		if ordered != nil {
+			*ordered = append(*ordered, i)
+		}
 	}
 	return claimed, ""
 }

@@ -58,6 +58,35 @@ func DecodeColumnIndex(b []byte) (*meta.ColumnIndex, error) {
 	return ci, nil
 }
 
+// A ColumnIndexBuf holds a column index and the arrays of its lists: a
+// planner judging one chunk's page index after another decodes each into
+// the same buffer (DecodeColumnIndexInto) instead of allocating its lists
+// again.
+type ColumnIndexBuf struct {
+	CI         meta.ColumnIndex
+	nullPages  []bool
+	min, max   [][]byte
+	nullCounts []int64
+	repHist    []int64
+	defHist    []int64
+	nanCounts  []int64
+}
+
+// DecodeColumnIndexInto decodes a ColumnIndex into buf.CI, overwriting what
+// buf held. Its min and max values are slices of b, not copies: they are
+// valid as long as b is, and b must not change meanwhile.
+func DecodeColumnIndexInto(b []byte, buf *ColumnIndexBuf) error {
+	d := newDecoder(b)
+	d.ciBuf = buf
+	buf.CI = meta.ColumnIndex{}
+	if err := d.columnIndex(&buf.CI); err != nil {
+		buf.CI = meta.ColumnIndex{}
+		return at(err, "ColumnIndex")
+	}
+	d.release()
+	return nil
+}
+
 // DecodeOffsetIndex decodes a column chunk's OffsetIndex.
 func DecodeOffsetIndex(b []byte) (*meta.OffsetIndex, error) {
 	d := newDecoder(b)
@@ -67,6 +96,29 @@ func DecodeOffsetIndex(b []byte) (*meta.OffsetIndex, error) {
 	}
 	d.release()
 	return oi, nil
+}
+
+// An OffsetIndexBuf holds an offset index and the arrays of its lists: a
+// reader placing one chunk's pages after another decodes each into the
+// same buffer (DecodeOffsetIndexInto).
+type OffsetIndexBuf struct {
+	OI    meta.OffsetIndex
+	pages []meta.PageLocation
+	unenc []int64
+}
+
+// DecodeOffsetIndexInto decodes an OffsetIndex into buf.OI, overwriting
+// what buf held.
+func DecodeOffsetIndexInto(b []byte, buf *OffsetIndexBuf) error {
+	d := newDecoder(b)
+	d.oiBuf = buf
+	buf.OI = meta.OffsetIndex{}
+	if err := d.offsetIndex(&buf.OI); err != nil {
+		buf.OI = meta.OffsetIndex{}
+		return at(err, "OffsetIndex")
+	}
+	d.release()
+	return nil
 }
 
 // DecodeBloomFilterHeader decodes the header at the start of b that precedes
@@ -245,6 +297,9 @@ func (d *decoder) dataPageHeaderV2(t thrift.TType, h *meta.DataPageHeaderV2) err
 }
 
 func (d *decoder) columnIndex(ci *meta.ColumnIndex) error {
+	if buf := d.ciBuf; buf != nil {
+		return d.columnIndexInto(ci, buf)
+	}
 	s := d.beginBody(columnIndexFields)
 	for s.next() {
 		var err error
@@ -275,15 +330,56 @@ func (d *decoder) columnIndex(ci *meta.ColumnIndex) error {
 	return s.end(ids(1, 2, 3, 4))
 }
 
+// columnIndexInto is columnIndex with its lists in buf's arrays and its
+// binary values sliced from the input.
+func (d *decoder) columnIndexInto(ci *meta.ColumnIndex, buf *ColumnIndexBuf) error {
+	s := d.beginBody(columnIndexFields)
+	for s.next() {
+		var err error
+		switch s.id {
+		case 1:
+			ci.NullPages, err = readListInto(d, s.t, thrift.BOOL, &buf.nullPages, d.readBool)
+		case 2:
+			ci.MinValues, err = readListInto(d, s.t, thrift.STRING, &buf.min, d.readRaw)
+		case 3:
+			ci.MaxValues, err = readListInto(d, s.t, thrift.STRING, &buf.max, d.readRaw)
+		case 4:
+			var v int32
+			v, err = d.i32(s.t)
+			ci.BoundaryOrder = meta.BoundaryOrder(v)
+		case 5:
+			ci.NullCounts, err = readListInto(d, s.t, thrift.I64, &buf.nullCounts, d.readI64)
+		case 6:
+			ci.RepetitionLevelHistograms, err = readListInto(d, s.t, thrift.I64, &buf.repHist, d.readI64)
+		case 7:
+			ci.DefinitionLevelHistograms, err = readListInto(d, s.t, thrift.I64, &buf.defHist, d.readI64)
+		case 8:
+			ci.NanCounts, err = readListInto(d, s.t, thrift.I64, &buf.nanCounts, d.readI64)
+		default:
+			err = s.skip()
+		}
+		s.done(err)
+	}
+	return s.end(ids(1, 2, 3, 4))
+}
+
 func (d *decoder) offsetIndex(oi *meta.OffsetIndex) error {
 	s := d.beginBody(offsetIndexFields)
 	for s.next() {
 		var err error
 		switch s.id {
 		case 1:
-			oi.PageLocations, err = readStructList(d, s.t, d.pageLocation)
+			if buf := d.oiBuf; buf != nil {
+				oi.PageLocations, err = readListInto(d, s.t, thrift.STRUCT, &buf.pages, d.pageLocation)
+			} else {
+				oi.PageLocations, err = readStructList(d, s.t, d.pageLocation)
+			}
 		case 2:
-			oi.UnencodedByteArrayDataBytes, err = d.i64List(s.t)
+			if buf := d.oiBuf; buf != nil {
+				oi.UnencodedByteArrayDataBytes, err = readListInto(d, s.t, thrift.I64, &buf.unenc, d.readI64)
+			} else {
+				oi.UnencodedByteArrayDataBytes, err = d.i64List(s.t)
+			}
 		default:
 			err = s.skip()
 		}

@@ -55,6 +55,12 @@ type decoder struct {
 	// into, when not nil, receives a page header and its parts
 	// (DecodePageHeaderInto).
 	into *PageHeaderBuf
+	// ciBuf, when not nil, receives a column index's lists
+	// (DecodeColumnIndexInto).
+	ciBuf *ColumnIndexBuf
+	// oiBuf, when not nil, receives an offset index's lists
+	// (DecodeOffsetIndexInto).
+	oiBuf *OffsetIndexBuf
 
 	// names interns path_in_schema elements, which repeat in every row group.
 	names map[string]string
@@ -578,6 +584,44 @@ func readList[T any](d *decoder, t, elem thrift.TType, c *chunks[T], read func(*
 		out = make([]T, 0, min(n, maxPrealloc))
 	}
 	return readElements(d, n, out, read)
+}
+
+// readListInto is readList into the array of *spare, which keeps it for
+// the next list: it allocates only when a list outgrows it. The list
+// returned has its capacity clipped.
+func readListInto[T any](d *decoder, t, elem thrift.TType, spare *[]T, read func(*T) error) ([]T, error) {
+	n, err := d.listBegin(t, elem)
+	if err != nil {
+		return nil, err
+	}
+	if cap(*spare) < n || *spare == nil {
+		// Non-nil even when empty: a list present but empty is not absent.
+		*spare = make([]T, 0, min(n, maxPrealloc))
+	}
+	out, err := readElements(d, n, (*spare)[:0], read)
+	if err != nil {
+		return nil, err
+	}
+	*spare = out
+	return out[:len(out):len(out)], nil
+}
+
+func (d *decoder) readBool(v *bool) (err error) {
+	*v, err = d.p.ReadBool(d.ctx)
+	return err
+}
+
+func (d *decoder) readI64(v *int64) (err error) {
+	*v, err = d.p.ReadI64(d.ctx)
+	return err
+}
+
+// readRaw reads a binary value as a slice of the input, its capacity
+// clipped so that an append copies it.
+func (d *decoder) readRaw(v *[]byte) error {
+	b, err := d.raw()
+	*v = b[:len(b):len(b)]
+	return err
 }
 
 // readElements reads the n elements of a list whose header is read, each by
