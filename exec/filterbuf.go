@@ -43,3 +43,23 @@ func fillRows(buf []int32, n int) []int32 {
 	}
 	return buf
 }
+
+// A selection is the buffer a row group's scan writes each batch's
+// survivors to (filter.applyInto), lent by rowsPool: row group after row
+// group, a worker reuses the last one's rather than allocate its own.
+type selection struct{ p *[]int32 }
+
+// borrowSelection lends a selection buffer.
+func borrowSelection() selection { return selection{rowsPool.Get().(*[]int32)} }
+
+// buf is the buffer to write the next batch's rows to.
+func (s selection) buf() []int32 { return *s.p }
+
+// keep notes sel, written to buf, as the buffer to reuse.
+func (s selection) keep(sel []int32) { *s.p = sel }
+
+// done gives the buffer back; nothing may read what it held.
+func (s selection) done() {
+	*s.p = (*s.p)[:0]
+	rowsPool.Put(s.p)
+}

@@ -102,3 +102,22 @@ func TestReleasedNullFlagsComeBackCleared(t *testing.T) {
 		t.Fatalf("NULL flags %v, want %v", v.Nulls, want)
 	}
 }
+
+// TestSelectionServesTheNextRowGroup: the buffer a row group's scan wrote
+// its batches' survivors to serves the next row group's scan, rather than
+// each allocating its own (the race detector drops pooled items at random).
+func TestSelectionServesTheNextRowGroup(t *testing.T) {
+	s := borrowSelection()
+	sel := fillRows(s.buf(), BatchSize)
+	s.keep(sel[:7])
+	first := &sel[0]
+	s.done()
+	next := borrowSelection()
+	defer next.done()
+	if raceEnabled {
+		return
+	}
+	if b := next.buf(); cap(b) < BatchSize || len(b) != 0 || &b[:1][0] != first {
+		t.Errorf("the next scan's buffer holds %d of room %d, not the last one's", len(b), cap(b))
+	}
+}

@@ -915,8 +915,10 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	// every selects a whole batch; neither the cut nor appendSelected
 	// keeps it.
 	var every []int32
-	// selBuf holds each batch's survivors for the next batch to reuse.
-	var selBuf []int32
+	// selBuf holds each batch's survivors for the next batch, and the
+	// next row group, to reuse.
+	selBuf := borrowSelection()
+	defer selBuf.done()
 	// passing are the rows the WHERE passes, which the cut narrows.
 	var passing []rowRange
 	t.cutByTopK = false
@@ -948,8 +950,8 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 		}
 		var sel []int32
 		if where != nil {
-			sel, err = where.applyInto(b, selBuf)
-			selBuf = sel
+			sel, err = where.applyInto(b, selBuf.buf())
+			selBuf.keep(sel)
 		} else if cut != nil {
 			sel = cut.selectAll(b.n)
 		} else {
@@ -1177,8 +1179,9 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 		return s.drain(t, cols, readers)
 	}
 	// rows holds each batch's survivors, copied out by take, for the next
-	// batch to reuse.
-	var rows []int32
+	// batch, and the next row group, to reuse.
+	rows := borrowSelection()
+	defer rows.done()
 	if carried != nil {
 		cols = slices.DeleteFunc(slices.Clone(cols), carried.holds)
 	}
@@ -1203,8 +1206,8 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 		var whereErr error
 		if where != nil && s.q.countRows {
 			var sel []int32
-			sel, whereErr = where.applyInto(b, rows)
-			rows = sel
+			sel, whereErr = where.applyInto(b, rows.buf())
+			rows.keep(sel)
 			b.release()
 			if len(sel) > 0 && !send(scanMsg{count: int64(len(sel))}) {
 				return ctx.Err()
@@ -1216,8 +1219,8 @@ func (s *scanner) emit(ctx context.Context, t *scanTask, ranges []rowRange, cols
 		}
 		if where != nil {
 			var sel []int32
-			sel, whereErr = where.applyInto(b, rows)
-			rows = sel
+			sel, whereErr = where.applyInto(b, rows.buf())
+			rows.keep(sel)
 			b.truths = nil
 			if kept := b.take(sel); kept != b {
 				b.release()
