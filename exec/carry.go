@@ -39,10 +39,11 @@ var judgedCarried, judgedCarryDropped atomic.Int64
 
 // newCarry is the carry of the WHERE's columns cols that the rest of the
 // query reads (not whereOnly) and whose pages stream, or nil when there is
-// none. The others keep being read again for the rows passed: a column
+// none, for a row group of rows rows whose columns are of the types typeOf
+// gives. The others keep being read again for the rows passed: a column
 // whose pages are fetched holds them anyway, so carrying it would add to
 // what is held.
-func newCarry(cols []int, whereOnly map[int]bool, readers []colReader) *carry {
+func newCarry(cols []int, whereOnly map[int]bool, readers []colReader, rows int64, typeOf func(col int) Type) *carry {
 	var c *carry
 	for _, col := range cols {
 		if whereOnly[col] {
@@ -62,12 +63,28 @@ func newCarry(cols []int, whereOnly map[int]bool, readers []colReader) *carry {
 			c.strs.uncached = true
 		}
 		c.cols = append(c.cols, col)
-		c.limit += r.streamed
+		c.limit += max(r.streamed, fixedCarry(typeOf(col), rows))
 	}
 	if c != nil {
 		c.vecs = make([]*Vector, len(c.cols))
 	}
 	return c
+}
+
+// fixedCarry is the most a carry of rows values of type t takes when they
+// are numbers or booleans, and 0 for any other type. A carry of them is
+// never dropped: reading the column again would cost its bytes twice to
+// save at most a row group of fixed-width values, which a batch-decoded
+// plan would hold as well. Strings and other values of any length are
+// dropped past the bytes their pages stream.
+func fixedCarry(t Type, rows int64) int64 {
+	switch {
+	case t.ID == TypeBoolean:
+		return 2 * rows
+	case t.ID == TypeVarchar, wideDecimal(t), t.ID == TypeBlob, t.ID == TypeUUID, t.ID == TypeInterval, t.ID == TypeNested:
+		return 0
+	}
+	return 9 * rows // a value and its NULL flag (bytesFrom)
 }
 
 // holds reports whether the carry holds column col.

@@ -366,6 +366,9 @@ type scanFile struct {
 	topk *topKFile
 }
 
+// typeOf is the type of column col's values.
+func (f *scanFile) typeOf(col int) Type { return typeOfField(f.fields[col]) }
+
 // rowStart is the position in the file of row group rg's first row.
 func (sf *scanFile) rowStart(rg int) int64 {
 	if rg < len(sf.starts) {
@@ -894,7 +897,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	if late {
 		first = q.whereCols
 	}
-	// Read once, in order: a chunk read whole may stream (streamWindow).
+	// Read once, in order: a chunk read whole may stream (streamAbove).
 	// Read late, the WHERE's columns the rest of the query reads are
 	// carried out of the first pass (carry.go), but for a sorted limit's,
 	// which are read again for the rows it passes.
@@ -907,7 +910,7 @@ func (s *scanner) scanRowGroup(ctx context.Context, t *scanTask, send func(scanM
 	}
 	var carried *carry
 	if q.topk == nil {
-		carried = newCarry(q.whereCols, q.whereOnly, readers)
+		carried = newCarry(q.whereCols, q.whereOnly, readers, rg.NumRows, t.file.typeOf)
 	}
 	var survivors []rowRange
 	var whereErr error
@@ -1071,7 +1074,7 @@ func (s *scanner) scanJudged(ctx context.Context, t *scanTask, kept []rowRange, 
 	var carried *carry
 	if carryCol >= 0 {
 		// nil when the column's pages were fetched: they are read again.
-		carried = newCarry([]int{carryCol}, nil, readers)
+		carried = newCarry([]int{carryCol}, nil, readers, t.rg.NumRows, t.file.typeOf)
 		defer carried.release()
 	}
 	// A plan that counts the rows the judges leave needs only their number.
@@ -1361,7 +1364,7 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				if lr.given != nil {
 					whole = cr.WholeRange()
 				}
-				if once && flat && rows == nil && t.file.cs.remote == nil && whole.Length > int64(streamWindow) {
+				if once && flat && rows == nil && t.file.cs.remote == nil && whole.Length > int64(streamAbove) {
 					lr.stream, lr.streamed = true, whole.Length
 					acct.leaf(cr, []format.Range{whole})
 					plan[l.Index] = lr
@@ -1388,8 +1391,8 @@ func (s *scanner) loadOnce(t *scanTask, cols []int, rows []rowRange, readers []c
 				// A dictionary page larger than a window is read a window
 				// at a time as it decodes, so that its compressed bytes are
 				// never held beside it (format.PageReader.StreamDictionary).
-				lr.streamDict = flat && local && lr.dict.Length > int64(streamWindow)
-				if once && flat && lr.spans == nil && local && listed > int64(streamWindow) {
+				lr.streamDict = flat && local && lr.dict.Length > int64(streamAbove)
+				if once && flat && lr.spans == nil && local && listed > int64(streamAbove) {
 					lr.stream, lr.streamed = true, listed
 					acct.leaf(cr, ranges[first:])
 					ranges = ranges[:first]
@@ -1569,10 +1572,11 @@ type leafRead struct {
 	streamDict bool
 }
 
-// streamWindow is how many bytes of a chunk a streaming reader holds: a
-// chunk no larger is fetched with the row group's others, in as few
-// requests as their places allow.
-var streamWindow = 64 << 10
+// streamWindow is how many bytes of a chunk a streaming reader holds, and
+// streamAbove how large a chunk, its listed pages or its dictionary page
+// must be to stream: one no larger is fetched with the row group's others,
+// in as few requests as their places allow.
+var streamWindow, streamAbove = 32 << 10, 64 << 10
 
 // firstRows is the first n rows of rs.
 func firstRows(rs []rowRange, n int64) []rowRange {
