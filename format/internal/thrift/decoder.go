@@ -71,6 +71,15 @@ type decoder struct {
 	pathScratch     []string
 	encScratch      []meta.Encoding
 	encStatsScratch []meta.PageEncodingStats
+
+	// known are the footers' schemas this footer's may repeat, matched the
+	// one it does, and schemaRaw its own encoded schema list
+	// (DecodeFileMetaDataKnown). keepLists says to track the chunks' lists
+	// even in a footer of one row group, to make a Known of them.
+	known     []*Known
+	matched   *Known
+	schemaRaw []byte
+	keepLists bool
 }
 
 // chunkLists are the lists of a column chunk's metadata that repeat, equal,
@@ -148,7 +157,12 @@ func newDecoder(b []byte) *decoder {
 // caller alone. After an error the protocol state is unknown, so the
 // decoder is dropped instead.
 func (d *decoder) release() {
-	*d = decoder{p: d.p, cfg: d.cfg, ctx: d.ctx}
+	// The lists and scratch arrays are kept, emptied, for the next
+	// footer: a glob decodes one a file.
+	clear(d.lists)
+	clear(d.pathScratch)
+	*d = decoder{p: d.p, cfg: d.cfg, ctx: d.ctx, lists: d.lists[:0], pathScratch: d.pathScratch[:0],
+		encScratch: d.encScratch[:0], encStatsScratch: d.encStatsScratch[:0]}
 	decoders.Put(d)
 }
 
@@ -664,19 +678,27 @@ func (d *decoder) stringList(t thrift.TType) ([]string, error) {
 }
 
 // pathList reads a path_in_schema, interning its names: the same paths
-// repeat in every row group of a footer.
+// repeat in every row group of a footer. A name that the chunk at this
+// place in the row group before has too is taken from there.
 func (d *decoder) pathList(t thrift.TType) ([]string, error) {
-	if d.names == nil {
-		d.names = make(map[string]string)
-	}
 	var before *[]string
 	if l := d.listsBefore(); l != nil {
 		before = &l.path
 	}
+	i := 0
 	return sharedList(d, t, thrift.STRING, &d.strings, &d.pathScratch, before, func(v *string) error {
 		b, err := d.raw()
 		if err != nil {
 			return err
+		}
+		if before != nil && i < len(*before) && (*before)[i] == string(b) {
+			*v = (*before)[i]
+			i++
+			return nil
+		}
+		i++
+		if d.names == nil {
+			d.names = make(map[string]string)
 		}
 		name, ok := d.names[string(b)]
 		if !ok {

@@ -1,0 +1,81 @@
+package thrift
+
+import (
+	"bytes"
+
+	"github.com/apache/thrift/lib/go/thrift"
+
+	"github.com/pqsql/pqsql/format/meta"
+)
+
+// A Known is what an earlier footer decoded to that the footers of the
+// other files of a glob almost always repeat: its schema list, and the
+// lists of its column chunks (path, encodings, encoding statistics). A
+// footer decoded with it shares what it repeats rather than decode and
+// hold a copy a file.
+//
+// A Known is read-only once made, so footers decoded at once may share it.
+type Known struct {
+	// raw is the encoded schema list, from its header to its last element.
+	// The same bytes decode to the same elements, so a footer whose schema
+	// list begins with raw has the elements of this one.
+	raw      []byte
+	elements []meta.SchemaElement
+	// lists are the lists of the chunk at each place of the footer's last
+	// row group.
+	lists []chunkLists
+}
+
+// maxKnownRaw bounds the schema list a Known keeps a copy of: a schema of
+// thousands of columns is kept by its own file only.
+const maxKnownRaw = 64 << 10
+
+// Shares reports whether md's schema elements are k's: md was decoded with
+// k and its schema list had k's bytes.
+func (k *Known) Shares(md *meta.FileMetaData) bool {
+	return k != nil && len(md.Schema) > 0 && len(k.elements) == len(md.Schema) && &k.elements[0] == &md.Schema[0]
+}
+
+// DecodeFileMetaDataKnown is DecodeFileMetaData sharing with the first of
+// known whose schema list the footer repeats byte for byte. It returns that
+// Known, or else one made of this footer for the footers after it (nil
+// when its schema list is too large to keep).
+func DecodeFileMetaDataKnown(b []byte, known []*Known) (*meta.FileMetaData, *Known, error) {
+	d := newDecoder(b)
+	d.known, d.keepLists = known, true
+	m := new(meta.FileMetaData)
+	if err := d.fileMetaData(m); err != nil {
+		return nil, nil, at(err, "FileMetaData")
+	}
+	k := d.matched
+	if k == nil && d.schemaRaw != nil && len(d.schemaRaw) <= maxKnownRaw {
+		k = &Known{raw: bytes.Clone(d.schemaRaw), elements: m.Schema, lists: append([]chunkLists(nil), d.lists...)}
+	}
+	d.release()
+	return m, k, nil
+}
+
+// schemaList reads the footer's schema list, or, when it repeats a known
+// one's bytes, passes over them and shares that one's elements and chunk
+// lists.
+func (d *decoder) schemaList() ([]meta.SchemaElement, error) {
+	start := d.r.pos
+	d.schemaRaw = nil
+	for _, k := range d.known {
+		// The compact protocol keeps no state within a list once it is
+		// read whole, so passing over its bytes leaves it where reading
+		// them would.
+		if bytes.HasPrefix(d.r.b[start:], k.raw) {
+			d.r.pos += len(k.raw)
+			d.matched = k
+			d.lists = append(d.lists[:0], k.lists...)
+			return k.elements, nil
+		}
+	}
+	d.matched = nil
+	elems, err := readStructList(d, thrift.LIST, d.schemaElement)
+	if err == nil {
+		d.schemaRaw = d.r.b[start:d.r.pos]
+	}
+	return elems, err
+}
