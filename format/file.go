@@ -104,7 +104,7 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	if err != nil {
 		return nil, fail("%w", err)
 	}
-	md, err := thrift.DecodeFileMetaData(buf)
+	md, known, err := thrift.DecodeFileMetaDataKnown(buf, recentKnown())
 	// Nothing decoded points into the footer's bytes (the decoder copies
 	// bytes and strings out): they serve the scan's first reads.
 	putFetchBuffer(buf)
@@ -121,13 +121,22 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 			}
 		}
 	}
-	schema, err := NewSchema(md.Schema)
-	if err != nil {
-		return nil, fail("schema: %w", err)
+	var schema *Schema
+	if known.Shares(md) {
+		schema = sharedSchema(known)
+	}
+	shared := schema != nil
+	if !shared {
+		if schema, err = NewSchema(md.Schema); err != nil {
+			return nil, fail("schema: %w", err)
+		}
 	}
 	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits, head: head}
 	if err := f.validate(); err != nil {
 		return nil, fail("%w", err)
+	}
+	if !shared && known.Shares(md) {
+		keepSchema(known, schema)
 	}
 	return f, nil
 }
