@@ -100,7 +100,7 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	if footerLen > limits.MaxFooterSize {
 		return nil, fail("%w: footer of %d bytes exceeds the limit of %d", ErrLimit, footerLen, limits.MaxFooterSize)
 	}
-	buf, err := readPooled(src, Range{size - footerTail - footerLen, footerLen})
+	buf, err := readFooter(src, Range{size - footerTail - footerLen, footerLen})
 	if err != nil {
 		return nil, fail("%w", err)
 	}
@@ -139,6 +139,21 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 		keepSchema(known, schema)
 	}
 	return f, nil
+}
+
+// readFooter is readPooled for a footer, into a pooled buffer even when it
+// is smaller than the pools' smallest: a glob reads a footer a file, and
+// one buffer serves them all.
+func readFooter(src Source, r Range) ([]byte, error) {
+	if err := checkRange(src, r); err != nil {
+		return nil, err
+	}
+	buf := fetchBuffer(max(r.Length, 1<<minPooledBits))[:r.Length]
+	if err := readFull(src, buf, r.Offset); err != nil {
+		putFetchBuffer(buf)
+		return nil, err
+	}
+	return buf, nil
 }
 
 // WithSource returns the file, its footer as already decoded, served by
