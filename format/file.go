@@ -26,7 +26,9 @@ type File struct {
 	Source Source
 	// Meta is the decoded footer.
 	Meta *meta.FileMetaData
-	// Schema is the schema tree built from Meta.Schema.
+	// Schema is the schema tree built from Meta.Schema. Both are
+	// read-only: files whose footers repeat a schema list share its
+	// elements and its Schema.
 	Schema *Schema
 	// FooterSize is the byte length of the thrift footer plus its 8-byte tail.
 	FooterSize int64
