@@ -80,6 +80,8 @@ type decoder struct {
 	matched   *Known
 	schemaRaw []byte
 	keepLists bool
+	// schemaValues counts the values taken once the schema list was read.
+	schemaValues valueCounts
 }
 
 // chunkLists are the lists of a column chunk's metadata that repeat, equal,
@@ -167,12 +169,17 @@ func (d *decoder) release() {
 }
 
 // A slab hands out pointers into shared, geometrically growing arrays.
-type slab[T any] struct{ buf []T }
+type slab[T any] struct {
+	buf []T
+	// n counts the values handed out.
+	n int
+}
 
 func (s *slab[T]) alloc() *T {
 	if len(s.buf) == cap(s.buf) {
 		s.buf = make([]T, 0, min(max(2*cap(s.buf), 4), 1024))
 	}
+	s.n++
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
 }
@@ -187,21 +194,35 @@ func (s *slab[T]) reserve(n int) {
 }
 
 // chunks hands out short slices of shared arrays.
-type chunks[T any] struct{ buf []T }
+type chunks[T any] struct {
+	buf []T
+	// n counts the elements handed out.
+	n int
+}
+
+// chunksSize bounds the arrays chunks shares.
+const chunksSize = 4096
 
 // take returns a zeroed slice of n elements with capacity n, or nil when n is
 // too large to share an array.
 func (c *chunks[T]) take(n int) []T {
-	const size = 4096
-	if n > size/8 {
+	if n > chunksSize/8 {
 		return nil
 	}
 	if cap(c.buf)-len(c.buf) < n {
-		c.buf = make([]T, 0, max(min(2*cap(c.buf), size), 64, n))
+		c.buf = make([]T, 0, max(min(2*cap(c.buf), chunksSize), 64, n))
 	}
+	c.n += n
 	start := len(c.buf)
 	c.buf = c.buf[:start+n]
 	return c.buf[start : start+n : start+n]
+}
+
+// reserve makes room for n more in one array, up to the arrays' bound.
+func (c *chunks[T]) reserve(n int) {
+	if n = min(n, chunksSize); cap(c.buf)-len(c.buf) < n {
+		c.buf = make([]T, 0, n)
+	}
 }
 
 // A field is one field of a parquet.thrift struct: its name, for error paths,

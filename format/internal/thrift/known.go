@@ -24,6 +24,35 @@ type Known struct {
 	// lists are the lists of the chunk at each place of the footer's last
 	// row group.
 	lists []chunkLists
+	// values counts the optional numbers and binary bytes the footer's
+	// row groups took, for a footer like it to reserve at once rather than
+	// in doubling steps.
+	values valueCounts
+}
+
+// valueCounts count what a footer's values took of the decoder's slabs and
+// binary arrays.
+type valueCounts struct{ i64s, i32s, bools, bytes int }
+
+func (d *decoder) valueCounts() valueCounts {
+	return valueCounts{d.i64s.n, d.i32s.n, d.bools.n, d.bytes.n}
+}
+
+func (c valueCounts) minus(o valueCounts) valueCounts {
+	return valueCounts{c.i64s - o.i64s, c.i32s - o.i32s, c.bools - o.bools, c.bytes - o.bytes}
+}
+
+// reserveValues makes room for the values of a footer counted c, within
+// what the bytes left could hold: an optional number takes at least two
+// (a field header and a value), a binary byte one. The numbers a footer
+// has follow from its schema; its statistics' bytes vary with the values,
+// so a quarter more are reserved.
+func (d *decoder) reserveValues(c valueCounts) {
+	left := len(d.r.b) - d.r.pos
+	d.i64s.reserve(min(c.i64s, left/2, maxPrealloc))
+	d.i32s.reserve(min(c.i32s, left/2, maxPrealloc))
+	d.bools.reserve(min(c.bools, left/2, maxPrealloc))
+	d.bytes.reserve(min(c.bytes+c.bytes/4, left))
 }
 
 // maxKnownRaw bounds the schema list a Known keeps a copy of: a schema of
@@ -49,7 +78,8 @@ func DecodeFileMetaDataKnown(b []byte, known []*Known) (*meta.FileMetaData, *Kno
 	}
 	k := d.matched
 	if k == nil && d.schemaRaw != nil && len(d.schemaRaw) <= maxKnownRaw {
-		k = &Known{raw: bytes.Clone(d.schemaRaw), elements: m.Schema, lists: append([]chunkLists(nil), d.lists...)}
+		k = &Known{raw: bytes.Clone(d.schemaRaw), elements: m.Schema, lists: append([]chunkLists(nil), d.lists...),
+			values: d.valueCounts().minus(d.schemaValues)}
 	}
 	d.release()
 	return m, k, nil
@@ -69,13 +99,14 @@ func (d *decoder) schemaList() ([]meta.SchemaElement, error) {
 			d.r.pos += len(k.raw)
 			d.matched = k
 			d.lists = append(d.lists[:0], k.lists...)
+			d.reserveValues(k.values)
 			return k.elements, nil
 		}
 	}
 	d.matched = nil
 	elems, err := readStructList(d, thrift.LIST, d.schemaElement)
 	if err == nil {
-		d.schemaRaw = d.r.b[start:d.r.pos]
+		d.schemaRaw, d.schemaValues = d.r.b[start:d.r.pos], d.valueCounts()
 	}
 	return elems, err
 }

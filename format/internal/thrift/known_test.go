@@ -11,6 +11,12 @@ import (
 // statistics differ by n, as the files of a glob differ.
 func knownFooter(t *testing.T, names [2]string, n int64) []byte {
 	t.Helper()
+	return globFooter(t, names[:], n)
+}
+
+// globFooter is knownFooter over the columns names.
+func globFooter(t *testing.T, names []string, n int64) []byte {
+	t.Helper()
 	chunk := func(name string) meta.ColumnChunk {
 		return meta.ColumnChunk{MetaData: &meta.ColumnMetaData{
 			Type: meta.Int64, Encodings: []meta.Encoding{meta.Plain, meta.RLE, meta.RLEDictionary}, PathInSchema: []string{name},
@@ -23,10 +29,12 @@ func knownFooter(t *testing.T, names [2]string, n int64) []byte {
 		}}
 	}
 	m := &meta.FileMetaData{Version: 2, NumRows: 10 + n, CreatedBy: p("parquet-cpp-arrow version 19.0.0"),
-		Schema: []meta.SchemaElement{{Name: "schema", NumChildren: p(int32(2))},
-			{Name: names[0], Type: p(meta.Int64), RepetitionType: p(meta.Optional)},
-			{Name: names[1], Type: p(meta.Int64), RepetitionType: p(meta.Optional)}},
-		RowGroups: []meta.RowGroup{{NumRows: 10 + n, TotalByteSize: 100, Columns: []meta.ColumnChunk{chunk(names[0]), chunk(names[1])}}}}
+		Schema:    []meta.SchemaElement{{Name: "schema", NumChildren: p(int32(len(names)))}},
+		RowGroups: []meta.RowGroup{{NumRows: 10 + n, TotalByteSize: 100}}}
+	for _, name := range names {
+		m.Schema = append(m.Schema, meta.SchemaElement{Name: name, Type: p(meta.Int64), RepetitionType: p(meta.Optional)})
+		m.RowGroups[0].Columns = append(m.RowGroups[0].Columns, chunk(name))
+	}
 	b, err := EncodeFileMetaData(m)
 	if err != nil {
 		t.Fatal(err)
@@ -112,5 +120,30 @@ func TestKnownFooterAllocations(t *testing.T) {
 	// The schema alone is three elements, a name and options each.
 	if shared > alone-6 {
 		t.Errorf("decoding beside the known footer: %.0f allocations, alone %.0f; want at least 6 fewer", shared, alone)
+	}
+}
+
+// Beside a known footer of its schema, a footer's optional numbers and
+// statistics' bytes are each cut from one array, sized by the known
+// footer's, rather than from arrays doubling from a few values.
+func TestKnownFooterSizesValueArrays(t *testing.T) {
+	names := make([]string, 40)
+	for i := range names {
+		names[i] = string(rune('a'+i%26)) + string(rune('a'+i/26))
+	}
+	_, k, err := DecodeFileMetaDataKnown(globFooter(t, names, 0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDecoder(globFooter(t, names, 7))
+	d.known, d.keepLists = []*Known{k}, true
+	if err := d.fileMetaData(new(meta.FileMetaData)); err != nil {
+		t.Fatal(err)
+	}
+	if d.i64s.n != len(names) || len(d.i64s.buf) != d.i64s.n {
+		t.Errorf("%d optional numbers, the last array holds %d", d.i64s.n, len(d.i64s.buf))
+	}
+	if d.bytes.n != 2*len(names) || len(d.bytes.buf) != d.bytes.n {
+		t.Errorf("%d statistics bytes, the last array holds %d", d.bytes.n, len(d.bytes.buf))
 	}
 }
