@@ -77,7 +77,7 @@ func DecodeFileMetaDataKnown(b []byte, known []*Known) (*meta.FileMetaData, *Kno
 		return nil, nil, at(err, "FileMetaData")
 	}
 	k := d.matched
-	if k == nil && d.schemaRaw != nil && len(d.schemaRaw) <= maxKnownRaw {
+	if k == nil && len(d.schemaRaw) > 0 && len(d.schemaRaw) <= maxKnownRaw {
 		k = &Known{raw: bytes.Clone(d.schemaRaw), elements: m.Schema, lists: append([]chunkLists(nil), d.lists...),
 			values: d.valueCounts().minus(d.schemaValues)}
 	}
