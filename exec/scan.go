@@ -110,6 +110,21 @@ func fieldMap(scan *planner.Scan, f *format.File) ([]*format.Field, error) {
 	return out, nil
 }
 
+// fileFields is fieldMap of f and the leaves it needs, as the file before
+// had them when f shares its schema: the files of a glob almost always
+// share one (format.OpenSource), and the map is the same for each.
+func (s *scanner) fileFields(f *format.File) ([]*format.Field, []int, error) {
+	if f.Schema != nil && f.Schema == s.lastSchema {
+		return s.lastFields, s.lastLeaves, nil
+	}
+	fields, err := fieldMap(s.q.p.Scan, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.lastSchema, s.lastFields, s.lastLeaves = f.Schema, fields, neededLeaves(fields)
+	return fields, s.lastLeaves, nil
+}
+
 // neededLeaves lists the leaves of fields, sorted.
 func neededLeaves(fields []*format.Field) []int {
 	var leaves []int
@@ -470,6 +485,11 @@ type scanner struct {
 	// idle holds a slot per worker not reading a streamed row group; the
 	// dispatcher takes one before it judges such a row group.
 	idle chan struct{}
+	// The dispatcher's last file's schema, and the fields and leaves it
+	// mapped of it (fileFields).
+	lastSchema *format.Schema
+	lastFields []*format.Field
+	lastLeaves []int
 }
 
 // takeToken waits for a token, unless the dispatcher holds one; false
@@ -659,7 +679,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		}
 		return pass(scanMsg{count: n})
 	}
-	fields, err := fieldMap(q.p.Scan, f)
+	fields, leaves, err := s.fileFields(f)
 	if err != nil {
 		pass(scanMsg{err: err})
 		return false
@@ -668,13 +688,13 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 	if s.streams(sf) {
 		return s.dispatchStream(ctx, sf, tokens, order, work, pass)
 	}
-	sf.cs.expect(q.p.Scan.Pushdown, neededLeaves(fields), s.x.settings.options())
-	fp, err := pushdown.Plan(f, q.p.Scan.Pushdown, neededLeaves(fields), s.x.settings.options())
+	sf.cs.expect(q.p.Scan.Pushdown, leaves, s.x.settings.options())
+	fp, err := pushdown.Plan(f, q.p.Scan.Pushdown, leaves, s.x.settings.options())
 	if err != nil {
 		pass(scanMsg{err: err})
 		return false
 	}
-	s.x.creditJoinFilter(q.p.Scan, f, neededLeaves(fields), fp)
+	s.x.creditJoinFilter(q.p.Scan, f, leaves, fp)
 	sf.cs.planned(fp)
 	// The statistics' verdicts come from pushdown, as the plan's do.
 	var proof *pushdown.Prover

@@ -8,7 +8,8 @@
 // values, refuses encrypted files, and builds the Schema: the element tree,
 // its leaves with dotted paths and maximum levels, and the Fields a query
 // sees, with the LIST and MAP backward-compatibility rules of
-// LogicalTypes.md resolved.
+// LogicalTypes.md resolved. Files whose footers repeat a schema list byte
+// for byte, as the files of a glob do, share its elements and Schema.
 //
 // Column chunks decode page by page (PageReader, or ReadColumn and
 // ReadPages for whole chunks and selected pages): dictionary pages, data

@@ -26,7 +26,9 @@ type File struct {
 	Source Source
 	// Meta is the decoded footer.
 	Meta *meta.FileMetaData
-	// Schema is the schema tree built from Meta.Schema.
+	// Schema is the schema tree built from Meta.Schema. Both are
+	// read-only: files whose footers repeat a schema list share its
+	// elements and its Schema.
 	Schema *Schema
 	// FooterSize is the byte length of the thrift footer plus its 8-byte tail.
 	FooterSize int64
@@ -100,11 +102,11 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	if footerLen > limits.MaxFooterSize {
 		return nil, fail("%w: footer of %d bytes exceeds the limit of %d", ErrLimit, footerLen, limits.MaxFooterSize)
 	}
-	buf, err := readPooled(src, Range{size - footerTail - footerLen, footerLen})
+	buf, err := readFooter(src, Range{size - footerTail - footerLen, footerLen})
 	if err != nil {
 		return nil, fail("%w", err)
 	}
-	md, err := thrift.DecodeFileMetaData(buf)
+	md, known, err := thrift.DecodeFileMetaDataKnown(buf, recentKnown())
 	// Nothing decoded points into the footer's bytes (the decoder copies
 	// bytes and strings out): they serve the scan's first reads.
 	putFetchBuffer(buf)
@@ -121,15 +123,39 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 			}
 		}
 	}
-	schema, err := NewSchema(md.Schema)
-	if err != nil {
-		return nil, fail("schema: %w", err)
+	var schema *Schema
+	if known.Shares(md) {
+		schema = sharedSchema(known)
+	}
+	shared := schema != nil
+	if !shared {
+		if schema, err = NewSchema(md.Schema); err != nil {
+			return nil, fail("schema: %w", err)
+		}
 	}
 	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits, head: head}
 	if err := f.validate(); err != nil {
 		return nil, fail("%w", err)
 	}
+	if !shared && known.Shares(md) {
+		keepSchema(known, schema)
+	}
 	return f, nil
+}
+
+// readFooter is readPooled for a footer, into a pooled buffer even when it
+// is smaller than the pools' smallest: a glob reads a footer a file, and
+// one buffer serves them all.
+func readFooter(src Source, r Range) ([]byte, error) {
+	if err := checkRange(src, r); err != nil {
+		return nil, err
+	}
+	buf := fetchBuffer(max(r.Length, 1<<minPooledBits))[:r.Length]
+	if err := readFull(src, buf, r.Offset); err != nil {
+		putFetchBuffer(buf)
+		return nil, err
+	}
+	return buf, nil
 }
 
 // WithSource returns the file, its footer as already decoded, served by

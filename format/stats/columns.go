@@ -2,7 +2,9 @@ package stats
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pqsql/pqsql/format/meta"
 )
@@ -10,11 +12,56 @@ import (
 // Columns lists a footer's leaves in column order, each with its dotted
 // path, its column_orders entry and the footer's writer, ready for
 // ChunkBounds and PageBounds. It fails only on a schema tree that does not
-// add up.
+// add up. The list is read-only: footers that share their schema elements
+// (the files of a glob, as format opens them) share it.
 func Columns(md *meta.FileMetaData) ([]Column, error) {
 	if md == nil || len(md.Schema) == 0 {
 		return nil, fmt.Errorf("%w: the footer has no schema", ErrMalformedSchema)
 	}
+	if cols := lastColumns.of(md); cols != nil {
+		return cols, nil
+	}
+	cols, err := columns(md)
+	if err == nil {
+		lastColumns.keep(md, cols)
+	}
+	return cols, err
+}
+
+// lastColumns is the list Columns made last: a glob's files repeat their
+// schema, writer and column orders, and each is asked for at every file.
+var lastColumns columnsMemo
+
+type columnsMemo struct {
+	mu sync.Mutex
+	// schema is the footer's schema elements, by identity: the leaves
+	// point into them.
+	schema    []meta.SchemaElement
+	createdBy *string
+	orders    []meta.ColumnOrder
+	cols      []Column
+}
+
+// of returns the list made for a footer with md's schema elements, writer
+// and column orders, or nil.
+func (m *columnsMemo) of(md *meta.FileMetaData) []Column {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cols == nil || len(m.schema) != len(md.Schema) || &m.schema[0] != &md.Schema[0] ||
+		(m.createdBy == nil) != (md.CreatedBy == nil) || m.createdBy != nil && *m.createdBy != *md.CreatedBy ||
+		(m.orders == nil) != (md.ColumnOrders == nil) || !slices.Equal(m.orders, md.ColumnOrders) {
+		return nil
+	}
+	return m.cols
+}
+
+func (m *columnsMemo) keep(md *meta.FileMetaData, cols []Column) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.schema, m.createdBy, m.orders, m.cols = md.Schema, md.CreatedBy, md.ColumnOrders, cols
+}
+
+func columns(md *meta.FileMetaData) ([]Column, error) {
 	var w Writer
 	if md.CreatedBy != nil {
 		w = ParseCreatedBy(*md.CreatedBy)

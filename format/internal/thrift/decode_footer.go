@@ -42,7 +42,7 @@ func (d *decoder) fileMetaData(m *meta.FileMetaData) error {
 		case 1:
 			m.Version, err = d.i32(s.t)
 		case 2:
-			m.Schema, err = readStructList(d, s.t, d.schemaElement)
+			m.Schema, err = d.schemaList()
 		case 3:
 			m.NumRows, err = d.i64(s.t)
 		case 4:
@@ -347,9 +347,10 @@ func (d *decoder) rowGroup(rg *meta.RowGroup) error {
 		var err error
 		switch s.id {
 		case 1:
-			if d.rowGroupsLeft > 1 || len(d.lists) > 0 {
-				// Lists shared with other row groups; a footer of one
-				// row group has none to share them with.
+			if d.rowGroupsLeft > 1 || len(d.lists) > 0 || d.keepLists {
+				// Lists shared with other row groups, or footers; a
+				// footer of one row group alone has none to share them
+				// with.
 				d.chunkAt = 0
 			}
 			rg.Columns, err = readSizedStructList(d, s.t, d.reserveChunks, d.columnChunk)

@@ -77,6 +77,17 @@ type decoder struct {
 	pathScratch     []string
 	encScratch      []meta.Encoding
 	encStatsScratch []meta.PageEncodingStats
+
+	// known are the footers' schemas this footer's may repeat, matched the
+	// one it does, and schemaRaw its own encoded schema list
+	// (DecodeFileMetaDataKnown). keepLists says to track the chunks' lists
+	// even in a footer of one row group, to make a Known of them.
+	known     []*Known
+	matched   *Known
+	schemaRaw []byte
+	keepLists bool
+	// schemaValues counts the values taken once the schema list was read.
+	schemaValues valueCounts
 }
 
 // chunkLists are the lists of a column chunk's metadata that repeat, equal,
@@ -154,17 +165,27 @@ func newDecoder(b []byte) *decoder {
 // caller alone. After an error the protocol state is unknown, so the
 // decoder is dropped instead.
 func (d *decoder) release() {
-	*d = decoder{p: d.p, cfg: d.cfg, ctx: d.ctx}
+	// The lists and scratch arrays are kept, emptied, for the next
+	// footer: a glob decodes one a file.
+	clear(d.lists)
+	clear(d.pathScratch)
+	*d = decoder{p: d.p, cfg: d.cfg, ctx: d.ctx, lists: d.lists[:0], pathScratch: d.pathScratch[:0],
+		encScratch: d.encScratch[:0], encStatsScratch: d.encStatsScratch[:0]}
 	decoders.Put(d)
 }
 
 // A slab hands out pointers into shared, geometrically growing arrays.
-type slab[T any] struct{ buf []T }
+type slab[T any] struct {
+	buf []T
+	// n counts the values handed out.
+	n int
+}
 
 func (s *slab[T]) alloc() *T {
 	if len(s.buf) == cap(s.buf) {
 		s.buf = make([]T, 0, min(max(2*cap(s.buf), 4), 1024))
 	}
+	s.n++
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
 }
@@ -179,21 +200,35 @@ func (s *slab[T]) reserve(n int) {
 }
 
 // chunks hands out short slices of shared arrays.
-type chunks[T any] struct{ buf []T }
+type chunks[T any] struct {
+	buf []T
+	// n counts the elements handed out.
+	n int
+}
+
+// chunksSize bounds the arrays chunks shares.
+const chunksSize = 4096
 
 // take returns a zeroed slice of n elements with capacity n, or nil when n is
 // too large to share an array.
 func (c *chunks[T]) take(n int) []T {
-	const size = 4096
-	if n > size/8 {
+	if n > chunksSize/8 {
 		return nil
 	}
 	if cap(c.buf)-len(c.buf) < n {
-		c.buf = make([]T, 0, max(min(2*cap(c.buf), size), 64, n))
+		c.buf = make([]T, 0, max(min(2*cap(c.buf), chunksSize), 64, n))
 	}
+	c.n += n
 	start := len(c.buf)
 	c.buf = c.buf[:start+n]
 	return c.buf[start : start+n : start+n]
+}
+
+// reserve makes room for n more in one array, up to the arrays' bound.
+func (c *chunks[T]) reserve(n int) {
+	if n = min(n, chunksSize); cap(c.buf)-len(c.buf) < n {
+		c.buf = make([]T, 0, n)
+	}
 }
 
 // A field is one field of a parquet.thrift struct: its name, for error paths,
@@ -708,19 +743,27 @@ func (d *decoder) stringList(t thrift.TType) ([]string, error) {
 }
 
 // pathList reads a path_in_schema, interning its names: the same paths
-// repeat in every row group of a footer.
+// repeat in every row group of a footer. A name that the chunk at this
+// place in the row group before has too is taken from there.
 func (d *decoder) pathList(t thrift.TType) ([]string, error) {
-	if d.names == nil {
-		d.names = make(map[string]string)
-	}
 	var before *[]string
 	if l := d.listsBefore(); l != nil {
 		before = &l.path
 	}
+	i := 0
 	return sharedList(d, t, thrift.STRING, &d.strings, &d.pathScratch, before, func(v *string) error {
 		b, err := d.raw()
 		if err != nil {
 			return err
+		}
+		if before != nil && i < len(*before) && (*before)[i] == string(b) {
+			*v = (*before)[i]
+			i++
+			return nil
+		}
+		i++
+		if d.names == nil {
+			d.names = make(map[string]string)
 		}
 		name, ok := d.names[string(b)]
 		if !ok {

@@ -54,6 +54,12 @@ func FuzzDecodeFileMetaData(f *testing.F) {
 			}
 			return
 		}
+		// Decoded again beside its own schema, it shares and decodes alike.
+		if _, k, err := DecodeFileMetaDataKnown(b, nil); err != nil {
+			t.Fatalf("decodes alone but not to make a Known: %v", err)
+		} else if mk, _, err := DecodeFileMetaDataKnown(b, []*Known{k}); err != nil || !reflect.DeepEqual(mk, m) {
+			t.Fatalf("decoded beside its own Known: err = %v, footer %+v, want %+v", err, mk, m)
+		}
 		b2, err := EncodeFileMetaData(m)
 		if err != nil {
 			t.Fatal(err)
