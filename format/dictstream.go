@@ -171,8 +171,11 @@ func (b *pageWindow) Discard(n int) {
 // from the source, window bytes at a time, and decode it as they come when
 // it is a page of more than window compressed bytes in a codec that
 // streams; any other dictionary page is then read in one request. The
-// dictionary's range need not be among the fetched bytes. It must be
-// called before the first Next.
+// dictionary's range need not be among the fetched bytes. A reader of a
+// whole chunk that streams (StreamChunk) decodes such a page as it streams
+// past. It must be called before the first Next. (The decoder here reads
+// SNAPPY at about half the speed of the whole-page one: a scan that holds
+// a chunk's window anyway need not pay that to save a page's bytes.)
 func (r *PageReader) StreamDictionary(window int) {
 	if !r.started && window > 0 {
 		r.dictWindow = window

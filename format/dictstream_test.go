@@ -156,6 +156,7 @@ func TestStreamedDictionaryMatchesWholeRead(t *testing.T) {
 				} else {
 					r, _ = g.NewPageReader(0, 0, Range{}, nil, nil)
 					r.StreamChunk(window)
+					r.StreamDictionary(window)
 				}
 				before := streamedDictionaries.Load()
 				got, err := readInt64s(r)
@@ -232,6 +233,7 @@ func TestStreamedDictionaryRefusesWhatAWholeReadRefuses(t *testing.T) {
 				} else {
 					r, _ = f.NewPageReader(0, 0, Range{}, nil, nil)
 					r.StreamChunk(1000)
+					r.StreamDictionary(1000)
 				}
 				_, err := readInt64s(r)
 				switch {

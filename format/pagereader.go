@@ -444,7 +444,7 @@ func (r *PageReader) stepSequential() error {
 			var b []byte
 			h, n, b, err = r.st.header(off, d.rawKept, &d.slot)
 			d.rawKept = false
-			if err == nil && d.streamsDictionary(h, r.window) {
+			if err == nil && r.dictWindow > 0 && d.streamsDictionary(h, r.window) {
 				// Decoded as it is read, past the window held.
 				room := int64(r.size - r.pos - n)
 				end := min(r.base+int64(r.size), off+int64(n)+int64(h.CompressedPageSize))
