@@ -16,8 +16,7 @@ import (
 // whose data decodes as it arrives (compress.Streams) lets the page be read
 // a window at a time instead, so that only the dictionary is held. The
 // bytes read are the same; they take more, smaller requests, which is why
-// only a local source streams (the caller decides: StreamDictionary,
-// StreamChunk).
+// only a local source streams (the caller decides: StreamDictionary).
 
 // streamsDictionary reports whether the page of header h is a dictionary
 // page decoded as its bytes are read: one of more than window compressed
@@ -173,9 +172,10 @@ func (b *pageWindow) Discard(n int) {
 // streams; any other dictionary page is then read in one request. The
 // dictionary's range need not be among the fetched bytes. A reader of a
 // whole chunk that streams (StreamChunk) decodes such a page as it streams
-// past. It must be called before the first Next. (The decoder here reads
-// SNAPPY at about half the speed of the whole-page one: a scan that holds
-// a chunk's window anyway need not pay that to save a page's bytes.)
+// past only when asked this too: the decoder here reads SNAPPY at about
+// half the speed of the whole-page one, which a scan holding a chunk's
+// window anyway need not pay to save a page's bytes. It must be called
+// before the first Next.
 func (r *PageReader) StreamDictionary(window int) {
 	if !r.started && window > 0 {
 		r.dictWindow = window
