@@ -46,7 +46,7 @@ func (d *chunkDecoder) streamDictionary(h *meta.PageHeader, off int64, n int, sr
 	// Byte arrays point into the page, which is then theirs, never pooled:
 	// DecompressStream makes it. A size the codec cannot reach is left for
 	// it to refuse before anything is allocated.
-	if !byteValues(d.leaf.Type) && (d.md.Codec != meta.Uncompressed || size == compressed) && size <= 22*compressed+22 {
+	if !byteValues(d.leaf.Type) && compress.StreamSizes(d.md.Codec, compressed, size) == nil {
 		buf = fetchBuffer(int64(size))
 	}
 	src.body(compressed, h.CRC != nil)

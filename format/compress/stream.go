@@ -37,18 +37,9 @@ const maxSnappyRatio = 22
 // a codec Streams does not report fails with ErrUnsupportedCodec. A
 // failure of st itself is returned as it is.
 func DecompressStream(codec meta.CompressionCodec, dst []byte, st Stream, compressedSize, uncompressedSize int) ([]byte, error) {
-	if uncompressedSize < 0 || compressedSize < 0 {
-		return nil, fmt.Errorf("compress: %v: %w: negative size (compressed %d, uncompressed %d)", codec, ErrSizeMismatch, compressedSize, uncompressedSize)
-	}
-	if !Streams(codec) {
-		return nil, unsupportedError{codec}
-	}
 	// Sizes that cannot be are refused before the output is allocated.
-	if codec == meta.Snappy && uncompressedSize > maxSnappyRatio*compressedSize+maxSnappyRatio {
-		return nil, fmt.Errorf("compress: %v: %w: %d bytes cannot inflate to %d", codec, ErrCorrupt, compressedSize, uncompressedSize)
-	}
-	if codec == meta.Uncompressed && compressedSize != uncompressedSize {
-		return nil, fmt.Errorf("compress: %v: %w", codec, sizeError(compressedSize, uncompressedSize))
+	if err := StreamSizes(codec, compressedSize, uncompressedSize); err != nil {
+		return nil, err
 	}
 	out := dst[:0]
 	if cap(out) < uncompressedSize {
@@ -68,6 +59,24 @@ func DecompressStream(codec meta.CompressionCodec, dst []byte, st Stream, compre
 		return nil, fmt.Errorf("compress: %v: %w", codec, err)
 	}
 	return out, nil
+}
+
+// StreamSizes fails, as DecompressStream would before it allocates, when
+// a page of compressedSize bytes in codec cannot decode to
+// uncompressedSize bytes or codec does not stream: a caller with a buffer
+// to lend asks first.
+func StreamSizes(codec meta.CompressionCodec, compressedSize, uncompressedSize int) error {
+	switch {
+	case uncompressedSize < 0 || compressedSize < 0:
+		return fmt.Errorf("compress: %v: %w: negative size (compressed %d, uncompressed %d)", codec, ErrSizeMismatch, compressedSize, uncompressedSize)
+	case !Streams(codec):
+		return unsupportedError{codec}
+	case codec == meta.Snappy && uncompressedSize > maxSnappyRatio*compressedSize+maxSnappyRatio:
+		return fmt.Errorf("compress: %v: %w: %d bytes cannot inflate to %d", codec, ErrCorrupt, compressedSize, uncompressedSize)
+	case codec == meta.Uncompressed && compressedSize != uncompressedSize:
+		return fmt.Errorf("compress: %v: %w", codec, sizeError(compressedSize, uncompressedSize))
+	}
+	return nil
 }
 
 // errSnappy is the codec's complaint about its own stream; errRepeat about
