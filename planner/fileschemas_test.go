@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,16 @@ import (
 // that each file's fields come with its own index and that a failure is
 // the first failing file's, as opening them one by one would report it.
 func TestEachSchemaInOrder(t *testing.T) {
+	for _, n := range []int{0, 64} {
+		t.Run(fmt.Sprintf("parallelLocal=%d", n), func(t *testing.T) {
+			defer func(old int) { parallelLocal = old }(parallelLocal)
+			parallelLocal = n
+			eachSchemaInOrder(t)
+		})
+	}
+}
+
+func eachSchemaInOrder(t *testing.T) {
 	chdirRoot(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.parquet")
