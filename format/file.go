@@ -274,7 +274,26 @@ func (f *File) undersizedChunks() bool {
 	if !strings.HasPrefix(rest, " version ") {
 		return true
 	}
-	var major, minor, patch int
-	fmt.Sscanf(strings.TrimPrefix(rest, " version "), "%d.%d.%d", &major, &minor, &patch)
+	v := versionNumbers(strings.TrimPrefix(rest, " version "))
+	major, minor, patch := v[0], v[1], v[2]
 	return major < 1 || (major == 1 && (minor < 2 || (minor == 2 && patch < 9)))
+}
+
+// versionNumbers reads up to three dot-separated numbers from the start of
+// s ("1.2.9-SNAPSHOT" is 1, 2, 9); those missing are 0. It allocates
+// nothing: every chunk range asks.
+func versionNumbers(s string) [3]int {
+	var v [3]int
+	for i := range v {
+		j := 0
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' && v[i] < 1<<20 {
+			v[i] = 10*v[i] + int(s[j]-'0')
+			j++
+		}
+		if j == 0 || j == len(s) || s[j] != '.' {
+			break
+		}
+		s = s[j+1:]
+	}
+	return v
 }
