@@ -120,11 +120,11 @@ func (l *localFile) Close() error { return l.f.Close() }
 // before it is opened: opening a FIFO blocks until a writer appears, and a
 // device may never end.
 func OpenLocal(path string) (Source, io.Closer, error) {
-	st, err := os.Stat(path)
+	st, err := statPath(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := regular(path, st); err != nil {
+	if err := regular(path, st.mode); err != nil {
 		return nil, nil, err
 	}
 	// The path may have been replaced between the stat and the open; open
@@ -133,21 +133,27 @@ func OpenLocal(path string) (Source, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if st, err = f.Stat(); err != nil {
+	if st, err = statFile(f); err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	if err := regular(path, st); err != nil {
+	if err := regular(path, st.mode); err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	l := &localFile{f: f, path: path, size: st.Size(), mtime: st.ModTime()}
+	l := &localFile{f: f, path: path, size: st.size, mtime: st.mtime}
 	return l, l, nil
 }
 
+// A localStat is what opening a local file needs of its status.
+type localStat struct {
+	mode  os.FileMode // its type bits alone are set
+	size  int64
+	mtime time.Time
+}
+
 // regular refuses a file that is not a regular file, naming what it is.
-func regular(path string, st os.FileInfo) error {
-	m := st.Mode()
+func regular(path string, m os.FileMode) error {
 	if m.IsRegular() {
 		return nil
 	}
