@@ -226,12 +226,14 @@ func (e decodeError) Unwrap() error { return e.err }
 // appendEntries appends entries [e0, e0+n) of page p, the current page.
 func (r *flatReader) appendEntries(dst *Vector, p format.PageSpan, e0, n int) error {
 	cd := r.cd
-	if cd.Def == nil {
+	if cd.Def == nil || p.NoNulls {
 		v0 := p.FirstValue + (e0 - p.FirstEntry)
 		if v0 < 0 || v0+n > valuesIn(cd) {
 			return errCorrupt(r.name, "fewer values than entries")
 		}
 		r.appendRange(dst, v0, v0+n)
+		// The cursor seek walks from stays on the page's entries.
+		r.e, r.v = e0+n, v0+n
 		return nil
 	}
 	r.seek(e0)

@@ -635,6 +635,11 @@ func rowCount(ranges []rowRange) int64 {
 // seek moves the cursor to entry e of the current page, counting the
 // non-null entries before it.
 func (r *flatReader) seek(e int) {
+	if r.p.NoNulls {
+		// Entry and value advance together.
+		r.e, r.v = e, r.p.FirstValue+(e-r.p.FirstEntry)
+		return
+	}
 	if e < r.e {
 		r.e, r.v = r.p.FirstEntry, r.p.FirstValue
 	}

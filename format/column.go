@@ -49,6 +49,10 @@ type PageSpan struct {
 	// PageReader.Next returns a large page in slices. The span's fields
 	// then describe the slice: its first row, its rows and entries.
 	Continued bool
+	// NoNulls says every entry of the span holds a value (its definition
+	// levels are all the leaf's maximum, or it has none): entry
+	// FirstEntry+i is value FirstValue+i. False says nothing.
+	NoNulls bool
 }
 
 // IsNull reports whether entry i is null at the leaf.
@@ -586,15 +590,23 @@ func (d *chunkDecoder) slicePage(max int) error {
 		if _, err := c.def.Decode(out.Def[start : start+k]); err != nil {
 			return d.errorf(p.Offset, "definition levels: %w", err)
 		}
-		nonNull = 0
 		max := int32(d.leaf.MaxDef)
-		for _, l := range out.Def[start : start+k] {
-			if l == max {
-				nonNull++
-			} else if l > max || l < 0 {
-				return d.errorf(p.Offset, "%w: definition level %d above the maximum %d", ErrCorrupt, l, max)
+		if v, ok := uniform(c.def); ok && v == max {
+			// One run of the maximum, most pages of a nullable column:
+			// every entry holds a value.
+			span.NoNulls = true
+		} else {
+			nonNull = 0
+			for _, l := range out.Def[start : start+k] {
+				if l == max {
+					nonNull++
+				} else if l > max || l < 0 {
+					return d.errorf(p.Offset, "%w: definition level %d above the maximum %d", ErrCorrupt, l, max)
+				}
 			}
 		}
+	} else {
+		span.NoNulls = true
 	}
 	if err := d.hold(int64(nonNull)*valueBytes(d.leaf.Type), "the page's values"); err != nil {
 		return d.errorf(p.Offset, "%w", err)

@@ -36,6 +36,15 @@ type levelDecoder interface {
 	Decode(dst []int32) (int, error)
 }
 
+// uniform is rle.Decoder's Uniform of a level decoder that has it: the
+// levels its last Decode returned were all v.
+func uniform(dec levelDecoder) (v int32, ok bool) {
+	if u, is := dec.(interface{ Uniform() (int32, bool) }); is {
+		return u.Uniform()
+	}
+	return 0, false
+}
+
 // A pageCursor is the state of a data page decoded a slice at a time.
 type pageCursor struct {
 	p   *rawPage
@@ -375,6 +384,13 @@ func countDefined(dec levelDecoder, n, max int) (int, error) {
 		k := min(n, len(buf))
 		if _, err := dec.Decode(buf[:k]); err != nil {
 			return 0, err
+		}
+		if v, ok := uniform(dec); ok {
+			if int(v) == max {
+				defined += k
+			}
+			n -= k
+			continue
 		}
 		for _, l := range buf[:k] {
 			if int(l) == max {

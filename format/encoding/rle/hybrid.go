@@ -23,6 +23,11 @@ type Decoder struct {
 	value     int32  // the repeated value of an RLE run
 	remaining int    // values left in the current run
 	bitPos    uint64 // bit offset in data of the next bit-packed value
+
+	// uniform says the last Decode filled dst from RLE runs of one value,
+	// same (Uniform).
+	uniform bool
+	same    int32
 }
 
 // NewDecoder returns a Decoder of data with values of bitWidth bits. A width
@@ -54,12 +59,15 @@ func (d *Decoder) Decode(dst []int32) (int, error) {
 	}
 	if d.width == 0 {
 		clear(dst)
+		d.uniform, d.same = len(dst) > 0, 0
 		return len(dst), nil
 	}
+	d.uniform = len(dst) > 0
 	n := 0
 	for n < len(dst) {
 		if d.remaining == 0 {
 			if err := d.nextRun(); err != nil {
+				d.uniform = false
 				return n, err
 			}
 			continue
@@ -71,14 +79,27 @@ func (d *Decoder) Decode(dst []int32) (int, error) {
 			for i := range out {
 				out[i] = v
 			}
+			if n == 0 {
+				d.same = v
+			} else if v != d.same {
+				d.uniform = false
+			}
 		} else {
 			d.unpack(out)
+			d.uniform = false
 		}
 		n += k
 		d.remaining -= k
 	}
 	return n, nil
 }
+
+// Uniform reports whether the values the last Decode returned were all
+// one value, v, taken from RLE runs: a page's definition levels are most
+// often one run of the maximum, and a caller then need not look at each.
+// It is false after a Decode that failed or decoded nothing, and may be
+// false for equal values that were bit-packed.
+func (d *Decoder) Uniform() (v int32, ok bool) { return d.same, d.uniform }
 
 // nextRun reads the header of the next run. Runs of length zero are legal
 // to skip; each header consumes at least a byte, so skipping ends.

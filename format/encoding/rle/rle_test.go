@@ -309,3 +309,68 @@ func BenchmarkDecoder(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) { benchmarkDecoder(b, bc.width, bc.runs) })
 	}
 }
+
+// TestUniformOnlyWhenEveryValueIsIt decodes runs of levels in pieces and
+// checks that Uniform claims one value only for a piece all of that value,
+// and that it does claim it for a piece inside one RLE run.
+func TestUniformOnlyWhenEveryValueIsIt(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for iter := range 2000 {
+		width := r.IntN(3)
+		var want []int32
+		for range 1 + r.IntN(6) {
+			v, n := int32(r.IntN(1<<width)), 1+r.IntN(40)
+			if r.IntN(4) == 0 {
+				// A stretch of mixed values, bit-packed by the encoder.
+				for range n {
+					want = append(want, int32(r.IntN(1<<width)))
+				}
+				continue
+			}
+			for range n {
+				want = append(want, v)
+			}
+		}
+		data := AppendHybrid(nil, want, width)
+		d := NewDecoder(data, width)
+		claimed := 0
+		for at := 0; at < len(want); {
+			buf := make([]int32, min(1+r.IntN(20), len(want)-at))
+			if _, err := d.Decode(buf); err != nil {
+				t.Fatal(err)
+			}
+			if v, ok := d.Uniform(); ok {
+				claimed++
+				for i, x := range buf {
+					if x != v {
+						t.Fatalf("iteration %d: Uniform says %d, value %d of the piece at %d is %d", iter, v, i, at, x)
+					}
+				}
+			}
+			at += len(buf)
+		}
+		if width == 0 && claimed == 0 {
+			t.Fatalf("iteration %d: width 0 never uniform", iter)
+		}
+	}
+	// One RLE run of 1000 ones, read as two pieces of 500: both uniform.
+	ones := slices.Repeat([]int32{1}, 1000)
+	d := NewDecoder(AppendHybrid(nil, ones, 1), 1)
+	for range 2 {
+		buf := make([]int32, 500)
+		if _, err := d.Decode(buf); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := d.Uniform(); !ok || v != 1 {
+			t.Fatalf("a piece of one run of ones: Uniform = %d, %v", v, ok)
+		}
+	}
+	// A failed decode is never uniform.
+	d = NewDecoder([]byte{0x10, 0x01}, 1) // a run of 8 ones
+	if _, err := d.Decode(make([]int32, 9)); err == nil {
+		t.Fatal("decoding past the data succeeded")
+	}
+	if _, ok := d.Uniform(); ok {
+		t.Fatal("Uniform after a failed Decode")
+	}
+}
