@@ -80,7 +80,7 @@ const (
 )
 
 // A fileMeter is the Source of one file a statement opens. It counts every
-// read by purpose, through one format.CountingSource per purpose, and keeps
+// read by purpose, with one purposeCount per purpose, and keeps
 // the executor's own account of what it chose to read and not to read, so
 // that EXPLAIN ANALYZE can check both against the file's plan.
 //
@@ -100,7 +100,10 @@ type fileMeter struct {
 	// maxEnd[i] is the largest end of regions[:i+1], so that a search can
 	// stop walking back once no earlier region reaches an offset.
 	maxEnd []int64
-	counts [numPurposes]*format.CountingSource
+	// src is the file; counts are its reads by purpose, kept here rather
+	// than in a counting source per purpose: a glob opens many files.
+	src    format.Source
+	counts [numPurposes]purposeCount
 
 	// Set while the file is opened and planned, before the scan starts.
 	f    *format.File
@@ -158,17 +161,27 @@ type fileMeter struct {
 var _ format.Source = (*fileMeter)(nil)
 
 func newFileMeter(path string, src format.Source) *fileMeter {
-	m := &fileMeter{path: path}
-	obj, _ := src.(*storage.Object)
-	for i := range m.counts {
-		if obj != nil {
-			m.counts[i] = format.NewCountingSource(purposeSource{obj, storePurpose[i]})
-		} else {
-			m.counts[i] = format.NewCountingSource(src)
-		}
-	}
-	m.remote = obj
+	m := &fileMeter{path: path, src: src}
+	m.remote, _ = src.(*storage.Object)
 	return m
+}
+
+// A purposeCount counts the reads of one purpose, as a
+// format.CountingSource does.
+type purposeCount struct {
+	bytes, requests atomic.Int64
+}
+
+// Stats are the reads counted.
+func (c *purposeCount) Stats() format.IOStats {
+	return format.IOStats{Bytes: c.bytes.Load(), Requests: c.requests.Load()}
+}
+
+// Credit counts reads made through another source on the same file, such
+// as the footer read once and decoded for an earlier stage.
+func (c *purposeCount) Credit(st format.IOStats) {
+	c.bytes.Add(st.Bytes)
+	c.requests.Add(st.Requests)
 }
 
 // ReadAt counts the read under its purpose.
@@ -190,7 +203,16 @@ func (m *fileMeter) read(p []byte, off int64, phase int32) (int, error) {
 	if m.remote != nil {
 		m.prefetchFor(purpose, off)
 	}
-	n, err := m.counts[purpose].ReadAt(p, off)
+	c := &m.counts[purpose]
+	c.requests.Add(1)
+	var n int
+	var err error
+	if m.remote != nil {
+		n, err = m.remote.ReadPurpose(p, off, storePurpose[purpose])
+	} else {
+		n, err = m.src.ReadAt(p, off)
+	}
+	c.bytes.Add(int64(n))
 	if err != nil && m.remote != nil {
 		m.forgetIfChanged(err)
 	}
@@ -222,13 +244,13 @@ func (m *fileMeter) readSet() func(format.Range) bool {
 }
 
 // Size is the file's size.
-func (m *fileMeter) Size() int64 { return m.counts[0].Size() }
+func (m *fileMeter) Size() int64 { return m.src.Size() }
 
 // Stats sums the reads of every purpose.
 func (m *fileMeter) Stats() format.IOStats {
 	var st format.IOStats
-	for _, c := range m.counts {
-		s := c.Stats()
+	for i := range m.counts {
+		s := m.counts[i].Stats()
 		st.Bytes += s.Bytes
 		st.Requests += s.Requests
 	}

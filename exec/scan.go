@@ -490,6 +490,8 @@ type scanner struct {
 	lastSchema *format.Schema
 	lastFields []*format.Field
 	lastLeaves []int
+	// planner plans the dispatcher's files, one after another.
+	planner pushdown.Planner
 }
 
 // takeToken waits for a token, unless the dispatcher holds one; false
@@ -689,7 +691,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		return s.dispatchStream(ctx, sf, tokens, order, work, pass)
 	}
 	sf.cs.expect(q.p.Scan.Pushdown, leaves, s.x.settings.options())
-	fp, err := pushdown.Plan(f, q.p.Scan.Pushdown, leaves, s.x.settings.options())
+	fp, err := s.planner.Plan(f, q.p.Scan.Pushdown, leaves, s.x.settings.options())
 	if err != nil {
 		pass(scanMsg{err: err})
 		return false
