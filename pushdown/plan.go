@@ -341,14 +341,15 @@ func (p *planner) finish() *FilePlan {
 	return p.plan
 }
 
-// readColumns validates the projection and adds the predicate's columns.
+// readColumns validates the projection and adds the predicate's columns,
+// sorted, each once.
 func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
-	seen := map[int]bool{}
+	out := make([]int, 0, len(columns)+4)
 	for _, c := range columns {
 		if c < 0 || c >= len(f.Schema.Leaves) {
 			return nil, fmt.Errorf("%w: leaf %d (the file has %d)", ErrBadColumn, c, len(f.Schema.Leaves))
 		}
-		seen[c] = true
+		out = append(out, c)
 	}
 	var walk func(Expr) error
 	walk = func(e Expr) error {
@@ -366,9 +367,9 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 				}
 			}
 		case *Cond:
-			seen[n.Col.Leaf.Index] = true
+			out = append(out, n.Col.Leaf.Index)
 		case *Spatial:
-			seen[n.Col.Leaf.Index] = true
+			out = append(out, n.Col.Leaf.Index)
 		case *Residual:
 			for _, path := range n.Columns {
 				l := f.Schema.LeafByPath(path)
@@ -378,11 +379,11 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 						return fmt.Errorf("%w: %q", ErrUnknownColumn, path)
 					}
 					for _, v := range vs {
-						seen[v.Index] = true
+						out = append(out, v.Index)
 					}
 					continue
 				}
-				seen[l.Index] = true
+				out = append(out, l.Index)
 			}
 		}
 		return nil
@@ -390,12 +391,8 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 	if err := walk(pred); err != nil {
 		return nil, err
 	}
-	out := make([]int, 0, len(seen))
-	for c := range seen {
-		out = append(out, c)
-	}
-	sort.Ints(out)
-	return out, nil
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // planner holds one Plan call's state.
