@@ -411,6 +411,8 @@ type planner struct {
 	freeMu      sync.Mutex
 	freeScratch []*indexScratch
 	freeOI      []*format.OffsetIndexBuf
+	// freeStates are row groups' states given back once judged.
+	freeStates []*rgState
 	// ranges are the folded row groups' reads, coalesced by finish.
 	ranges []format.Range
 }
@@ -614,7 +616,7 @@ type rgState struct {
 func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	md := &p.f.Meta.RowGroups[rg]
 	s := p.newRGState(rg, t)
-	defer s.releaseIndexes()
+	defer s.release()
 	out := RowGroupPlan{Index: rg, NumRows: md.NumRows}
 	var chunkBytes int64
 	chunks := make([]format.Range, len(p.plan.Columns))
@@ -688,11 +690,43 @@ func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	return out, nil
 }
 
-// newRGState is the state of row group rg. Its memos are made when first
-// written (makeMemos): a plan without a predicate writes none.
+// newRGState is the state of row group rg: one a judged row group gave
+// back (release), its memos emptied, or a new one, whose memos are made when
+// first written (makeMemos): a plan without a predicate writes none.
 func (p *planner) newRGState(rg int, t *rgTally) *rgState {
 	rows := p.f.Meta.RowGroups[rg].NumRows
-	return &rgState{p: p, tally: t, rg: rg, rows: rows, all: AllRows(rows)}
+	p.freeMu.Lock()
+	var s *rgState
+	if n := len(p.freeStates); n > 0 {
+		s = p.freeStates[n-1]
+		p.freeStates[n-1] = nil
+		p.freeStates = p.freeStates[:n-1]
+	}
+	p.freeMu.Unlock()
+	if s == nil {
+		return &rgState{p: p, tally: t, rg: rg, rows: rows, all: AllRows(rows)}
+	}
+	*s = rgState{p: p, tally: t, rg: rg, rows: rows, all: AllRows(rows),
+		leaves: s.leaves, nodes: s.nodes, bounds: s.bounds, index: s.index, oi: s.oi, blooms: s.blooms, dicts: s.dicts}
+	return s
+}
+
+// release gives the row group's index scratch back, then the state itself,
+// its memos emptied, for the next row group: its plan holds none of them,
+// and what they held (dictionaries, filter blocks) is not kept alive.
+func (s *rgState) release() {
+	s.releaseIndexes()
+	clear(s.leaves)
+	clear(s.nodes)
+	clear(s.bounds)
+	clear(s.index)
+	clear(s.oi)
+	clear(s.blooms)
+	clear(s.dicts)
+	p := s.p
+	p.freeMu.Lock()
+	p.freeStates = append(p.freeStates, s)
+	p.freeMu.Unlock()
 }
 
 // makeMemos makes the state's memos not made yet.
