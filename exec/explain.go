@@ -539,8 +539,8 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 	var plannedKept, started int64
 	var meta, planTime, decode, work time.Duration
 	for _, m := range st.Meters {
-		for p, c := range m.counts {
-			s := c.Stats()
+		for p := range m.counts {
+			s := m.counts[p].Stats()
 			acct[p].Read += s.Bytes
 			acct[p].Requests += s.Requests
 		}

@@ -195,8 +195,8 @@ func explainReadsNoData(t *testing.T, s *Session, where, q string) int {
 	n := 0
 	for _, m := range x.stats.Meters {
 		var read [numPurposes]int64
-		for i, c := range m.counts {
-			read[i] = c.Stats().Bytes
+		for i := range m.counts {
+			read[i] = m.counts[i].Stats().Bytes
 		}
 		want := [numPurposes]int64{ioFooter: int64(len("PAR1")) + m.f.FooterSize}
 		if m.plan != nil {

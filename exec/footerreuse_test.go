@@ -42,8 +42,8 @@ func TestOpenReusesBindingFooter(t *testing.T) {
 	if f.Meta != kept.File.Meta || f.Source != format.Source(m) || f.Name != path {
 		t.Errorf("the footer was not reused over the meter: %s, %p %p", f.Name, f.Meta, kept.File.Meta)
 	}
-	for i, c := range m.counts {
-		got := c.Stats()
+	for i := range m.counts {
+		got := m.counts[i].Stats()
 		if ioPurpose(i) == ioFooter && got != want {
 			t.Errorf("footer reads %+v, want %+v as opening reads", got, want)
 		}

@@ -58,6 +58,14 @@ type region struct {
 	leaf int // the column of a Bloom filter
 }
 
+// located is a region of the file's list, sorted by offset, with
+// the largest end of the regions up to it, so that a search can stop
+// walking back once no earlier region reaches an offset.
+type located struct {
+	region
+	maxEnd int64
+}
+
 type regionKind int8
 
 const (
@@ -80,7 +88,7 @@ const (
 )
 
 // A fileMeter is the Source of one file a statement opens. It counts every
-// read by purpose, through one format.CountingSource per purpose, and keeps
+// read by purpose, with one purposeCount per purpose, and keeps
 // the executor's own account of what it chose to read and not to read, so
 // that EXPLAIN ANALYZE can check both against the file's plan.
 //
@@ -96,11 +104,11 @@ type fileMeter struct {
 	phase atomic.Int32
 	// regions are located once, by regionsOf.
 	locateOnce sync.Once
-	regions    []region
-	// maxEnd[i] is the largest end of regions[:i+1], so that a search can
-	// stop walking back once no earlier region reaches an offset.
-	maxEnd []int64
-	counts [numPurposes]*format.CountingSource
+	regions    []located
+	// src is the file; counts are its reads by purpose, kept here rather
+	// than in a counting source per purpose: a glob opens many files.
+	src    format.Source
+	counts [numPurposes]purposeCount
 
 	// Set while the file is opened and planned, before the scan starts.
 	f    *format.File
@@ -130,6 +138,7 @@ type fileMeter struct {
 
 	// keepReads is set under EXPLAIN, whose map alone reads dataReads.
 	keepReads bool
+	planOnly  bool // EXPLAIN: the file is planned, never scanned
 	// dataReads are the data byte ranges read, for the map of EXPLAIN
 	// ANALYZE, which marks the pages really read.
 	readsMu   sync.Mutex
@@ -152,23 +161,32 @@ type fileMeter struct {
 	probes      map[int][]uint64
 	aheadBlooms map[int64]bool
 	ahead       *aheadPlan
-	planOnly    bool // EXPLAIN: the file is planned, never scanned
 }
 
 var _ format.Source = (*fileMeter)(nil)
 
 func newFileMeter(path string, src format.Source) *fileMeter {
-	m := &fileMeter{path: path}
-	obj, _ := src.(*storage.Object)
-	for i := range m.counts {
-		if obj != nil {
-			m.counts[i] = format.NewCountingSource(purposeSource{obj, storePurpose[i]})
-		} else {
-			m.counts[i] = format.NewCountingSource(src)
-		}
-	}
-	m.remote = obj
+	m := &fileMeter{path: path, src: src}
+	m.remote, _ = src.(*storage.Object)
 	return m
+}
+
+// A purposeCount counts the reads of one purpose, as a
+// format.CountingSource does.
+type purposeCount struct {
+	bytes, requests atomic.Int64
+}
+
+// Stats are the reads counted.
+func (c *purposeCount) Stats() format.IOStats {
+	return format.IOStats{Bytes: c.bytes.Load(), Requests: c.requests.Load()}
+}
+
+// Credit counts reads made through another source on the same file, such
+// as the footer read once and decoded for an earlier stage.
+func (c *purposeCount) Credit(st format.IOStats) {
+	c.bytes.Add(st.Bytes)
+	c.requests.Add(st.Requests)
 }
 
 // ReadAt counts the read under its purpose.
@@ -190,7 +208,16 @@ func (m *fileMeter) read(p []byte, off int64, phase int32) (int, error) {
 	if m.remote != nil {
 		m.prefetchFor(purpose, off)
 	}
-	n, err := m.counts[purpose].ReadAt(p, off)
+	c := &m.counts[purpose]
+	c.requests.Add(1)
+	var n int
+	var err error
+	if m.remote != nil {
+		n, err = m.remote.ReadPurpose(p, off, storePurpose[purpose])
+	} else {
+		n, err = m.src.ReadAt(p, off)
+	}
+	c.bytes.Add(int64(n))
 	if err != nil && m.remote != nil {
 		m.forgetIfChanged(err)
 	}
@@ -222,13 +249,13 @@ func (m *fileMeter) readSet() func(format.Range) bool {
 }
 
 // Size is the file's size.
-func (m *fileMeter) Size() int64 { return m.counts[0].Size() }
+func (m *fileMeter) Size() int64 { return m.src.Size() }
 
 // Stats sums the reads of every purpose.
 func (m *fileMeter) Stats() format.IOStats {
 	var st format.IOStats
-	for _, c := range m.counts {
-		s := c.Stats()
+	for i := range m.counts {
+		s := m.counts[i].Stats()
 		st.Bytes += s.Bytes
 		st.Requests += s.Requests
 	}
@@ -253,7 +280,7 @@ func (m *fileMeter) setFile(f *format.File) {
 }
 
 // regionsOf returns the file's structures, located once.
-func (m *fileMeter) regionsOf() []region {
+func (m *fileMeter) regionsOf() []located {
 	m.locateOnce.Do(m.locate)
 	return m.regions
 }
@@ -292,13 +319,13 @@ func (m *fileMeter) locate() {
 			}
 		}
 	}
-	rs := make([]region, 0, len(chunks)+len(colIdx)+len(offIdx)+blooms)
+	rs := make([]located, 0, len(chunks)+len(colIdx)+len(offIdx)+blooms)
 	for _, r := range chunks {
-		rs = append(rs, region{r, regionChunk, 0})
+		rs = append(rs, located{region: region{r, regionChunk, 0}})
 	}
 	for _, ix := range [2]runs{colIdx, offIdx} {
 		for _, r := range ix {
-			rs = append(rs, region{r, regionIndex, 0})
+			rs = append(rs, located{region: region{r, regionIndex, 0}})
 		}
 	}
 	// starts are where every structure begins, for a filter without a
@@ -325,19 +352,18 @@ func (m *fileMeter) locate() {
 				}
 			}
 			if end > off {
-				rs = append(rs, region{format.Range{Offset: off, Length: end - off}, regionBloom, c})
+				rs = append(rs, located{region: region{format.Range{Offset: off, Length: end - off}, regionBloom, c}})
 			}
 		}
 	}
-	slices.SortStableFunc(rs, func(a, b region) int { return cmp.Compare(a.r.Offset, b.r.Offset) })
-	m.regions = rs
-	m.maxEnd = make([]int64, len(rs))
-	for i, r := range rs {
-		m.maxEnd[i] = r.r.End()
+	slices.SortStableFunc(rs, func(a, b located) int { return cmp.Compare(a.r.Offset, b.r.Offset) })
+	for i := range rs {
+		rs[i].maxEnd = rs[i].r.End()
 		if i > 0 {
-			m.maxEnd[i] = max(m.maxEnd[i], m.maxEnd[i-1])
+			rs[i].maxEnd = max(rs[i].maxEnd, rs[i-1].maxEnd)
 		}
 	}
+	m.regions = rs
 }
 
 // starts are the sorted offsets where the file's structures begin: its
@@ -400,7 +426,7 @@ func (m *fileMeter) purpose(phase int32, off int64) ioPurpose {
 	in := [3]bool{}
 	regions := m.regionsOf()
 	i := sort.Search(len(regions), func(i int) bool { return regions[i].r.Offset > off }) - 1
-	for ; i >= 0 && m.maxEnd[i] > off; i-- {
+	for ; i >= 0 && regions[i].maxEnd > off; i-- {
 		if r := regions[i]; off < r.r.End() {
 			in[r.kind] = true
 		}

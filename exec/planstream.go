@@ -111,7 +111,8 @@ func (s *scanner) dispatchStream(ctx context.Context, sf *scanFile, tokens chan 
 			}
 			continue
 		}
-		t := &scanTask{file: sf, rg: rg, out: s.taskOut(), limit: -1, idle: s.idle}
+		t := s.newTask(sf, rg)
+		t.out, t.idle = s.taskOut(), s.idle
 		slot = false
 		sf.refs.Add(1)
 		select {

@@ -17,23 +17,13 @@ import (
 // defaultStore serves executors made without a session (tests, benchmarks).
 var defaultStore = storage.NewStore()
 
-// storePurpose is the request purpose of each read purpose.
+// storePurpose is the request purpose of each read purpose: a remote
+// object told what each read is for caches metadata and reports requests by
+// purpose.
 var storePurpose = [numPurposes]storage.Purpose{
 	ioFooter: storage.Footer, ioIndex: storage.Index, ioBloom: storage.Bloom,
 	ioDictionary: storage.Dictionary, ioData: storage.Data, ioScanIndex: storage.Index, ioOther: storage.Data,
 }
-
-// purposeSource tells a remote object what each read is for, so that it
-// caches metadata and reports requests by purpose.
-type purposeSource struct {
-	obj     *storage.Object
-	purpose storage.Purpose
-}
-
-func (p purposeSource) ReadAt(b []byte, off int64) (int, error) {
-	return p.obj.ReadPurpose(b, off, p.purpose)
-}
-func (p purposeSource) Size() int64 { return p.obj.Size() }
 
 // openCounted opens a file through the session's storage and a fileMeter,
 // so that EXPLAIN ANALYZE can report the bytes and requests the query

@@ -490,6 +490,34 @@ type scanner struct {
 	lastSchema *format.Schema
 	lastFields []*format.Field
 	lastLeaves []int
+	// planner plans the dispatcher's files, one after another.
+	planner pushdown.Planner
+	// freeTasks are tasks the consumer is done with, for the dispatcher
+	// to reuse: a task per row group, made anew, is a few hundred bytes a
+	// file of a glob.
+	freeTasks chan *scanTask
+}
+
+// newTask is a task for row group rg of sf: one the consumer is done
+// with, or a new one.
+func (s *scanner) newTask(sf *scanFile, rg pushdown.RowGroupPlan) *scanTask {
+	var t *scanTask
+	select {
+	case t = <-s.freeTasks:
+	default:
+		t = new(scanTask)
+	}
+	*t = scanTask{file: sf, rg: rg, limit: -1}
+	return t
+}
+
+// doneWith takes back a task whose messages were all consumed: its worker
+// closed t.out last, and nothing else holds it.
+func (s *scanner) doneWith(t *scanTask) {
+	select {
+	case s.freeTasks <- t:
+	default:
+	}
 }
 
 // takeToken waits for a token, unless the dispatcher holds one; false
@@ -536,7 +564,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 	}
 	order := make(chan *scanTask, window)
 	work := make(chan *scanTask)
-	s := &scanner{x: x, q: q}
+	s := &scanner{x: x, q: q, freeTasks: make(chan *scanTask, window)}
 	if q.streamLimit && q.where == nil {
 		// A row-at-a-time loop projects at least one row even for LIMIT 0,
 		// and fails if that row does.
@@ -577,6 +605,7 @@ func (x *executor) scanFiles(ctx context.Context, q *scanQuery, consume consumeF
 					return err
 				}
 			}
+			s.doneWith(t)
 			give()
 			if granted < window {
 				give()
@@ -689,7 +718,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 		return s.dispatchStream(ctx, sf, tokens, order, work, pass)
 	}
 	sf.cs.expect(q.p.Scan.Pushdown, leaves, s.x.settings.options())
-	fp, err := pushdown.Plan(f, q.p.Scan.Pushdown, leaves, s.x.settings.options())
+	fp, err := s.planner.Plan(f, q.p.Scan.Pushdown, leaves, s.x.settings.options())
 	if err != nil {
 		pass(scanMsg{err: err})
 		return false
@@ -722,7 +751,7 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 			}
 			continue
 		}
-		t := &scanTask{file: sf, rg: rg, limit: -1}
+		t := s.newTask(sf, rg)
 		if s.capped {
 			t.limit = s.remaining
 			if rg.Rows != nil {
@@ -772,10 +801,11 @@ func (s *scanner) dispatchFile(ctx context.Context, sf *scanFile, tokens chan st
 
 // work reads one row group and passes its results on.
 func (s *scanner) work(ctx context.Context, t *scanTask) {
-	if t.idle != nil {
+	if idle := t.idle; idle != nil {
 		// Deferred first, so run last: the slot comes back once the
-		// row group's dictionaries are dropped.
-		defer func() { t.idle <- struct{}{} }()
+		// row group's dictionaries are dropped. Once t.out is closed, t
+		// is not touched: the consumer reuses it (freeTasks).
+		defer func() { idle <- struct{}{} }()
 	}
 	defer t.file.release()
 	defer close(t.out)

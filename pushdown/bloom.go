@@ -24,6 +24,7 @@ func (s *rgState) bloom(c int) *bloomState {
 		return x
 	}
 	x := &bloomState{probes: map[uint64]bool{}, blocks: map[int64][]byte{}}
+	s.makeMemos()
 	s.blooms[c] = x
 	f := s.p.f
 	if !f.HasBloomFilter(s.rg, c) {

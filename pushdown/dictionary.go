@@ -48,6 +48,7 @@ func (s *rgState) dictionary(c int) *dictState {
 		return x
 	}
 	x := &dictState{}
+	s.makeMemos()
 	s.dicts[c] = x
 	f := s.p.f
 	if ok, why := allDictionary(f.Chunk(s.rg, c).MetaData); !ok {

@@ -64,6 +64,7 @@ func (s *rgState) chunkIndex(c int) *chunkIndex {
 		return x
 	}
 	x := &chunkIndex{order: meta.Unordered}
+	s.makeMemos()
 	s.index[c] = x
 	f := s.p.f
 	path := f.Schema.Leaves[c].Path

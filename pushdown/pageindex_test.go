@@ -213,7 +213,7 @@ func TestPageIndexScratchHandedOn(t *testing.T) {
 	var sc *indexScratch
 	var plans []RowGroupPlan
 	for rg := range f.NumRowGroups() {
-		plan, err := p.rowGroup(rg, &rgTally{rg: rg, skipped: map[Mechanism]int64{}})
+		plan, err := p.rowGroup(rg, &rgTally{rg: rg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,7 +257,7 @@ func TestOffsetIndexBufferServesEveryChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := p.rowGroup(0, &rgTally{rg: 0, skipped: map[Mechanism]int64{}})
+	plan, err := p.rowGroup(0, &rgTally{rg: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

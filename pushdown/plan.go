@@ -2,6 +2,7 @@ package pushdown
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -228,18 +229,40 @@ func (d PageDecision) Bounds() (min, max string) {
 // data that cannot be read only keeps data; Plan fails on predicates that do
 // not fit the file (ErrUnknownColumn, ErrType) and on a corrupt footer.
 func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, error) {
-	p, err := newPlanner(f, pred, columns, opt)
-	if err != nil {
+	return new(Planner).Plan(f, pred, columns, opt)
+}
+
+// A Planner plans files one after another, as Plan does, and keeps what it
+// judges row groups with from one file to the next: a scan of a glob plans
+// its files with one rather than paying for that state at every file. The
+// plans it returns share nothing with it. It is not safe for concurrent use.
+type Planner struct {
+	p      planner
+	judged []judgedRowGroup
+}
+
+// Plan is Plan(f, pred, columns, opt).
+func (pl *Planner) Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, error) {
+	p := &pl.p
+	if err := p.reset(f, pred, columns, opt); err != nil {
 		return nil, err
 	}
-	judged := p.rowGroups()
-	for _, j := range judged {
-		if j.err != nil {
-			return nil, j.err
+	judged := p.rowGroups(pl.judged)
+	// The row groups' plans are the file plan's now (fold copies them);
+	// the slice kept for the next file must not hold on to them.
+	defer func() {
+		clear(judged)
+		pl.judged = judged[:0]
+		p.f, p.pred, p.plan, p.geo, p.starts = nil, nil, nil, nil, nil
+	}()
+	for i := range judged {
+		if judged[i].err != nil {
+			return nil, judged[i].err
 		}
 	}
-	for _, j := range judged {
-		p.fold(j)
+	p.plan.RowGroups = make([]RowGroupPlan, 0, len(judged))
+	for i := range judged {
+		p.fold(&judged[i])
 	}
 	return p.finish(), nil
 }
@@ -247,19 +270,32 @@ func Plan(f *format.File, pred Expr, columns []int, opt Options) (*FilePlan, err
 // newPlanner resolves pred against f and chooses the leaves to read: the
 // part of a plan that comes before any row group is judged.
 func newPlanner(f *format.File, pred Expr, columns []int, opt Options) (*planner, error) {
+	p := new(planner)
+	if err := p.reset(f, pred, columns, opt); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// reset readies p to plan f, keeping the scratch an earlier file's row
+// groups gave back.
+func (p *planner) reset(f *format.File, pred Expr, columns []int, opt Options) error {
 	if pred == nil {
 		pred = &Const{True}
 	}
 	geo := readGeo(f)
 	resolved, notes, err := resolve(f.Schema, withCovering(geo, pred))
 	if err != nil {
-		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
+		return fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
 	cols, err := readColumns(f, resolved, columns)
 	if err != nil {
-		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
+		return fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
-	p := &planner{f: f, opt: opt, pred: resolved, trust: map[string][]int{}, geo: geo, starts: RowGroupStarts(f)}
+	p.f, p.opt, p.pred, p.geo, p.starts = f, opt, resolved, geo, RowGroupStarts(f)
+	clear(p.trust)
+	clear(p.noted)
+	p.ranges = p.ranges[:0]
 	p.plan = &FilePlan{File: f.Name, Predicate: resolved, Options: opt, Columns: cols,
 		Skipped: map[Mechanism]int64{}, Notes: notes}
 	sc, err := stats.Columns(f.Meta)
@@ -269,13 +305,13 @@ func newPlanner(f *format.File, pred Expr, columns []int, opt Options) (*planner
 		p.opt.Statistics, p.opt.PageIndex = false, false
 	}
 	p.cols = sc
-	return p, nil
+	return nil
 }
 
 // fold adds one judged row group to the plan; row groups are folded in
 // order, so that the plan does not depend on which goroutine judged which.
-func (p *planner) fold(j judgedRowGroup) {
-	p.add(j.tally)
+func (p *planner) fold(j *judgedRowGroup) {
+	p.add(&j.tally)
 	rp := j.plan
 	for _, c := range rp.Columns {
 		if c.Whole {
@@ -295,8 +331,9 @@ func (p *planner) fold(j judgedRowGroup) {
 // finish completes the plan once every row group is folded: the ranges
 // left to read and the statistics-trust report.
 func (p *planner) finish() *FilePlan {
+	// Coalesce copies: ranges is scratch for the next file.
 	p.plan.ReadRanges = format.Coalesce(p.ranges, 0)
-	p.ranges = nil
+	p.ranges = p.ranges[:0]
 	for _, r := range p.plan.ReadRanges {
 		p.plan.ReadBytes += r.Length
 	}
@@ -304,14 +341,15 @@ func (p *planner) finish() *FilePlan {
 	return p.plan
 }
 
-// readColumns validates the projection and adds the predicate's columns.
+// readColumns validates the projection and adds the predicate's columns,
+// sorted, each once.
 func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
-	seen := map[int]bool{}
+	out := make([]int, 0, len(columns)+4)
 	for _, c := range columns {
 		if c < 0 || c >= len(f.Schema.Leaves) {
 			return nil, fmt.Errorf("%w: leaf %d (the file has %d)", ErrBadColumn, c, len(f.Schema.Leaves))
 		}
-		seen[c] = true
+		out = append(out, c)
 	}
 	var walk func(Expr) error
 	walk = func(e Expr) error {
@@ -329,9 +367,9 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 				}
 			}
 		case *Cond:
-			seen[n.Col.Leaf.Index] = true
+			out = append(out, n.Col.Leaf.Index)
 		case *Spatial:
-			seen[n.Col.Leaf.Index] = true
+			out = append(out, n.Col.Leaf.Index)
 		case *Residual:
 			for _, path := range n.Columns {
 				l := f.Schema.LeafByPath(path)
@@ -341,11 +379,11 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 						return fmt.Errorf("%w: %q", ErrUnknownColumn, path)
 					}
 					for _, v := range vs {
-						seen[v.Index] = true
+						out = append(out, v.Index)
 					}
 					continue
 				}
-				seen[l.Index] = true
+				out = append(out, l.Index)
 			}
 		}
 		return nil
@@ -353,12 +391,8 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 	if err := walk(pred); err != nil {
 		return nil, err
 	}
-	out := make([]int, 0, len(seen))
-	for c := range seen {
-		out = append(out, c)
-	}
-	sort.Ints(out)
-	return out, nil
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // planner holds one Plan call's state.
@@ -368,7 +402,7 @@ type planner struct {
 	pred  Expr
 	cols  []stats.Column
 	plan  *FilePlan
-	trust map[string][]int // trust report line -> row groups
+	trust map[string][]int // trust report line -> row groups; made when needed
 	noted map[string]bool
 	geo   *geoInfo
 	// starts are the row groups' first rows in the file (RowNumber).
@@ -377,6 +411,8 @@ type planner struct {
 	freeMu      sync.Mutex
 	freeScratch []*indexScratch
 	freeOI      []*format.OffsetIndexBuf
+	// freeStates are row groups' states given back once judged.
+	freeStates []*rgState
 	// ranges are the folded row groups' reads, coalesced by finish.
 	ranges []format.Range
 }
@@ -389,18 +425,33 @@ type rgTally struct {
 	rg                                       int
 	chunkBytes, givenBytes                   int64
 	indexBytes, filterBytes, dictionaryBytes int64
-	skipped                                  map[Mechanism]int64
-	notes                                    []string
+	// skipped are bytes by mechanism, those in counted (a bit per
+	// mechanism) added to FilePlan.Skipped even when 0, as a map's keys.
+	skipped [numMechanisms]int64
+	counted uint16
+	notes   []string
 	// trust are the statistics' report lines of the row group, once each.
 	trust []string
+}
+
+// skip counts b bytes skipped by m.
+func (t *rgTally) skip(m Mechanism, b int64) {
+	t.skipped[m] += b
+	t.counted |= 1 << m
 }
 
 // A judgedRowGroup is one row group's plan, its tally and the error that
 // ended its judgement.
 type judgedRowGroup struct {
 	plan  RowGroupPlan
-	tally *rgTally
+	tally rgTally
 	err   error
+}
+
+// judge judges row group rg into j.
+func (p *planner) judge(j *judgedRowGroup, rg int) {
+	*j = judgedRowGroup{tally: rgTally{rg: rg}}
+	j.plan, j.err = p.rowGroup(rg, &j.tally)
 }
 
 // rowGroups judges every row group, up to opt.Threads at a time: the
@@ -409,18 +460,14 @@ type judgedRowGroup struct {
 // whose reads are safe to share, are touched by more than one of them. A
 // panic is raised again in the caller's goroutine, as it was when row
 // groups were judged there.
-func (p *planner) rowGroups() []judgedRowGroup {
+// The judgements go in out, grown to the row groups' number.
+func (p *planner) rowGroups(out []judgedRowGroup) []judgedRowGroup {
 	n := len(p.f.Meta.RowGroups)
-	out := make([]judgedRowGroup, n)
-	judge := func(rg int) {
-		t := &rgTally{rg: rg, skipped: map[Mechanism]int64{}}
-		out[rg].plan, out[rg].err = p.rowGroup(rg, t)
-		out[rg].tally = t
-	}
+	out = slices.Grow(out[:0], n)[:n]
 	workers := min(p.opt.Threads, n)
 	if workers <= 1 {
 		for rg := range n {
-			if judge(rg); out[rg].err != nil {
+			if p.judge(&out[rg], rg); out[rg].err != nil {
 				return out[:rg+1]
 			}
 		}
@@ -442,7 +489,7 @@ func (p *planner) rowGroups() []judgedRowGroup {
 				if rg >= n {
 					return
 				}
-				if judge(rg); out[rg].err != nil {
+				if p.judge(&out[rg], rg); out[rg].err != nil {
 					failed.Store(true)
 				}
 			}
@@ -466,12 +513,17 @@ func (p *planner) add(t *rgTally) {
 	pl.FilterBytes += t.filterBytes
 	pl.DictionaryBytes += t.dictionaryBytes
 	for m, b := range t.skipped {
-		pl.Skipped[m] += b
+		if t.counted&(1<<m) != 0 {
+			pl.Skipped[Mechanism(m)] += b
+		}
 	}
 	for _, n := range t.notes {
 		p.note(n)
 	}
 	for _, line := range t.trust {
+		if p.trust == nil {
+			p.trust = map[string][]int{}
+		}
 		p.trust[line] = append(p.trust[line], t.rg)
 	}
 }
@@ -564,7 +616,7 @@ type rgState struct {
 func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	md := &p.f.Meta.RowGroups[rg]
 	s := p.newRGState(rg, t)
-	defer s.releaseIndexes()
+	defer s.release()
 	out := RowGroupPlan{Index: rg, NumRows: md.NumRows}
 	var chunkBytes int64
 	chunks := make([]format.Range, len(p.plan.Columns))
@@ -581,7 +633,7 @@ func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 		out.Verdict, out.Mechanism, out.Reason = Skip, m, why
 		out.SkippedBytes = chunkBytes
 		out.judged = s.judged
-		t.skipped[m] += chunkBytes
+		t.skip(m, chunkBytes)
 		return out, nil
 	}
 	if md.NumRows == 0 {
@@ -606,9 +658,10 @@ func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 	out.judged = s.judged
 	if rows.Covers(s.rows) {
 		out.Verdict = Scan
-		out.Reason = "no mechanism rules out " + p.pred.String()
 		if k, ok := p.pred.(*Const); ok && k.Value == True {
 			out.Reason = "no predicate"
+		} else {
+			out.Reason = "no mechanism rules out " + p.pred.String()
 		}
 		for _, why := range s.kept {
 			out.Reason += "; " + why
@@ -631,26 +684,78 @@ func (p *planner) rowGroup(rg int, t *rgTally) (RowGroupPlan, error) {
 		out.Columns = append(out.Columns, cr)
 		if skipped := chunks[i].Length - cr.Bytes - given; skipped > 0 {
 			out.SkippedBytes += skipped
-			t.skipped[out.Mechanism] += skipped
+			t.skip(out.Mechanism, skipped)
 		}
 	}
 	return out, nil
 }
 
+// newRGState is the state of row group rg: one a judged row group gave
+// back (release), its memos emptied, or a new one, whose memos are made when
+// first written (makeMemos): a plan without a predicate writes none.
 func (p *planner) newRGState(rg int, t *rgTally) *rgState {
 	rows := p.f.Meta.RowGroups[rg].NumRows
-	return &rgState{p: p, tally: t, rg: rg, rows: rows, all: AllRows(rows),
-		leaves: map[*Cond]*[numLevels]*leafResult{}, nodes: map[Expr]*[numLevels]*RowRanges{},
-		bounds: map[int]*stats.Bounds{}, index: map[int]*chunkIndex{}, oi: map[int]*offsetIndex{},
-		blooms: map[int]*bloomState{}, dicts: map[int]*dictState{}}
+	p.freeMu.Lock()
+	var s *rgState
+	if n := len(p.freeStates); n > 0 {
+		s = p.freeStates[n-1]
+		p.freeStates[n-1] = nil
+		p.freeStates = p.freeStates[:n-1]
+	}
+	p.freeMu.Unlock()
+	if s == nil {
+		return &rgState{p: p, tally: t, rg: rg, rows: rows, all: AllRows(rows)}
+	}
+	*s = rgState{p: p, tally: t, rg: rg, rows: rows, all: AllRows(rows),
+		leaves: s.leaves, nodes: s.nodes, bounds: s.bounds, index: s.index, oi: s.oi, blooms: s.blooms, dicts: s.dicts}
+	return s
+}
+
+// release gives the row group's index scratch back, then the state itself,
+// its memos emptied, for the next row group: its plan holds none of them,
+// and what they held (dictionaries, filter blocks) is not kept alive.
+func (s *rgState) release() {
+	s.releaseIndexes()
+	clear(s.leaves)
+	clear(s.nodes)
+	clear(s.bounds)
+	clear(s.index)
+	clear(s.oi)
+	clear(s.blooms)
+	clear(s.dicts)
+	p := s.p
+	p.freeMu.Lock()
+	p.freeStates = append(p.freeStates, s)
+	p.freeMu.Unlock()
+}
+
+// makeMemos makes the state's memos not made yet.
+func (s *rgState) makeMemos() {
+	if s.leaves != nil {
+		return
+	}
+	s.leaves, s.nodes = map[*Cond]*[numLevels]*leafResult{}, map[Expr]*[numLevels]*RowRanges{}
+	s.bounds, s.index, s.oi = map[int]*stats.Bounds{}, map[int]*chunkIndex{}, map[int]*offsetIndex{}
+	s.blooms, s.dicts = map[int]*bloomState{}, map[int]*dictState{}
 }
 
 // node is the rows that may satisfy e with the mechanisms up to level.
 // Results only shrink as levels rise, so an AND or OR already empty at the
 // level below stays empty without fetching anything more.
 func (s *rgState) node(e Expr, level int) RowRanges {
+	switch n := e.(type) {
+	case *Const:
+		// Decided by the value alone, at every level: nothing to memo.
+		if n.Value == True {
+			return s.all
+		}
+		return nil
+	case *Residual:
+		return s.all
+	}
 	memo := s.nodes[e]
 	if memo == nil {
+		s.makeMemos()
 		memo = new([numLevels]*RowRanges)
 		s.nodes[e] = memo
 	}
@@ -713,6 +818,7 @@ func (s *rgState) below(level int) int {
 func (s *rgState) leaf(c *Cond, level int) *leafResult {
 	memo := s.leaves[c]
 	if memo == nil {
+		s.makeMemos()
 		memo = new([numLevels]*leafResult)
 		s.leaves[c] = memo
 	}
@@ -894,6 +1000,7 @@ func (s *rgState) offsetIndex(c int) *offsetIndex {
 		return x
 	}
 	x := &offsetIndex{}
+	s.makeMemos()
 	s.oi[c] = x
 	s.readOffsetIndex(c, x)
 	return x

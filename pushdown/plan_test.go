@@ -430,12 +430,12 @@ func collectConds(e Expr, out *[]*Cond) {
 // newTestState is a row group's evaluation state for white-box tests.
 func newTestState(t testing.TB, f *format.File, rg int) *rgState {
 	t.Helper()
-	p := &planner{f: f, opt: AllMechanisms(), trust: map[string][]int{}, plan: &FilePlan{Skipped: map[Mechanism]int64{}}}
+	p := &planner{f: f, opt: AllMechanisms(), plan: &FilePlan{Skipped: map[Mechanism]int64{}}}
 	var err error
 	if p.cols, err = stats.Columns(f.Meta); err != nil {
 		t.Fatal(err)
 	}
-	return p.newRGState(rg, &rgTally{rg: rg, skipped: map[Mechanism]int64{}})
+	return p.newRGState(rg, &rgTally{rg: rg})
 }
 
 func TestPlanErrors(t *testing.T) {

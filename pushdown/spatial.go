@@ -184,6 +184,7 @@ func (s *rgState) byCovering(level int, test func(RowRanges) bool) bool {
 		return false
 	}
 	if s.uncovered == nil {
+		s.makeMemos() // made now, so that both states share them
 		u := *s
 		u.noCover, u.nodes = true, map[Expr]*[numLevels]*RowRanges{}
 		s.uncovered = &u

@@ -41,7 +41,8 @@ type geoInfo struct {
 // read proves nothing; only planar columns with WKB values are used, since
 // a spherical-edge box does not bound planar predicates.
 func readGeo(f *format.File) *geoInfo {
-	g := &geoInfo{boxes: map[string]Box{}, covering: map[string][4]string{}, projected: map[string]bool{}}
+	// Its maps are made only for an entry: most files have none.
+	g := &geoInfo{}
 	var raw *string
 	for _, kv := range f.Meta.KeyValueMetadata {
 		if kv.Key == "geo" {
@@ -55,6 +56,7 @@ func readGeo(f *format.File) *geoInfo {
 	if json.Unmarshal([]byte(*raw), &m) != nil {
 		return g
 	}
+	g.boxes, g.covering, g.projected = map[string]Box{}, map[string][4]string{}, map[string]bool{}
 	for name, c := range m.Columns {
 		if c.Encoding != "WKB" || c.Edges != "" && c.Edges != "planar" {
 			continue

@@ -21,6 +21,7 @@ func (s *rgState) chunkBounds(c int) stats.Bounds {
 		b = stats.ChunkBounds(s.p.cols[c], nil, md.NumValues)
 		b.Refused = why
 	}
+	s.makeMemos()
 	s.bounds[c] = &b
 	if b.Refused != "" || len(b.Notes) > 0 {
 		lines := b.Report()

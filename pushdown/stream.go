@@ -96,7 +96,7 @@ func (s *Stream) judgeNext() {
 		// first in row-group order, and the rest need not be read.
 		s.stop = true
 	}
-	if j.tally != nil && j.tally.givenBytes > s.hold {
+	if j.tally.givenBytes > s.hold {
 		s.lazy = true
 	}
 	s.cond.Broadcast()
@@ -105,9 +105,7 @@ func (s *Stream) judgeNext() {
 // judge judges one row group, returning its panic rather than raising it.
 func (s *Stream) judge(rg int) (j judgedRowGroup, panicked any) {
 	defer func() { panicked = recover() }()
-	t := &rgTally{rg: rg, skipped: map[Mechanism]int64{}}
-	j.plan, j.err = s.p.rowGroup(rg, t)
-	j.tally = t
+	s.p.judge(&j, rg)
 	return j, nil
 }
 
@@ -141,7 +139,7 @@ func (s *Stream) Next() (rg RowGroupPlan, ok bool, err error) {
 		s.Close()
 		return RowGroupPlan{}, false, j.err
 	}
-	s.p.fold(j)
+	s.p.fold(&j)
 	if s.taken == s.n {
 		s.done = s.p.finish()
 	}
