@@ -434,6 +434,10 @@ type rgTally struct {
 	trust []string
 }
 
+// counted has a bit for every mechanism: this fails to compile when there
+// are more than 16.
+const _ = uint16(1 << (numMechanisms - 1))
+
 // skip counts b bytes skipped by m.
 func (t *rgTally) skip(m Mechanism, b int64) {
 	t.skipped[m] += b
