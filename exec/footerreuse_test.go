@@ -34,7 +34,7 @@ func TestOpenReusesBindingFooter(t *testing.T) {
 	if kept == nil {
 		t.Fatal("binding kept no footer")
 	}
-	f, m, closer, err := x.openCountedFooter(path, kept)
+	f, m, closer, err := x.openCountedFooter(path, kept, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestOpenReusesBindingFooter(t *testing.T) {
 	}
 
 	changed := &planner.Footer{File: &format.File{Name: path, Source: sized(1), Meta: kept.File.Meta, FooterSize: kept.File.FooterSize}, Read: kept.Read}
-	g, _, closer2, err := x.openCountedFooter(path, changed)
+	g, _, closer2, err := x.openCountedFooter(path, changed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -308,6 +308,10 @@ func (m *fileMeter) locate() {
 	var chunks, colIdx, offIdx runs
 	for rg := range f.Meta.RowGroups {
 		for c := range f.Meta.RowGroups[rg].Columns {
+			if !f.Decoded(c) {
+				// Opened without its metadata: the scan reads nothing of it.
+				continue
+			}
 			if r, err := f.ChunkRange(rg, c); err == nil {
 				chunks.add(r)
 			}
@@ -373,6 +377,9 @@ func (m *fileMeter) starts() []int64 {
 	var starts []int64
 	for rg := range f.Meta.RowGroups {
 		for c := range f.Meta.RowGroups[rg].Columns {
+			if !f.Decoded(c) {
+				continue
+			}
 			if r, err := f.ChunkRange(rg, c); err == nil {
 				starts = append(starts, r.Offset)
 			}

@@ -29,14 +29,15 @@ var storePurpose = [numPurposes]storage.Purpose{
 // so that EXPLAIN ANALYZE can report the bytes and requests the query
 // made, by purpose.
 func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface{ Close() error }, error) {
-	return x.openCountedFooter(path, nil)
+	return x.openCountedFooter(path, nil, nil)
 }
 
 // openCountedFooter is openCounted with the footer binding read of the
 // file, when it kept one: the file is not read or decoded again, and the
 // reads binding made count as the file's footer reads, as they would had
-// the scan made them.
-func (x *executor) openCountedFooter(path string, kept *planner.Footer) (*format.File, *fileMeter, interface{ Close() error }, error) {
+// the scan made them. Otherwise, with keep, the footer is decoded with the
+// chunk metadata of the leaves keep marks alone (format.OpenSourceColumns).
+func (x *executor) openCountedFooter(path string, kept *planner.Footer, keep func(*format.File) ([]bool, error)) (*format.File, *fileMeter, interface{ Close() error }, error) {
 	st, ctx := x.store, x.ctx
 	if st == nil {
 		st = defaultStore
@@ -72,7 +73,13 @@ func (x *executor) openCountedFooter(path string, kept *planner.Footer) (*format
 			return f, m, src, nil
 		}
 	}
-	f, err := format.OpenSource(m, path, x.settings.readLimits())
+	var f *format.File
+	var err error
+	if keep != nil {
+		f, err = format.OpenSourceColumns(m, path, x.settings.readLimits(), keep)
+	} else {
+		f, err = format.OpenSource(m, path, x.settings.readLimits())
+	}
 	if err != nil {
 		src.Close()
 		return nil, nil, nil, err

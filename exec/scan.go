@@ -125,6 +125,31 @@ func (s *scanner) fileFields(f *format.File) ([]*format.Field, []int, error) {
 	return fields, s.lastLeaves, nil
 }
 
+// columnsOf marks the leaves of f, a file the scan opens, whose chunks'
+// metadata the scan uses: the leaves it reads and those its predicate
+// judges (a join filter's included, which is part of it by now). A count
+// of the rows alone uses none. The footer of a glob's file is decoded for
+// these alone (format.OpenSourceColumns).
+func (s *scanner) columnsOf(f *format.File) ([]bool, error) {
+	keep := make([]bool, len(f.Schema.Leaves))
+	scan := s.q.p.Scan
+	if scan.CountOnly {
+		return keep, nil
+	}
+	_, leaves, err := s.fileFields(f)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := pushdown.Columns(f, scan.Pushdown, leaves)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cols {
+		keep[c] = true
+	}
+	return keep, nil
+}
+
 // neededLeaves lists the leaves of fields, sorted.
 func neededLeaves(fields []*format.Field) []int {
 	var leaves []int
@@ -675,7 +700,7 @@ func (s *scanner) dispatch(ctx context.Context, tokens chan struct{}, order, wor
 		if ctx.Err() != nil {
 			return
 		}
-		f, cs, closer, err := s.x.openCountedFooter(path, scan.TakeFooter(path))
+		f, cs, closer, err := s.x.openCountedFooter(path, scan.TakeFooter(path), s.columnsOf)
 		if err != nil {
 			pass(scanMsg{err: err})
 			return

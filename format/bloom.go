@@ -41,13 +41,16 @@ func Hash(plain []byte) uint64 { return xxhash.Sum64(plain) }
 // HasBloomFilter reports whether leaf col of row group rg has a Bloom filter.
 func (f *File) HasBloomFilter(rg, col int) bool {
 	md := f.Chunk(rg, col).MetaData
-	return md.BloomFilterOffset != nil && *md.BloomFilterOffset > 0
+	return md != nil && md.BloomFilterOffset != nil && *md.BloomFilterOffset > 0
 }
 
 // ReadBloomFilter reads the header of a chunk's Bloom filter. It returns an
 // error wrapping ErrAbsent when the chunk has none.
 func (f *File) ReadBloomFilter(rg, col int) (*BloomFilter, error) {
 	md := f.Chunk(rg, col).MetaData
+	if md == nil {
+		return nil, f.notDecoded(rg, col)
+	}
 	if md.BloomFilterOffset == nil {
 		return nil, f.absent("Bloom filter", rg, col)
 	}

@@ -176,6 +176,9 @@ func (f *File) initChunkDecoder(d *chunkDecoder, rg, col int) error {
 	if rg < 0 || rg >= len(f.Meta.RowGroups) || col < 0 || col >= len(f.Schema.Leaves) {
 		return fmt.Errorf("format: file %s: no row group %d, column %d", f.Name, rg, col)
 	}
+	if f.Chunk(rg, col).MetaData == nil {
+		return f.notDecoded(rg, col)
+	}
 	leaf := f.Schema.Leaves[col]
 	out := d.blank
 	if out == nil {

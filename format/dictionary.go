@@ -17,6 +17,9 @@ func (f *File) DictionaryLocation(rg, col int, oi *meta.OffsetIndex) (r Range, o
 		return r, r.Length > 0
 	}
 	md := f.Chunk(rg, col).MetaData
+	if md == nil {
+		return Range{}, false
+	}
 	d := md.DictionaryPageOffset
 	// Some writers record 0 for "no dictionary offset"; offset 0 is the magic.
 	if d == nil || *d < int64(len(magic)) || *d >= md.DataPageOffset {

@@ -9,7 +9,11 @@
 // its leaves with dotted paths and maximum levels, and the Fields a query
 // sees, with the LIST and MAP backward-compatibility rules of
 // LogicalTypes.md resolved. Files whose footers repeat a schema list byte
-// for byte, as the files of a glob do, share its elements and Schema.
+// for byte, as the files of a glob do, share its elements and Schema. Most
+// of a footer is its column chunks' metadata: OpenSourceColumns decodes
+// that of the leaves a reader uses alone, passing over the others' bytes,
+// and OpenSourceSchema none; a read of a chunk left undecoded is refused
+// (ErrNotDecoded).
 //
 // Column chunks decode page by page (PageReader, or ReadColumn and
 // ReadPages for whole chunks and selected pages): dictionary pages, data

@@ -30,4 +30,8 @@ var (
 	ErrAbsent = errors.New("absent")
 	// ErrChecksum means a page's CRC32 does not match its bytes.
 	ErrChecksum = errors.New("page checksum mismatch")
+	// ErrNotDecoded means a column chunk's metadata was asked for of a
+	// file opened with the metadata of other columns alone
+	// (OpenSourceColumns) or with its schema alone (OpenSourceSchema).
+	ErrNotDecoded = errors.New("column metadata not decoded")
 )

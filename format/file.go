@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pqsql/pqsql/format/internal/thrift"
@@ -24,7 +25,9 @@ type File struct {
 	Name string
 	// Source serves every read.
 	Source Source
-	// Meta is the decoded footer.
+	// Meta is the decoded footer: whole, but for a file opened with some
+	// leaves' chunk metadata alone (OpenSourceColumns) or its schema alone
+	// (OpenSourceSchema), whose other chunks have none (Decoded).
 	Meta *meta.FileMetaData
 	// Schema is the schema tree built from Meta.Schema. Both are
 	// read-only: files whose footers repeat a schema list share its
@@ -36,6 +39,11 @@ type File struct {
 	Limits Limits
 
 	closer io.Closer
+	// kept marks the leaves whose chunks' metadata was decoded, nil when
+	// every leaf's was (OpenSourceColumns); schemaOnly: no row group was
+	// (OpenSourceSchema).
+	kept       []bool
+	schemaOnly bool
 	// head checks the leading magic once, at open or before the first
 	// page is decoded.
 	head *headCheck
@@ -71,6 +79,38 @@ func (f *File) Close() error {
 
 // OpenSource reads the footer of the file served by src. name is used in errors.
 func OpenSource(src Source, name string, limits Limits) (*File, error) {
+	return openSource(src, name, limits, decodeAll, nil)
+}
+
+// OpenSourceColumns is OpenSource decoding, of the row groups' column
+// chunks, the metadata of the leaves keep marks alone: most of a footer is
+// its chunks' metadata, and a scan needs that of the columns it reads or
+// judges. keep is called with the file as decoded but for its row groups
+// (Meta.RowGroups nil) and returns, by leaf, whether its chunks' metadata
+// is decoded (nil: every leaf's); the others have none (MetaData nil), and
+// the reader refuses to read them (ErrNotDecoded).
+func OpenSourceColumns(src Source, name string, limits Limits, keep func(*File) ([]bool, error)) (*File, error) {
+	return openSource(src, name, limits, decodeKept, keep)
+}
+
+// OpenSourceSchema is OpenSource for the schema alone: the row groups are
+// passed over undecoded (Meta.RowGroups is nil), so the file serves its
+// schema, row count and key-value metadata but no read, and cannot be
+// given another source (WithSource).
+func OpenSourceSchema(src Source, name string, limits Limits) (*File, error) {
+	return openSource(src, name, limits, decodeSchema, nil)
+}
+
+// What of a footer's row groups openSource decodes.
+type decodeMode uint8
+
+const (
+	decodeAll decodeMode = iota
+	decodeKept
+	decodeSchema
+)
+
+func openSource(src Source, name string, limits Limits, mode decodeMode, keep func(*File) ([]bool, error)) (*File, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("format: file %s: "+format, append([]any{name}, args...)...)
 	}
@@ -106,22 +146,23 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 	if err != nil {
 		return nil, fail("%w", err)
 	}
-	md, known, err := thrift.DecodeFileMetaDataKnown(buf, recentKnown())
 	// Nothing decoded points into the footer's bytes (the decoder copies
-	// bytes and strings out): they serve the scan's first reads.
-	putFetchBuffer(buf)
+	// bytes and strings out): once decoded they serve the scan's first
+	// reads.
+	defer putFetchBuffer(buf)
+	var md *meta.FileMetaData
+	var known *thrift.Known
+	var rowGroups thrift.Deferred
+	if mode == decodeAll {
+		md, known, err = thrift.DecodeFileMetaDataKnown(buf, recentKnown())
+	} else {
+		md, known, rowGroups, err = thrift.DecodeFileMetaDataDeferred(buf, recentKnown())
+	}
 	if err != nil {
 		return nil, fail("%w: decoding footer: %v", ErrCorrupt, err)
 	}
 	if md.EncryptionAlgorithm != nil {
 		return nil, fail("%w (columns are encrypted under a plaintext footer)", ErrEncrypted)
-	}
-	for i := range md.RowGroups {
-		for j := range md.RowGroups[i].Columns {
-			if c := &md.RowGroups[i].Columns[j]; c.CryptoMetadata != nil || len(c.EncryptedColumnMetadata) > 0 {
-				return nil, fail("%w (column chunks are encrypted)", ErrEncrypted)
-			}
-		}
 	}
 	var schema *Schema
 	if known.Shares(md) {
@@ -133,7 +174,27 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 			return nil, fail("schema: %w", err)
 		}
 	}
-	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits, head: head}
+	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits, head: head,
+		schemaOnly: mode == decodeSchema}
+	if mode == decodeKept {
+		var kept []bool
+		if keep != nil {
+			if kept, err = keep(f); err != nil {
+				return nil, err
+			}
+		}
+		if md.RowGroups, err = rowGroups.Decode(buf, kept); err != nil {
+			return nil, fail("%w: decoding footer: %v", ErrCorrupt, err)
+		}
+		f.kept = kept
+	}
+	for i := range md.RowGroups {
+		for j := range md.RowGroups[i].Columns {
+			if c := &md.RowGroups[i].Columns[j]; c.CryptoMetadata != nil || len(c.EncryptedColumnMetadata) > 0 {
+				return nil, fail("%w (column chunks are encrypted)", ErrEncrypted)
+			}
+		}
+	}
 	if err := f.validate(); err != nil {
 		return nil, fail("%w", err)
 	}
@@ -141,6 +202,20 @@ func OpenSource(src Source, name string, limits Limits) (*File, error) {
 		keepSchema(known, schema)
 	}
 	return f, nil
+}
+
+// Decoded reports whether the chunks of leaf col have their metadata: a
+// file opened with some columns' (OpenSourceColumns) or its schema alone
+// (OpenSourceSchema) lacks the others'. Decoded(-1) reports whether every
+// leaf's chunks have theirs.
+func (f *File) Decoded(col int) bool {
+	if f.schemaOnly {
+		return false
+	}
+	if col < 0 {
+		return !slices.Contains(f.kept, false)
+	}
+	return f.kept == nil || col >= len(f.kept) || f.kept[col]
 }
 
 // readFooter is readPooled for a footer, into a pooled buffer even when it
@@ -164,6 +239,9 @@ func readFooter(src Source, r Range) ([]byte, error) {
 // footer is not read again, so limits on it are checked here as
 // OpenSource checks them.
 func (f *File) WithSource(src Source, limits Limits) (*File, error) {
+	if f.schemaOnly {
+		return nil, fmt.Errorf("format: file %s: %w: its footer was decoded for the schema alone", f.Name, ErrNotDecoded)
+	}
 	if n := f.FooterSize - footerTail; n > limits.MaxFooterSize {
 		return nil, fmt.Errorf("format: file %s: %w: footer of %d bytes exceeds the limit of %d", f.Name, ErrLimit, n, limits.MaxFooterSize)
 	}
@@ -201,6 +279,9 @@ func (f *File) validate() error {
 				return fmt.Errorf("%w: row group %d, column %s: data in external file %q", ErrUnsupported, i, leaves[j].Path, *c.FilePath)
 			}
 			md := c.MetaData
+			if md == nil && !f.Decoded(j) {
+				continue
+			}
 			if md == nil {
 				return fmt.Errorf("%w: row group %d, column %s: column chunk has no metadata", ErrCorrupt, i, leaves[j].Path)
 			}
@@ -233,6 +314,9 @@ func (f *File) Chunk(rg, col int) *meta.ColumnChunk { return &f.Meta.RowGroups[r
 // (or first data page) over TotalCompressedSize bytes.
 func (f *File) ChunkRange(rg, col int) (Range, error) {
 	md := f.Chunk(rg, col).MetaData
+	if md == nil {
+		return Range{}, f.notDecoded(rg, col)
+	}
 	start := md.DataPageOffset
 	if d := md.DictionaryPageOffset; d != nil && *d > 0 && *d < start {
 		start = *d
@@ -261,6 +345,12 @@ func (f *File) ChunkRange(rg, col int) (Range, error) {
 		return Range{}, fmt.Errorf("%w: row group %d, column %s: chunk [%d, %d) lies outside the file", ErrCorrupt, rg, f.Schema.Leaves[col].Path, r.Offset, r.End())
 	}
 	return r, nil
+}
+
+// notDecoded is the error of a read of a chunk whose metadata the file
+// was opened without.
+func (f *File) notDecoded(rg, col int) error {
+	return fmt.Errorf("format: file %s: row group %d, column %s: %w", f.Name, rg, f.Schema.Leaves[col].Path, ErrNotDecoded)
 }
 
 // undersizedChunks reports whether the writer is a parquet-mr older than

@@ -292,7 +292,7 @@ func filesScan(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, er
 	scan, cols, err := schemaScan(src, files, f.Schema.Fields, c)
 	if err == nil {
 		scan.footers = &keptFooters{}
-		scan.footers.keep(files[0], f, true)
+		scan.footers.keep(files[0], f)
 	}
 	return scan, cols, err
 }

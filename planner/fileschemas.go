@@ -11,16 +11,21 @@ import (
 
 // eachSchema opens files and calls fn with each one's index and file, as
 // soon as it is open; fn keeps only what it needs, so that the footers of
-// a glob of thousands of files are never held at once. A glob's
+// a glob of thousands of files are never held at once. Unless whole, a
+// file is opened for its schema alone (openSchema). A glob's
 // files are opened several at a time, fn called from as many goroutines:
 // planning waits on every footer before the scan reads a row, and the
 // cores are otherwise idle then; a short list of local files is opened
 // on one (parallelLocal). The error is the first file's, in file order,
 // that failed to open; files after it may not have been.
-func eachSchema(files []string, c buildCtx, fn func(i int, f *format.File)) error {
+func eachSchema(files []string, c buildCtx, whole bool, fn func(i int, f *format.File)) error {
 	errs := make([]error, len(files))
+	openOne := openSchema
+	if whole {
+		openOne = openFile
+	}
 	open := func(i int) {
-		f, closeFile, err := openFile(c.ctx, c.store, files[i])
+		f, closeFile, err := openOne(c.ctx, c.store, files[i])
 		if err != nil {
 			errs[i] = err
 			return

@@ -40,7 +40,12 @@ func eachSchemaInOrder(t *testing.T) {
 		files = append(files, []string{sorted, types}[i%2])
 	}
 	got := make([][]*format.Field, len(files))
-	if err := eachSchema(files, c, func(i int, f *format.File) { got[i] = f.Schema.Fields }); err != nil {
+	if err := eachSchema(files, c, false, func(i int, f *format.File) {
+		got[i] = f.Schema.Fields
+		if f.Meta.RowGroups != nil || f.Decoded(0) {
+			t.Errorf("file %d: opened for its schema, it has row groups decoded", i)
+		}
+	}); err != nil {
 		t.Fatal(err)
 	}
 	for i, fields := range got {
@@ -60,9 +65,11 @@ func eachSchemaInOrder(t *testing.T) {
 		{[]string{sorted, types, bad, missing}, "bad.parquet"},
 		{append(append([]string{}, files...), bad), "bad.parquet"},
 	} {
-		err := eachSchema(tc.files, c, func(int, *format.File) {})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: error %v, want the one of %s", tc.files, err, tc.want)
+		for _, whole := range []bool{false, true} {
+			err := eachSchema(tc.files, c, whole, func(int, *format.File) {})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v: error %v, want the one of %s", tc.files, err, tc.want)
+			}
 		}
 	}
 }

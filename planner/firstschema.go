@@ -32,9 +32,9 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 	var runs []run
 	var first []*format.Field
 	kept := &keptFooters{}
-	err := eachSchema(files[:1], c, func(_ int, f *format.File) {
+	err := eachSchema(files[:1], c, true, func(_ int, f *format.File) {
 		first = f.Schema.Fields
-		kept.keep(files[0], f, true)
+		kept.keep(files[0], f)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -46,11 +46,10 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 		key    string
 	}
 	maps := make([]mapped, len(files))
-	err = eachSchema(files[1:], c, func(i int, f *format.File) {
+	err = eachSchema(files[1:], c, false, func(i int, f *format.File) {
 		if m, key := mapFields(first, f.Schema.Fields); key != "" {
 			maps[i+1] = mapped{m, key}
 		}
-		kept.keep(files[i+1], f, false)
 	})
 	if err != nil {
 		return nil, nil, err

@@ -16,41 +16,30 @@ type Footer struct {
 	Read format.IOStats
 }
 
-// Binding keeps the first file's footer, whatever its size (the scan holds
-// it as long anyway), and more while they stay within these bounds: the
-// footers of a glob are held from binding until the scan reaches each file.
-const (
-	maxKeptFooters     = 64
-	maxKeptFooterBytes = 1 << 20
-)
-
-// keptFooters are the footers binding opened for a scan, by path, until
-// the scan takes them. Files binding opens in parallel keep theirs from
-// several goroutines.
+// keptFooters are the footers binding opened whole for a scan, by path,
+// until the scan takes them: the first file's, whose schema the scan
+// reads with. A glob's later files binding opens for their schema alone
+// (openSchema), and the scan opens them itself, decoding the metadata of
+// the columns it reads.
 type keptFooters struct {
 	mu     sync.Mutex
 	byPath map[string]*Footer
-	bytes  int64
 }
 
-// keep holds f, opened by openFile, for the scan, within the bounds unless
-// first. A remote file's footer is not kept: its store caches the bytes,
-// and its reads are accounted by purpose as the scan makes them.
-func (k *keptFooters) keep(path string, f *format.File, first bool) {
+// keep holds f, opened whole by openFile, for the scan. A remote file's
+// footer is not kept: its store caches the bytes, and its reads are
+// accounted by purpose as the scan makes them.
+func (k *keptFooters) keep(path string, f *format.File) {
 	cs, local := f.Source.(*format.CountingSource)
 	if !local {
 		return
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if !first && (len(k.byPath) >= maxKeptFooters || k.bytes+f.FooterSize > maxKeptFooterBytes) {
-		return
-	}
 	if k.byPath == nil {
 		k.byPath = map[string]*Footer{}
 	}
 	k.byPath[path] = &Footer{File: f, Read: cs.Stats()}
-	k.bytes += f.FooterSize
 }
 
 // peek returns the footer kept of path, keeping it.
@@ -76,7 +65,6 @@ func (s *Scan) TakeFooter(path string) *Footer {
 	fo := k.byPath[path]
 	if fo != nil {
 		delete(k.byPath, path)
-		k.bytes -= fo.File.FooterSize
 	}
 	return fo
 }

@@ -7,9 +7,10 @@ import (
 	"github.com/pqsql/pqsql/format"
 )
 
-// Binding keeps the footers it decoded for the scan, each taken once, with
-// the reads that opened it; Scan.OpenFile serves the kept footer over a
-// source of its own.
+// Binding keeps the first file's footer, decoded whole, for the scan,
+// taken once, with the reads that opened it; Scan.OpenFile serves it over
+// a source of its own. A glob's later files were opened for their schema
+// alone: nothing of them is kept, and OpenFile opens them whole.
 func TestScanKeepsFooters(t *testing.T) {
 	chdirRoot(t)
 	for _, tc := range []struct {
@@ -27,7 +28,7 @@ func TestScanKeepsFooters(t *testing.T) {
 		if s == nil || len(s.Files) != tc.files {
 			t.Fatalf("%s: scan %+v", tc.q, s)
 		}
-		for _, path := range s.Files {
+		for i, path := range s.Files {
 			f, done, err := s.OpenFile(context.Background(), path)
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
@@ -36,8 +37,17 @@ func TestScanKeepsFooters(t *testing.T) {
 			if _, err := f.Source.ReadAt(b[:], 0); err != nil || string(b[:]) != "PAR1" {
 				t.Errorf("%s: the opened file reads %q, %v", path, b, err)
 			}
+			if len(f.Meta.RowGroups) == 0 || !f.Decoded(0) || f.Chunk(0, 0).MetaData == nil {
+				t.Errorf("%s: OpenFile gave a footer without its row groups' metadata", path)
+			}
 			done()
 			fo := s.TakeFooter(path)
+			if i > 0 {
+				if fo != nil {
+					t.Errorf("%s: binding kept a later file's footer", path)
+				}
+				continue
+			}
 			if fo == nil {
 				t.Fatalf("%s: no footer kept", path)
 			}
@@ -55,25 +65,13 @@ func TestScanKeepsFooters(t *testing.T) {
 	}
 }
 
-// The first footer is kept whatever its size; the others within the
-// bounds; a remote file's (a source that does not count) never.
-func TestKeptFootersBounds(t *testing.T) {
-	local := func(size int64) *format.File {
-		return &format.File{Source: format.NewCountingSource(sizedSource(1 << 30)), FooterSize: size}
-	}
+// A remote file's footer (a source that does not count) is never kept.
+func TestKeptFootersLocalOnly(t *testing.T) {
 	var k keptFooters
-	k.keep("a", local(2*maxKeptFooterBytes), true)
-	k.keep("b", local(1000), false)
-	k.keep("remote", &format.File{Source: sizedSource(1 << 30), FooterSize: 10}, true)
+	k.keep("a", &format.File{Source: format.NewCountingSource(sizedSource(1 << 30)), FooterSize: 10})
+	k.keep("remote", &format.File{Source: sizedSource(1 << 30), FooterSize: 10})
 	if len(k.byPath) != 1 || k.byPath["a"] == nil {
 		t.Errorf("kept %v, want a alone", k.byPath)
-	}
-	k = keptFooters{}
-	for i := range maxKeptFooters + 5 {
-		k.keep(string(rune('A'+i)), local(10), i == 0)
-	}
-	if len(k.byPath) != maxKeptFooters {
-		t.Errorf("kept %d footers, want %d", len(k.byPath), maxKeptFooters)
 	}
 }
 

@@ -58,6 +58,18 @@ const footersAhead = 64
 // not read it again; a local file's footer binding keeps for the scan
 // (keptFooters).
 func openFile(ctx context.Context, st *storage.Store, path string) (*format.File, func(), error) {
+	return openFooter(ctx, st, path, format.OpenSource)
+}
+
+// openSchema is openFile decoding the footer but for its row groups: the
+// schema of a glob's later file is checked against the first's at binding,
+// and the scan, which opens the file again, decodes the metadata of the
+// columns it reads alone. Binding holds no glob's footers whole.
+func openSchema(ctx context.Context, st *storage.Store, path string) (*format.File, func(), error) {
+	return openFooter(ctx, st, path, format.OpenSourceSchema)
+}
+
+func openFooter(ctx context.Context, st *storage.Store, path string, open func(format.Source, string, format.Limits) (*format.File, error)) (*format.File, func(), error) {
 	src, err := st.Open(ctx, path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrIO, err)
@@ -67,7 +79,7 @@ func openFile(ctx context.Context, st *storage.Store, path string) (*format.File
 		// Counted, so that a scan reusing the footer accounts its reads.
 		read = format.NewCountingSource(src)
 	}
-	f, err := format.OpenSource(read, filepath.Base(path), format.DefaultLimits)
+	f, err := open(read, filepath.Base(path), format.DefaultLimits)
 	if err != nil {
 		src.Close()
 		return nil, nil, fmt.Errorf("%w: %w", ErrIO, err)

@@ -95,7 +95,7 @@ func schemaRuns(files []string, c buildCtx) ([][]string, error) {
 	var runs [][]string
 	last := ""
 	for _, path := range files {
-		f, closeFile, err := openFile(c.ctx, c.store, path)
+		f, closeFile, err := openSchema(c.ctx, c.store, path)
 		if err != nil {
 			return nil, err
 		}

@@ -292,6 +292,20 @@ func (p *planner) reset(f *format.File, pred Expr, columns []int, opt Options) e
 	if err != nil {
 		return fmt.Errorf("pushdown: file %s: %w", f.Name, err)
 	}
+	if !f.Decoded(-1) {
+		// Opened without some leaves' chunk metadata (Columns lists what a
+		// plan uses): one this plan needs is refused here rather than
+		// judged without it.
+		used, err := usedColumns(f, resolved, cols)
+		if err != nil {
+			return fmt.Errorf("pushdown: file %s: %w", f.Name, err)
+		}
+		for _, c := range used {
+			if !f.Decoded(c) {
+				return fmt.Errorf("pushdown: file %s: column %s: %w", f.Name, f.Schema.Leaves[c].Path, format.ErrNotDecoded)
+			}
+		}
+	}
 	p.f, p.opt, p.pred, p.geo, p.starts = f, opt, resolved, geo, RowGroupStarts(f)
 	clear(p.trust)
 	clear(p.noted)
@@ -339,6 +353,67 @@ func (p *planner) finish() *FilePlan {
 	}
 	p.plan.TrustNotes = p.trustNotes()
 	return p.plan
+}
+
+// Columns lists, sorted and each once, the leaves of f whose chunks' metadata
+// a plan of pred reading columns uses: those columns and the predicate's,
+// a spatial predicate's covering columns included. A file whose footer was
+// decoded with these leaves' chunk metadata alone
+// (format.OpenSourceColumns) plans as if decoded whole.
+func Columns(f *format.File, pred Expr, columns []int) ([]int, error) {
+	var resolved Expr
+	if pred != nil {
+		var err error
+		if resolved, _, err = resolve(f.Schema, withCovering(readGeo(f), pred)); err != nil {
+			return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
+		}
+	}
+	cols, err := usedColumns(f, resolved, columns)
+	if err != nil {
+		return nil, fmt.Errorf("pushdown: file %s: %w", f.Name, err)
+	}
+	return cols, nil
+}
+
+// usedColumns is readColumns with the leaves of the GeoParquet covering
+// columns the predicate's spatial leaves judge: those are judged on their
+// metadata, never read.
+func usedColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
+	cols, err := readColumns(f, pred, columns)
+	if err != nil {
+		return nil, err
+	}
+	var walk func(Expr) error
+	walk = func(e Expr) error {
+		switch n := e.(type) {
+		case *And:
+			for _, x := range n.Xs {
+				if err := walk(x); err != nil {
+					return err
+				}
+			}
+		case *Or:
+			for _, x := range n.Xs {
+				if err := walk(x); err != nil {
+					return err
+				}
+			}
+		case *Spatial:
+			if n.cover != nil {
+				cover, err := readColumns(f, n.cover, nil)
+				if err != nil {
+					return err
+				}
+				cols = append(cols, cover...)
+			}
+		}
+		return nil
+	}
+	if err := walk(pred); err != nil {
+		return nil, err
+	}
+	slices.Sort(cols)
+	return slices.Compact(cols), nil
 }
 
 // readColumns validates the projection and adds the predicate's columns,

@@ -46,6 +46,13 @@ func (d *decoder) fileMetaData(m *meta.FileMetaData) error {
 		case 3:
 			m.NumRows, err = d.i64(s.t)
 		case 4:
+			if d.deferRowGroups {
+				from := d.r.pos
+				if err = d.skipValue(s.t); err == nil {
+					d.rowGroups = Deferred{from: from, to: d.r.pos, t: s.t}
+				}
+				break
+			}
 			m.RowGroups, err = readSizedStructList(d, s.t, func(n int) { d.rowGroupsLeft = n }, d.rowGroup)
 		case 5:
 			m.KeyValueMetadata, err = readStructList(d, s.t, d.keyValue)
@@ -353,6 +360,7 @@ func (d *decoder) rowGroup(rg *meta.RowGroup) error {
 				// with.
 				d.chunkAt = 0
 			}
+			d.place = 0
 			rg.Columns, err = readSizedStructList(d, s.t, d.reserveChunks, d.columnChunk)
 			d.chunkAt = -1
 		case 2:
@@ -405,6 +413,10 @@ func (d *decoder) columnChunk(cc *meta.ColumnChunk) error {
 		case 2:
 			cc.FileOffset, err = d.i64(s.t)
 		case 3:
+			if !d.keeps(d.place) {
+				err = d.skipValue(s.t)
+				break
+			}
 			cc.MetaData = d.cmds.alloc()
 			ms := d.begin(s.t, columnMetaDataFields)
 			err = d.columnMetaData(&ms, cc.MetaData)
@@ -429,6 +441,7 @@ func (d *decoder) columnChunk(cc *meta.ColumnChunk) error {
 	if d.chunkAt >= 0 {
 		d.chunkAt++
 	}
+	d.place++
 	// file_offset is required but has a default of 0 in parquet.thrift and
 	// is deprecated, so its absence is not an error.
 	return s.end(0)

@@ -88,6 +88,22 @@ type decoder struct {
 	keepLists bool
 	// schemaValues counts the values taken once the schema list was read.
 	schemaValues valueCounts
+
+	// deferRowGroups: the footer's row group list is passed over and
+	// located in rowGroups (DecodeFileMetaDataDeferred).
+	deferRowGroups bool
+	rowGroups      Deferred
+	// keep, when not nil, marks the places in a row group whose column
+	// chunks have their metadata decoded (Deferred.Decode); place is the
+	// place of the chunk being decoded.
+	keep  []bool
+	place int
+}
+
+// keeps reports whether the column chunk at place i has its metadata
+// decoded.
+func (d *decoder) keeps(i int) bool {
+	return d.keep == nil || i < 0 || i >= len(d.keep) || d.keep[i]
 }
 
 // chunkLists are the lists of a column chunk's metadata that repeat, equal,
@@ -697,6 +713,15 @@ const minColumnChunkBytes = 16
 // reserveChunks sizes the slabs of column chunk metadata for the n chunks
 // of a row group and those of the row groups after it, assumed alike.
 func (d *decoder) reserveChunks(n int) {
+	if d.keep != nil {
+		kept := 0
+		for i := range min(n, maxPrealloc) {
+			if d.keeps(i) {
+				kept++
+			}
+		}
+		n = kept
+	}
 	total := n * max(d.rowGroupsLeft, 1)
 	if n > 0 && total/n != max(d.rowGroupsLeft, 1) {
 		total = maxPrealloc // overflow

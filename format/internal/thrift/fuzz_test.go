@@ -48,6 +48,7 @@ func FuzzDecodeFileMetaData(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := DecodeFileMetaData(b)
+		checkDeferred(t, b, m, err)
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) || m != nil {
 				t.Fatalf("err = %v, want ErrCorrupt and no footer", err)

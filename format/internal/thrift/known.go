@@ -99,7 +99,10 @@ func (d *decoder) schemaList() ([]meta.SchemaElement, error) {
 			d.r.pos += len(k.raw)
 			d.matched = k
 			d.lists = append(d.lists[:0], k.lists...)
-			d.reserveValues(k.values)
+			if !d.deferRowGroups {
+				// Most of a footer's values are its row groups'.
+				d.reserveValues(k.values)
+			}
 			return k.elements, nil
 		}
 	}
