@@ -544,8 +544,9 @@ func (x *executor) analysis(total time.Duration) *AnalyzeJSON {
 			acct[p].Read += s.Bytes
 			acct[p].Requests += s.Requests
 		}
-		// Opening reads the leading magic, then the footer and its tail.
-		acct[ioFooter].Planned += int64(len("PAR1")) + m.f.FooterSize
+		// Opening reads the leading magic, then the footer and its tail;
+		// a glob's later file was opened by binding for its schema too.
+		acct[ioFooter].Planned += int64(len("PAR1")) + m.f.FooterSize + m.bound
 		meta += m.openTime
 		acct[ioScanIndex].Planned += m.scanIndex.Load()
 		acct[ioScanIndex].ColumnIndexesForTopK += m.scanColumnIndex.Load()

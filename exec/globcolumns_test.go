@@ -5,12 +5,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pqsql/pqsql/format"
 	"github.com/pqsql/pqsql/planner"
 )
 
 // The scan opens a glob's later files with the chunk metadata of the
 // columns it reads or its WHERE judges alone, and a count of rows with
 // none; the first file, whose footer binding decoded whole, keeps it all.
+// A later file's footer is read twice, at binding and by the scan, and
+// both reads are counted.
 // The answers are those of the files opened whole (the query suites).
 func TestGlobFilesDecodeTheirColumns(t *testing.T) {
 	t.Chdir(moduleRoot(t))
@@ -62,6 +65,15 @@ func TestGlobFilesDecodeTheirColumns(t *testing.T) {
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: file %d has the metadata of %v, want %v", tc.q, i, got, want)
+			}
+			// Its tail, leading magic and footer, read once by binding and,
+			// for a later file, once more by the scan: both count.
+			once := format.IOStats{Bytes: 4 + m.f.FooterSize, Requests: 3}
+			if i > 0 {
+				once.Bytes, once.Requests = 2*once.Bytes, 2*once.Requests
+			}
+			if got := m.counts[ioFooter].Stats(); got != once {
+				t.Errorf("%s: file %d: footer reads %+v, want %+v", tc.q, i, got, once)
 			}
 		}
 	}

@@ -111,8 +111,11 @@ type fileMeter struct {
 	counts [numPurposes]purposeCount
 
 	// Set while the file is opened and planned, before the scan starts.
-	f    *format.File
-	plan *pushdown.FilePlan
+	// bound is what binding read of the file to bind its schema alone
+	// (planner.Footer): the scan reads its footer again.
+	bound int64
+	f     *format.File
+	plan  *pushdown.FilePlan
 	// openTime and planTime are the metadata and planning phases, which
 	// start at openedAt and opened.
 	openTime, planTime time.Duration

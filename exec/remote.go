@@ -62,10 +62,14 @@ func (x *executor) openCountedFooter(path string, kept *planner.Footer, keep fun
 	m.keepReads = x.keepMeters
 	m.openedAt = time.Now()
 	if kept != nil && m.remote == nil {
-		// A file changed since binding read it (another size) is opened
-		// again, as is one whose footer the limits refuse, to fail as it
-		// would.
-		if f, err := kept.File.WithSource(m, x.settings.readLimits()); err == nil {
+		if kept.File == nil {
+			// Opened for its schema at binding: read again below.
+			m.counts[ioFooter].Credit(kept.Read)
+			m.bound = kept.Read.Bytes
+		} else if f, err := kept.File.WithSource(m, x.settings.readLimits()); err == nil {
+			// A file changed since binding read it (another size) is
+			// opened again, as is one whose footer the limits refuse, to
+			// fail as it would.
 			f.Name = path
 			m.counts[ioFooter].Credit(kept.Read)
 			m.openTime = time.Since(m.openedAt)

@@ -50,6 +50,7 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 		if m, key := mapFields(first, f.Schema.Fields); key != "" {
 			maps[i+1] = mapped{m, key}
 		}
+		kept.keepRead(files[i+1], f)
 	})
 	if err != nil {
 		return nil, nil, err

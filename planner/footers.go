@@ -8,7 +8,8 @@ import (
 
 // A Footer is a local file's footer as binding read and decoded it, kept
 // for the scan of the same statement, which then neither reads nor decodes
-// it again.
+// it again. File is nil when binding opened the file for its schema alone:
+// the scan opens it again, and Read counts among its footer reads too.
 type Footer struct {
 	File *format.File
 	// Read is what opening the file read (its magic, tail and footer), for
@@ -20,7 +21,7 @@ type Footer struct {
 // until the scan takes them: the first file's, whose schema the scan
 // reads with. A glob's later files binding opens for their schema alone
 // (openSchema), and the scan opens them itself, decoding the metadata of
-// the columns it reads.
+// the columns it reads; of those, what binding read is kept.
 type keptFooters struct {
 	mu     sync.Mutex
 	byPath map[string]*Footer
@@ -40,6 +41,22 @@ func (k *keptFooters) keep(path string, f *format.File) {
 		k.byPath = map[string]*Footer{}
 	}
 	k.byPath[path] = &Footer{File: f, Read: cs.Stats()}
+}
+
+// keepRead holds what opening f, a local file binding opened for its
+// schema alone (openSchema), read, for the scan to count as its footer
+// reads: a glob's later files are read twice, and both reads count.
+func (k *keptFooters) keepRead(path string, f *format.File) {
+	cs, local := f.Source.(*format.CountingSource)
+	if !local {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.byPath == nil {
+		k.byPath = map[string]*Footer{}
+	}
+	k.byPath[path] = &Footer{Read: cs.Stats()}
 }
 
 // peek returns the footer kept of path, keeping it.

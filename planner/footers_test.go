@@ -10,7 +10,8 @@ import (
 // Binding keeps the first file's footer, decoded whole, for the scan,
 // taken once, with the reads that opened it; Scan.OpenFile serves it over
 // a source of its own. A glob's later files were opened for their schema
-// alone: nothing of them is kept, and OpenFile opens them whole.
+// alone: what that read is kept, their footers not, and OpenFile opens
+// them whole.
 func TestScanKeepsFooters(t *testing.T) {
 	chdirRoot(t)
 	for _, tc := range []struct {
@@ -42,18 +43,18 @@ func TestScanKeepsFooters(t *testing.T) {
 			}
 			done()
 			fo := s.TakeFooter(path)
+			if fo == nil {
+				t.Fatalf("%s: nothing kept", path)
+			}
+			// The tail (length and magic), the leading magic, the footer.
+			if want := (format.IOStats{Bytes: 4 + f.FooterSize, Requests: 3}); fo.Read != want {
+				t.Errorf("%s: opening read %+v, want %+v", path, fo.Read, want)
+			}
 			if i > 0 {
-				if fo != nil {
+				if fo.File != nil {
 					t.Errorf("%s: binding kept a later file's footer", path)
 				}
 				continue
-			}
-			if fo == nil {
-				t.Fatalf("%s: no footer kept", path)
-			}
-			// The tail (length and magic), the leading magic, the footer.
-			if want := (format.IOStats{Bytes: 4 + fo.File.FooterSize, Requests: 3}); fo.Read != want {
-				t.Errorf("%s: opening read %+v, want %+v", path, fo.Read, want)
 			}
 			if fo.File.Meta.NumRows != f.Meta.NumRows || f.Meta != fo.File.Meta {
 				t.Errorf("%s: OpenFile decoded the footer again", path)

@@ -92,7 +92,7 @@ func openFooter(ctx context.Context, st *storage.Store, path string, open func(f
 // footer from the store's cache where it was read ahead). Close it with the
 // function returned.
 func (s *Scan) OpenFile(ctx context.Context, path string) (*format.File, func(), error) {
-	if fo := s.footers.peek(path); fo != nil && s.store != nil {
+	if fo := s.footers.peek(path); fo != nil && fo.File != nil && s.store != nil {
 		// The footer binding decoded, over a source of the file's own.
 		if src, err := s.store.Open(ctx, path); err == nil {
 			if f, err := fo.File.WithSource(src, format.DefaultLimits); err == nil {
