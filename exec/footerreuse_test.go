@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/pqsql/pqsql/format"
@@ -39,7 +40,9 @@ func TestOpenReusesBindingFooter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closer.Close()
-	if f.Meta != kept.File.Meta || f.Source != format.Source(m) || f.Name != path {
+	// Binding kept the footer's bytes, decoded but for the row groups,
+	// which the scan decodes from them.
+	if kept.File.Meta.RowGroups != nil || f.Meta.Schema == nil || &f.Meta.Schema[0] != &kept.File.Meta.Schema[0] || f.Source != format.Source(m) || f.Name != path {
 		t.Errorf("the footer was not reused over the meter: %s, %p %p", f.Name, f.Meta, kept.File.Meta)
 	}
 	for i := range m.counts {
@@ -51,7 +54,7 @@ func TestOpenReusesBindingFooter(t *testing.T) {
 			t.Errorf("%s: %+v read while opening", ioPurpose(i), got)
 		}
 	}
-	if f.Meta.NumRows != fresh.Meta.NumRows || len(f.Meta.RowGroups) != len(fresh.Meta.RowGroups) {
+	if f.Meta.NumRows != fresh.Meta.NumRows || !reflect.DeepEqual(f.Meta.RowGroups, fresh.Meta.RowGroups) {
 		t.Errorf("reused footer: %d rows in %d row groups, want %d in %d", f.Meta.NumRows, len(f.Meta.RowGroups), fresh.Meta.NumRows, len(fresh.Meta.RowGroups))
 	}
 
@@ -61,7 +64,7 @@ func TestOpenReusesBindingFooter(t *testing.T) {
 		t.Fatal(err)
 	}
 	closer2.Close()
-	if g.Meta == kept.File.Meta {
+	if g.Meta == kept.File.Meta || len(g.Meta.RowGroups) == 0 {
 		t.Error("the footer of a file of another size was reused")
 	}
 }

@@ -35,8 +35,9 @@ func (x *executor) openCounted(path string) (*format.File, *fileMeter, interface
 // openCountedFooter is openCounted with the footer binding read of the
 // file, when it kept one: the file is not read or decoded again, and the
 // reads binding made count as the file's footer reads, as they would had
-// the scan made them. Otherwise, with keep, the footer is decoded with the
-// chunk metadata of the leaves keep marks alone (format.OpenSourceColumns).
+// the scan made them. With keep, the footer's row groups are decoded with
+// the chunk metadata of the leaves keep marks alone
+// (format.OpenSourceColumns, File.Decode).
 func (x *executor) openCountedFooter(path string, kept *planner.Footer, keep func(*format.File) ([]bool, error)) (*format.File, *fileMeter, interface{ Close() error }, error) {
 	st, ctx := x.store, x.ctx
 	if st == nil {
@@ -66,7 +67,7 @@ func (x *executor) openCountedFooter(path string, kept *planner.Footer, keep fun
 			// Opened for its schema at binding: read again below.
 			m.counts[ioFooter].Credit(kept.Read)
 			m.bound = kept.Read.Bytes
-		} else if f, err := kept.File.WithSource(m, x.settings.readLimits()); err == nil {
+		} else if f, err := kept.File.DecodeOnce(m, x.settings.readLimits(), keep); err == nil {
 			// A file changed since binding read it (another size) is
 			// opened again, as is one whose footer the limits refuse, to
 			// fail as it would.

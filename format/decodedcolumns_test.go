@@ -77,3 +77,69 @@ func TestOpenWithSomeColumns(t *testing.T) {
 		t.Errorf("a file opened for its schema took another source: %v", err)
 	}
 }
+
+// A file opened for its schema with its footer's bytes kept decodes its
+// row groups from them, as often as asked, whole or for some columns, as
+// the file opened so would; a source of another size or a footer over the
+// limits is refused as opening them would be.
+func TestOpenDeferred(t *testing.T) {
+	path := filepath.Join(testcorpus.ModuleRoot(t), "fixtures", "orders_sorted.parquet")
+	whole, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	d, err := OpenSourceDeferred(whole.Source, whole.Name, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Meta.RowGroups != nil || d.Decoded(0) || d.Meta.NumRows != whole.Meta.NumRows {
+		t.Fatalf("deferred: %d row groups decoded, %d rows", len(d.Meta.RowGroups), d.Meta.NumRows)
+	}
+	for range 2 {
+		g, err := d.Decode(whole.Source, DefaultLimits, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g.Meta, whole.Meta) || !g.Decoded(-1) {
+			t.Fatal("decoded whole, the footer differs from the file opened whole")
+		}
+		if w, err := d.WithSource(whole.Source, DefaultLimits); err != nil || !reflect.DeepEqual(w.Meta, whole.Meta) {
+			t.Fatalf("WithSource of a deferred file: %v", err)
+		}
+	}
+	city := whole.Schema.LeafByPath("city").Index
+	g, err := d.Decode(whole.Source, DefaultLimits, func(f *File) ([]bool, error) {
+		keep := make([]bool, len(f.Schema.Leaves))
+		keep[city] = true
+		return keep, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rg := range g.NumRowGroups() {
+		for c := range g.Schema.Leaves {
+			if got, want := g.Chunk(rg, c), whole.Chunk(rg, c); c == city && !reflect.DeepEqual(got, want) || c != city && got.MetaData != nil {
+				t.Fatalf("row group %d, leaf %d: %+v", rg, c, got)
+			}
+		}
+	}
+	if d.Meta.RowGroups != nil {
+		t.Error("decoding changed the kept file")
+	}
+	if _, err := d.Decode(BytesSource(make([]byte, 100)), DefaultLimits, nil); !errors.Is(err, ErrTruncated) {
+		t.Errorf("a source of another size: %v", err)
+	}
+	small := DefaultLimits
+	small.MaxFooterSize = 100
+	if _, err := d.Decode(whole.Source, small, nil); !errors.Is(err, ErrLimit) {
+		t.Errorf("a footer over the limit: %v", err)
+	}
+	// The last decoding hands the bytes back: no more after it.
+	if g, err := d.DecodeOnce(whole.Source, DefaultLimits, nil); err != nil || !reflect.DeepEqual(g.Meta, whole.Meta) {
+		t.Fatalf("decoded once: %v", err)
+	}
+	if _, err := d.Decode(whole.Source, DefaultLimits, nil); !errors.Is(err, ErrNotDecoded) {
+		t.Errorf("decoded after its last decoding: %v", err)
+	}
+}

@@ -44,6 +44,11 @@ type File struct {
 	// (OpenSourceSchema).
 	kept       []bool
 	schemaOnly bool
+	// raw is the footer's bytes, of a file opened for its schema to be
+	// decoded later (OpenSourceDeferred), and rowGroups where its row
+	// groups lie in them.
+	raw       []byte
+	rowGroups thrift.Deferred
 	// head checks the leading magic once, at open or before the first
 	// page is decoded.
 	head *headCheck
@@ -108,6 +113,7 @@ const (
 	decodeAll decodeMode = iota
 	decodeKept
 	decodeSchema
+	decodeDeferred
 )
 
 func openSource(src Source, name string, limits Limits, mode decodeMode, keep func(*File) ([]bool, error)) (*File, error) {
@@ -148,8 +154,13 @@ func openSource(src Source, name string, limits Limits, mode decodeMode, keep fu
 	}
 	// Nothing decoded points into the footer's bytes (the decoder copies
 	// bytes and strings out): once decoded they serve the scan's first
-	// reads.
-	defer putFetchBuffer(buf)
+	// reads, unless kept to decode the row groups later.
+	kept := false
+	defer func() {
+		if !kept {
+			putFetchBuffer(buf)
+		}
+	}()
 	var md *meta.FileMetaData
 	var known *thrift.Known
 	var rowGroups thrift.Deferred
@@ -175,33 +186,86 @@ func openSource(src Source, name string, limits Limits, mode decodeMode, keep fu
 		}
 	}
 	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits, head: head,
-		schemaOnly: mode == decodeSchema}
-	if mode == decodeKept {
-		var kept []bool
-		if keep != nil {
-			if kept, err = keep(f); err != nil {
-				return nil, err
-			}
-		}
-		if md.RowGroups, err = rowGroups.Decode(buf, kept); err != nil {
-			return nil, fail("%w: decoding footer: %v", ErrCorrupt, err)
-		}
-		f.kept = kept
-	}
-	for i := range md.RowGroups {
-		for j := range md.RowGroups[i].Columns {
-			if c := &md.RowGroups[i].Columns[j]; c.CryptoMetadata != nil || len(c.EncryptedColumnMetadata) > 0 {
-				return nil, fail("%w (column chunks are encrypted)", ErrEncrypted)
-			}
+		schemaOnly: mode == decodeSchema || mode == decodeDeferred}
+	switch mode {
+	case decodeKept:
+		if err := f.decodeRowGroups(buf, rowGroups, keep); err != nil {
+			return nil, err
 		}
 	}
 	if err := f.validate(); err != nil {
 		return nil, fail("%w", err)
 	}
+	if mode == decodeDeferred {
+		f.raw, f.rowGroups, kept = buf, rowGroups, true
+	}
 	if !shared && known.Shares(md) {
 		keepSchema(known, schema)
 	}
 	return f, nil
+}
+
+// decodeRowGroups decodes the row groups of f, a file decoded but for them,
+// from its footer's bytes, with the chunk metadata of the leaves keep marks
+// (all when keep is nil).
+func (f *File) decodeRowGroups(buf []byte, rowGroups thrift.Deferred, keep func(*File) ([]bool, error)) error {
+	var kept []bool
+	if keep != nil {
+		var err error
+		if kept, err = keep(f); err != nil {
+			return err
+		}
+	}
+	rgs, err := rowGroups.Decode(buf, kept)
+	if err != nil {
+		return fmt.Errorf("format: file %s: %w: decoding footer: %v", f.Name, ErrCorrupt, err)
+	}
+	f.Meta.RowGroups, f.kept = rgs, kept
+	return nil
+}
+
+// OpenSourceDeferred is OpenSourceSchema keeping the footer's bytes, to
+// decode its row groups when the file is read (Decode, DecodeOnce), for
+// the columns read then: the footer is read once, and held undecoded
+// meanwhile.
+func OpenSourceDeferred(src Source, name string, limits Limits) (*File, error) {
+	return openSource(src, name, limits, decodeDeferred, nil)
+}
+
+// Decode returns the file, opened by OpenSourceDeferred, served by src,
+// another Source on the same bytes, under limits, with its row groups
+// decoded as OpenSourceColumns decodes them: the chunk metadata of the
+// leaves keep marks (all when keep is nil). The footer is not read again,
+// so limits on it are checked here as opening checks them. A file decoded
+// whole already is WithSource's.
+func (f *File) Decode(src Source, limits Limits, keep func(*File) ([]bool, error)) (*File, error) {
+	if f.raw == nil {
+		return f.WithSource(src, limits)
+	}
+	if err := f.checkReuse(src, limits); err != nil {
+		return nil, err
+	}
+	g := *f
+	md := *f.Meta
+	g.Meta, g.Source, g.Limits, g.closer, g.raw, g.schemaOnly = &md, src, limits, nil, nil, false
+	if err := g.decodeRowGroups(f.raw, f.rowGroups, keep); err != nil {
+		return nil, err
+	}
+	if err := g.validate(); err != nil {
+		return nil, fmt.Errorf("format: file %s: %w", g.Name, err)
+	}
+	return &g, nil
+}
+
+// DecodeOnce is Decode by the last reader of f: the footer's bytes then
+// serve the reader's next reads, and f cannot be decoded again.
+func (f *File) DecodeOnce(src Source, limits Limits, keep func(*File) ([]bool, error)) (*File, error) {
+	g, err := f.Decode(src, limits, keep)
+	if f.raw != nil {
+		putFetchBuffer(f.raw)
+		f.raw = nil
+	}
+	return g, err
 }
 
 // Decoded reports whether the chunks of leaf col have their metadata: a
@@ -239,23 +303,42 @@ func readFooter(src Source, r Range) ([]byte, error) {
 // footer is not read again, so limits on it are checked here as
 // OpenSource checks them.
 func (f *File) WithSource(src Source, limits Limits) (*File, error) {
+	if f.raw != nil {
+		return f.Decode(src, limits, nil)
+	}
 	if f.schemaOnly {
 		return nil, fmt.Errorf("format: file %s: %w: its footer was decoded for the schema alone", f.Name, ErrNotDecoded)
 	}
-	if n := f.FooterSize - footerTail; n > limits.MaxFooterSize {
-		return nil, fmt.Errorf("format: file %s: %w: footer of %d bytes exceeds the limit of %d", f.Name, ErrLimit, n, limits.MaxFooterSize)
-	}
-	if src.Size() != f.Source.Size() {
-		return nil, fmt.Errorf("format: file %s: %w: %d bytes now, %d when its footer was read", f.Name, ErrTruncated, src.Size(), f.Source.Size())
+	if err := f.checkReuse(src, limits); err != nil {
+		return nil, err
 	}
 	g := *f
 	g.Source, g.Limits, g.closer = src, limits, nil
 	return &g, nil
 }
 
+// checkReuse checks that a footer decoded from the file's first source may
+// serve src, under limits, as opening src would have.
+func (f *File) checkReuse(src Source, limits Limits) error {
+	if n := f.FooterSize - footerTail; n > limits.MaxFooterSize {
+		return fmt.Errorf("format: file %s: %w: footer of %d bytes exceeds the limit of %d", f.Name, ErrLimit, n, limits.MaxFooterSize)
+	}
+	if src.Size() != f.Source.Size() {
+		return fmt.Errorf("format: file %s: %w: %d bytes now, %d when its footer was read", f.Name, ErrTruncated, src.Size(), f.Source.Size())
+	}
+	return nil
+}
+
 // validate checks what later stages rely on: every row group has one chunk per
 // leaf, and every chunk's metadata agrees with its leaf.
 func (f *File) validate() error {
+	for i := range f.Meta.RowGroups {
+		for j := range f.Meta.RowGroups[i].Columns {
+			if c := &f.Meta.RowGroups[i].Columns[j]; c.CryptoMetadata != nil || len(c.EncryptedColumnMetadata) > 0 {
+				return fmt.Errorf("%w (column chunks are encrypted)", ErrEncrypted)
+			}
+		}
+	}
 	leaves := f.Schema.Leaves
 	if f.Meta.NumRows < 0 {
 		return fmt.Errorf("%w: negative row count %d", ErrCorrupt, f.Meta.NumRows)

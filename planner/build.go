@@ -284,7 +284,7 @@ func aliasedSource1(sel *sql.Select, at *ast.AliasedTableExpr, c buildCtx) (*Sca
 
 // filesScan is the scan of files read with the first one's schema.
 func filesScan(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, error) {
-	f, closeFile, err := openFile(c.ctx, c.store, files[0])
+	f, closeFile, err := openDeferred(c.ctx, c.store, files[0])
 	if err != nil {
 		return nil, nil, err
 	}

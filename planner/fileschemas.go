@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -11,19 +12,15 @@ import (
 
 // eachSchema opens files and calls fn with each one's index and file, as
 // soon as it is open; fn keeps only what it needs, so that the footers of
-// a glob of thousands of files are never held at once. Unless whole, a
-// file is opened for its schema alone (openSchema). A glob's
+// a glob of thousands of files are never held at once. open opens each
+// (openSchema, openDeferred). A glob's
 // files are opened several at a time, fn called from as many goroutines:
 // planning waits on every footer before the scan reads a row, and the
 // cores are otherwise idle then; a short list of local files is opened
 // on one (parallelLocal). The error is the first file's, in file order,
 // that failed to open; files after it may not have been.
-func eachSchema(files []string, c buildCtx, whole bool, fn func(i int, f *format.File)) error {
+func eachSchema(files []string, c buildCtx, openOne func(context.Context, *storage.Store, string) (*format.File, func(), error), fn func(i int, f *format.File)) error {
 	errs := make([]error, len(files))
-	openOne := openSchema
-	if whole {
-		openOne = openFile
-	}
 	open := func(i int) {
 		f, closeFile, err := openOne(c.ctx, c.store, files[i])
 		if err != nil {

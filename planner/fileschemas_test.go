@@ -40,7 +40,7 @@ func eachSchemaInOrder(t *testing.T) {
 		files = append(files, []string{sorted, types}[i%2])
 	}
 	got := make([][]*format.Field, len(files))
-	if err := eachSchema(files, c, false, func(i int, f *format.File) {
+	if err := eachSchema(files, c, openSchema, func(i int, f *format.File) {
 		got[i] = f.Schema.Fields
 		if f.Meta.RowGroups != nil || f.Decoded(0) {
 			t.Errorf("file %d: opened for its schema, it has row groups decoded", i)
@@ -65,8 +65,8 @@ func eachSchemaInOrder(t *testing.T) {
 		{[]string{sorted, types, bad, missing}, "bad.parquet"},
 		{append(append([]string{}, files...), bad), "bad.parquet"},
 	} {
-		for _, whole := range []bool{false, true} {
-			err := eachSchema(tc.files, c, whole, func(int, *format.File) {})
+		for _, open := range []func(context.Context, *storage.Store, string) (*format.File, func(), error){openSchema, openDeferred, openFile} {
+			err := eachSchema(tc.files, c, open, func(int, *format.File) {})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%v: error %v, want the one of %s", tc.files, err, tc.want)
 			}

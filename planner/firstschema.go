@@ -32,7 +32,7 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 	var runs []run
 	var first []*format.Field
 	kept := &keptFooters{}
-	err := eachSchema(files[:1], c, true, func(_ int, f *format.File) {
+	err := eachSchema(files[:1], c, openDeferred, func(_ int, f *format.File) {
 		first = f.Schema.Fields
 		kept.keep(files[0], f)
 	})
@@ -46,7 +46,7 @@ func firstSchema(src *sql.Source, files []string, c buildCtx) (*Scan, []Column, 
 		key    string
 	}
 	maps := make([]mapped, len(files))
-	err = eachSchema(files[1:], c, false, func(i int, f *format.File) {
+	err = eachSchema(files[1:], c, openSchema, func(i int, f *format.File) {
 		if m, key := mapFields(first, f.Schema.Fields); key != "" {
 			maps[i+1] = mapped{m, key}
 		}

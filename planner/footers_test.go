@@ -7,8 +7,9 @@ import (
 	"github.com/pqsql/pqsql/format"
 )
 
-// Binding keeps the first file's footer, decoded whole, for the scan,
-// taken once, with the reads that opened it; Scan.OpenFile serves it over
+// Binding keeps the first file's footer, its bytes and what they decode
+// to but for the row groups, for the scan, taken once, with the reads that
+// opened it; Scan.OpenFile serves it over
 // a source of its own. A glob's later files were opened for their schema
 // alone: what that read is kept, their footers not, and OpenFile opens
 // them whole.
@@ -56,7 +57,9 @@ func TestScanKeepsFooters(t *testing.T) {
 				}
 				continue
 			}
-			if fo.File.Meta.NumRows != f.Meta.NumRows || f.Meta != fo.File.Meta {
+			// Binding kept the bytes of the footer, decoded but for its row
+			// groups, which OpenFile decodes whole from them.
+			if fo.File.Meta.NumRows != f.Meta.NumRows || fo.File.Meta.RowGroups != nil || &f.Meta.Schema[0] != &fo.File.Meta.Schema[0] {
 				t.Errorf("%s: OpenFile decoded the footer again", path)
 			}
 			if again := s.TakeFooter(path); again != nil {

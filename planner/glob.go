@@ -69,6 +69,14 @@ func openSchema(ctx context.Context, st *storage.Store, path string) (*format.Fi
 	return openFooter(ctx, st, path, format.OpenSourceSchema)
 }
 
+// openDeferred is openSchema keeping the footer's bytes, for the file
+// whose footer binding keeps for the scan (keptFooters): the scan decodes
+// the row groups' metadata of the columns it reads from them, without
+// reading the footer again.
+func openDeferred(ctx context.Context, st *storage.Store, path string) (*format.File, func(), error) {
+	return openFooter(ctx, st, path, format.OpenSourceDeferred)
+}
+
 func openFooter(ctx context.Context, st *storage.Store, path string, open func(format.Source, string, format.Limits) (*format.File, error)) (*format.File, func(), error) {
 	src, err := st.Open(ctx, path)
 	if err != nil {

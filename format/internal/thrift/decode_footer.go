@@ -36,6 +36,7 @@ func DecodeColumnMetaData(b []byte) (*meta.ColumnMetaData, error) {
 
 func (d *decoder) fileMetaData(m *meta.FileMetaData) error {
 	s := d.beginBody(fileMetaDataFields)
+	rowGroups := false
 	for s.next() {
 		var err error
 		switch s.id {
@@ -46,8 +47,20 @@ func (d *decoder) fileMetaData(m *meta.FileMetaData) error {
 		case 3:
 			m.NumRows, err = d.i64(s.t)
 		case 4:
+			if rowGroups {
+				// Decoded or deferred, a list given twice would be read
+				// differently: refused either way.
+				err = fmt.Errorf("given twice")
+				break
+			}
+			rowGroups = true
 			if d.deferRowGroups {
 				from := d.r.pos
+				// The list's header is checked as decoding it would be.
+				if _, err = d.listBegin(s.t, thrift.STRUCT); err != nil {
+					break
+				}
+				d.r.pos = from
 				if err = d.skipValue(s.t); err == nil {
 					d.rowGroups = Deferred{from: from, to: d.r.pos, t: s.t}
 				}
@@ -414,7 +427,7 @@ func (d *decoder) columnChunk(cc *meta.ColumnChunk) error {
 			cc.FileOffset, err = d.i64(s.t)
 		case 3:
 			if !d.keeps(d.place) {
-				err = d.skipValue(s.t)
+				err = d.discardColumnMetaData(s.t)
 				break
 			}
 			cc.MetaData = d.cmds.alloc()
@@ -445,6 +458,26 @@ func (d *decoder) columnChunk(cc *meta.ColumnChunk) error {
 	// file_offset is required but has a default of 0 in parquet.thrift and
 	// is deprecated, so its absence is not an error.
 	return s.end(0)
+}
+
+// discardColumnMetaData decodes the metadata of a column chunk the caller
+// does not keep, checked as strictly as one it keeps (a footer malformed
+// anywhere is refused whatever is read of it), into memory the next one
+// is decoded into. Its lists are not shared with the row groups after.
+func (d *decoder) discardColumnMetaData(t thrift.TType) error {
+	if d.discard == nil {
+		d.discard = new(arenas)
+	}
+	kept := d.arenas
+	d.arenas, d.discarding = *d.discard, true
+	d.arenas.rewind()
+	d.dropped = meta.ColumnMetaData{}
+	ms := d.begin(t, columnMetaDataFields)
+	err := d.columnMetaData(&ms, &d.dropped)
+	*d.discard = d.arenas
+	d.arenas, d.discarding = kept, false
+	d.dropped = meta.ColumnMetaData{}
+	return err
 }
 
 func (d *decoder) columnCryptoMetaData(t thrift.TType, c *meta.ColumnCryptoMetaData) error {

@@ -35,22 +35,7 @@ type decoder struct {
 	ctx   context.Context
 	depth int
 
-	// Optional scalars and the structs every column chunk has are carved
-	// from slabs: a footer holds thousands, and one allocation each would
-	// dominate decoding time.
-	i64s  slab[int64]
-	i32s  slab[int32]
-	bools slab[bool]
-	cmds  slab[meta.ColumnMetaData]
-	stats slab[meta.Statistics]
-
-	// Small lists and binary values are cut from shared arrays for the same
-	// reason; each piece has its capacity clipped, so an append by a caller
-	// copies instead of overwriting a neighbour.
-	bytes     chunks[byte]
-	encodings chunks[meta.Encoding]
-	strings   chunks[string]
-	encStats  chunks[meta.PageEncodingStats]
+	arenas
 
 	// into, when not nil, receives a page header and its parts
 	// (DecodePageHeaderInto).
@@ -98,6 +83,41 @@ type decoder struct {
 	// place of the chunk being decoded.
 	keep  []bool
 	place int
+	// discard holds what decoding a chunk's metadata that is not kept
+	// takes, written over by the next (discardColumnMetaData); dropped is
+	// the metadata.
+	discard *arenas
+	dropped meta.ColumnMetaData
+	// discarding: what is decoded is dropped; strings are read, not made.
+	discarding bool
+}
+
+// arenas are what a decoder carves the values it hands out from.
+type arenas struct {
+	// Optional scalars and the structs every column chunk has are carved
+	// from slabs: a footer holds thousands, and one allocation each would
+	// dominate decoding time.
+	i64s  slab[int64]
+	i32s  slab[int32]
+	bools slab[bool]
+	cmds  slab[meta.ColumnMetaData]
+	stats slab[meta.Statistics]
+
+	// Small lists and binary values are cut from shared arrays for the same
+	// reason; each piece has its capacity clipped, so an append by a caller
+	// copies instead of overwriting a neighbour.
+	bytes     chunks[byte]
+	encodings chunks[meta.Encoding]
+	strings   chunks[string]
+	encStats  chunks[meta.PageEncodingStats]
+}
+
+// rewind empties a's arrays to be written over: nothing handed out of them
+// may be used any more.
+func (a *arenas) rewind() {
+	a.i64s.buf, a.i32s.buf, a.bools.buf = a.i64s.buf[:0], a.i32s.buf[:0], a.bools.buf[:0]
+	a.cmds.buf, a.stats.buf = a.cmds.buf[:0], a.stats.buf[:0]
+	a.bytes.buf, a.encodings.buf, a.strings.buf, a.encStats.buf = a.bytes.buf[:0], a.encodings.buf[:0], a.strings.buf[:0], a.encStats.buf[:0]
 }
 
 // keeps reports whether the column chunk at place i has its metadata
@@ -119,7 +139,9 @@ type chunkLists struct {
 // listsBefore is the lists of the chunk at this one's place in the row
 // group before, nil outside a footer's row groups.
 func (d *decoder) listsBefore() *chunkLists {
-	if d.chunkAt < 0 {
+	if d.chunkAt < 0 || d.discarding {
+		// A dropped chunk's lists are in memory written over: never
+		// shared.
 		return nil
 	}
 	for len(d.lists) <= d.chunkAt {
@@ -186,7 +208,7 @@ func (d *decoder) release() {
 	clear(d.lists)
 	clear(d.pathScratch)
 	*d = decoder{p: d.p, cfg: d.cfg, ctx: d.ctx, lists: d.lists[:0], pathScratch: d.pathScratch[:0],
-		encScratch: d.encScratch[:0], encStatsScratch: d.encStatsScratch[:0]}
+		encScratch: d.encScratch[:0], encStatsScratch: d.encStatsScratch[:0], discard: d.discard}
 	decoders.Put(d)
 }
 
@@ -538,6 +560,9 @@ func (d *decoder) str(t thrift.TType) (string, error) {
 		return "", wireTypeError(t, thrift.STRING)
 	}
 	v, err := d.raw()
+	if d.discarding {
+		return "", err
+	}
 	return string(v), err
 }
 
@@ -778,7 +803,7 @@ func (d *decoder) pathList(t thrift.TType) ([]string, error) {
 	i := 0
 	return sharedList(d, t, thrift.STRING, &d.strings, &d.pathScratch, before, func(v *string) error {
 		b, err := d.raw()
-		if err != nil {
+		if err != nil || d.discarding {
 			return err
 		}
 		if before != nil && i < len(*before) && (*before)[i] == string(b) {

@@ -54,9 +54,13 @@ func (r Deferred) Decode(b []byte, keep []bool) ([]meta.RowGroup, error) {
 	d.keep = keep
 	// One level below FileMetaData, as in a whole footer.
 	d.depth = 1
-	if k := r.known; k != nil {
-		d.lists = append(d.lists[:0], k.lists...)
-		d.reserveValues(k.values.kept(d, len(k.lists)))
+	k := r.known
+	if k != nil {
+		lists := k.chunkLists()
+		d.lists = append(d.lists[:0], lists...)
+		d.reserveValues(k.values.kept(d, len(lists)))
+		// Tracked even in a footer of one row group, for the footers after.
+		d.keepLists = true
 	}
 	rgs, err := readSizedStructList(d, r.t, func(n int) { d.rowGroupsLeft = n }, d.rowGroup)
 	if err != nil {
@@ -64,6 +68,12 @@ func (r Deferred) Decode(b []byte, keep []bool) ([]meta.RowGroup, error) {
 	}
 	if d.r.pos != len(d.r.b) {
 		return nil, at(at(fmt.Errorf("list ends %d bytes before its extent", len(d.r.b)-d.r.pos), "row_groups"), "FileMetaData")
+	}
+	if k != nil && len(k.lists) == 0 && k.later.Load() == nil && len(d.lists) > 0 {
+		// The lists of the places kept; a dropped chunk's are never
+		// tracked (listsBefore).
+		lists := append([]chunkLists(nil), d.lists...)
+		k.later.CompareAndSwap(nil, &lists)
 	}
 	d.release()
 	return rgs, nil

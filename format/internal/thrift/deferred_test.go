@@ -41,6 +41,12 @@ func checkDeferred(t *testing.T, b []byte, m *meta.FileMetaData, err error) {
 		if !errors.Is(rerr, ErrCorrupt) {
 			t.Fatalf("row groups: err = %v, want ErrCorrupt", rerr)
 		}
+		// The chunks' metadata left out is checked as strictly.
+		for _, keep := range [][]bool{{}, {false}, {false, true, false}} {
+			if _, kerr := rest.Decode(b, keep); kerr == nil {
+				t.Fatalf("fails whole (%v) but decodes keeping %v", err, keep)
+			}
+		}
 		return
 	}
 	if rerr != nil {

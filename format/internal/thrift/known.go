@@ -2,6 +2,7 @@ package thrift
 
 import (
 	"bytes"
+	"sync/atomic"
 
 	"github.com/apache/thrift/lib/go/thrift"
 
@@ -28,6 +29,21 @@ type Known struct {
 	// row groups took, for a footer like it to reserve at once rather than
 	// in doubling steps.
 	values valueCounts
+	// later are the lists of the first row groups decoded of a footer with
+	// this schema when its own were passed over (Deferred.Decode): set
+	// once, then read-only.
+	later atomic.Pointer[[]chunkLists]
+}
+
+// chunkLists returns the lists a footer decoded with k shares.
+func (k *Known) chunkLists() []chunkLists {
+	if len(k.lists) > 0 {
+		return k.lists
+	}
+	if l := k.later.Load(); l != nil {
+		return *l
+	}
+	return nil
 }
 
 // valueCounts count what a footer's values took of the decoder's slabs and
