@@ -17,17 +17,18 @@ type Footer struct {
 	Read format.IOStats
 }
 
-// keptFooters are the footers binding opened whole for a scan, by path,
-// until the scan takes them: the first file's, whose schema the scan
-// reads with. A glob's later files binding opens for their schema alone
-// (openSchema), and the scan opens them itself, decoding the metadata of
-// the columns it reads; of those, what binding read is kept.
+// keptFooters are the footers binding opened for a scan, by path, until
+// the scan takes them: the first file's, whose schema the scan reads with,
+// kept as its bytes and what they decode to but for the row groups
+// (openDeferred), which the scan decodes for the columns it reads. A
+// glob's later files binding opens for their schema alone (openSchema),
+// and the scan opens them itself; of those, what binding read is kept.
 type keptFooters struct {
 	mu     sync.Mutex
 	byPath map[string]*Footer
 }
 
-// keep holds f, opened whole by openFile, for the scan. A remote file's
+// keep holds f, opened by openDeferred, for the scan. A remote file's
 // footer is not kept: its store caches the bytes, and its reads are
 // accounted by purpose as the scan makes them.
 func (k *keptFooters) keep(path string, f *format.File) {

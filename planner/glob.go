@@ -53,10 +53,10 @@ func expandPaths(ctx context.Context, st *storage.Store, patterns []string) ([]s
 // fill memory with footers; the scan opens the rest as it reaches them.
 const footersAhead = 64
 
-// openFile opens a file's footer through the store, to bind its schema.
-// The store caches what it read of a remote file, so the query's scan does
-// not read it again; a local file's footer binding keeps for the scan
-// (keptFooters).
+// openFile opens a file's footer through the store, decoded whole. The
+// store caches what it read of a remote file, so the query's scan does not
+// read it again; of a local file, binding keeps the footer's bytes for the
+// scan (openDeferred, keptFooters).
 func openFile(ctx context.Context, st *storage.Store, path string) (*format.File, func(), error) {
 	return openFooter(ctx, st, path, format.OpenSource)
 }
