@@ -14,13 +14,7 @@ import (
 // options. A leaf Columns leaves out has no metadata, and a read of it is
 // refused rather than misread.
 func TestPlanOfDecodedColumns(t *testing.T) {
-	var ds []*fileData
-	var gens []*treeGen
-	for i, name := range []string{"orders_sorted.parquet", "orders_shuffled.parquet", "statistics.parquet", "types.parquet", "nested.parquet", "structs.parquet"} {
-		d := decodeFile(t, openFixture(t, name))
-		ds = append(ds, d)
-		gens = append(gens, newTreeGen(d, int64(31+i)))
-	}
+	ds, gens := fixtureGens(t, 31)
 	r := rand.New(rand.NewSource(5))
 	partial, left := 0, 0
 	for k := range 300 {

@@ -375,50 +375,20 @@ func Columns(f *format.File, pred Expr, columns []int) ([]int, error) {
 	return cols, nil
 }
 
+// readColumns validates the projection and adds the predicate's columns,
+// sorted, each once.
+func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
+	return leavesOf(f, pred, columns, false)
+}
+
 // usedColumns is readColumns with the leaves of the GeoParquet covering
 // columns the predicate's spatial leaves judge: those are judged on their
 // metadata, never read.
 func usedColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
-	cols, err := readColumns(f, pred, columns)
-	if err != nil {
-		return nil, err
-	}
-	var walk func(Expr) error
-	walk = func(e Expr) error {
-		switch n := e.(type) {
-		case *And:
-			for _, x := range n.Xs {
-				if err := walk(x); err != nil {
-					return err
-				}
-			}
-		case *Or:
-			for _, x := range n.Xs {
-				if err := walk(x); err != nil {
-					return err
-				}
-			}
-		case *Spatial:
-			if n.cover != nil {
-				cover, err := readColumns(f, n.cover, nil)
-				if err != nil {
-					return err
-				}
-				cols = append(cols, cover...)
-			}
-		}
-		return nil
-	}
-	if err := walk(pred); err != nil {
-		return nil, err
-	}
-	slices.Sort(cols)
-	return slices.Compact(cols), nil
+	return leavesOf(f, pred, columns, true)
 }
 
-// readColumns validates the projection and adds the predicate's columns,
-// sorted, each once.
-func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
+func leavesOf(f *format.File, pred Expr, columns []int, covers bool) ([]int, error) {
 	out := make([]int, 0, len(columns)+4)
 	for _, c := range columns {
 		if c < 0 || c >= len(f.Schema.Leaves) {
@@ -445,6 +415,9 @@ func readColumns(f *format.File, pred Expr, columns []int) ([]int, error) {
 			out = append(out, n.Col.Leaf.Index)
 		case *Spatial:
 			out = append(out, n.Col.Leaf.Index)
+			if covers && n.cover != nil {
+				return walk(n.cover)
+			}
 		case *Residual:
 			for _, path := range n.Columns {
 				l := f.Schema.LeafByPath(path)

@@ -12,13 +12,7 @@ import (
 // return, and that a later plan leaves the earlier ones as they were: the
 // scratch it keeps from file to file must not show through.
 func TestPlannerReuse(t *testing.T) {
-	var ds []*fileData
-	var gens []*treeGen
-	for i, name := range []string{"orders_sorted.parquet", "orders_shuffled.parquet", "statistics.parquet", "types.parquet", "nested.parquet", "structs.parquet"} {
-		d := decodeFile(t, openFixture(t, name))
-		ds = append(ds, d)
-		gens = append(gens, newTreeGen(d, int64(7+i)))
-	}
+	ds, gens := fixtureGens(t, 7)
 	r := rand.New(rand.NewSource(11))
 	var pl Planner
 	type planned struct {
@@ -80,4 +74,17 @@ func samePlan(a, b *FilePlan) bool {
 	x, y := *a, *b
 	x.Predicate, y.Predicate = nil, nil
 	return a.Predicate.String() == b.Predicate.String() && reflect.DeepEqual(x, y)
+}
+
+// fixtureGens decodes the fixtures whose plans the planner tests compare,
+// each with a generator of predicates over its values seeded from seed.
+func fixtureGens(t *testing.T, seed int64) ([]*fileData, []*treeGen) {
+	var ds []*fileData
+	var gens []*treeGen
+	for i, name := range []string{"orders_sorted.parquet", "orders_shuffled.parquet", "statistics.parquet", "types.parquet", "nested.parquet", "structs.parquet"} {
+		d := decodeFile(t, openFixture(t, name))
+		ds = append(ds, d)
+		gens = append(gens, newTreeGen(d, seed+int64(i)))
+	}
+	return ds, gens
 }
