@@ -155,9 +155,9 @@ func openSource(src Source, name string, limits Limits, mode decodeMode, keep fu
 	// Nothing decoded points into the footer's bytes (the decoder copies
 	// bytes and strings out): once decoded they serve the scan's first
 	// reads, unless kept to decode the row groups later.
-	kept := false
+	held := false
 	defer func() {
-		if !kept {
+		if !held {
 			putFetchBuffer(buf)
 		}
 	}()
@@ -187,8 +187,7 @@ func openSource(src Source, name string, limits Limits, mode decodeMode, keep fu
 	}
 	f := &File{Name: name, Source: src, Meta: md, Schema: schema, FooterSize: footerLen + footerTail, Limits: limits, head: head,
 		schemaOnly: mode == decodeSchema || mode == decodeDeferred}
-	switch mode {
-	case decodeKept:
+	if mode == decodeKept {
 		if err := f.decodeRowGroups(buf, rowGroups, keep); err != nil {
 			return nil, err
 		}
@@ -197,7 +196,7 @@ func openSource(src Source, name string, limits Limits, mode decodeMode, keep fu
 		return nil, fail("%w", err)
 	}
 	if mode == decodeDeferred {
-		f.raw, f.rowGroups, kept = buf, rowGroups, true
+		f.raw, f.rowGroups, held = buf, rowGroups, true
 	}
 	if !shared && known.Shares(md) {
 		keepSchema(known, schema)
